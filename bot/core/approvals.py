@@ -1,0 +1,194 @@
+"""Approvals as data: a request stored in SQLite, four outcomes, and only "approved" runs.
+
+A request id is 128 random bits. A decision is accepted once, only from the user who
+owns the request, only while it is live. Expiry is measured on the injected clock.
+Pending requests found at start-up (the process restarted mid-wait) become cancelled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Any
+
+from bot.clock import Clock
+from bot.core.events import ApprovalDecision, ChatRef, Platform
+from memory.db import Database
+
+log = logging.getLogger(__name__)
+
+
+class ApprovalOutcome(StrEnum):
+    PENDING = "pending"
+    APPROVED = "approved"
+    DENIED = "denied"
+    EXPIRED = "expired"
+    CANCELLED = "cancelled"
+
+
+class DecisionResult(StrEnum):
+    """What happened to a button press; adapters turn it into a short notice."""
+
+    ACCEPTED = "accepted"
+    UNKNOWN = "unknown"
+    NOT_OWNER = "not_owner"
+    ALREADY_DECIDED = "already_decided"
+    EXPIRED = "expired"
+
+
+@dataclass(frozen=True)
+class ApprovalRequest:
+    id: str
+    chat: ChatRef
+    tool: str
+    arguments: str
+    description: str
+    created_at: datetime
+    expires_at: datetime
+    turn_id: int | None = None
+    message_id: str | None = None
+
+    def arguments_dict(self) -> dict[str, Any]:
+        loaded = json.loads(self.arguments)
+        return loaded if isinstance(loaded, dict) else {}
+
+
+class ApprovalBroker:
+    def __init__(self, db: Database, clock: Clock, timeout: timedelta) -> None:
+        self._db = db
+        self._clock = clock
+        self.timeout = timeout
+        self._waiting: dict[str, asyncio.Future[ApprovalOutcome]] = {}
+
+    async def open(
+        self, chat: ChatRef, tool: str, arguments: str, description: str, turn_id: int | None
+    ) -> ApprovalRequest:
+        now = self._clock.now()
+        request = ApprovalRequest(
+            id=secrets.token_urlsafe(16),
+            chat=chat,
+            tool=tool,
+            arguments=arguments,
+            description=description,
+            created_at=now,
+            expires_at=now + self.timeout,
+            turn_id=turn_id,
+        )
+        await self._db.execute(
+            "INSERT INTO approvals(id, user_key, platform, chat_id, turn_id, tool, arguments,"
+            " description, status, created_at, expires_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                request.id,
+                chat.user_key,
+                chat.platform.value,
+                chat.chat_id,
+                turn_id,
+                tool,
+                arguments,
+                description,
+                ApprovalOutcome.PENDING.value,
+                now.isoformat(),
+                request.expires_at.isoformat(),
+            ),
+        )
+        self._waiting[request.id] = asyncio.get_running_loop().create_future()
+        return request
+
+    async def attach_message(self, request: ApprovalRequest, message_id: str) -> ApprovalRequest:
+        """Remember where the request was shown, so it can be edited after a restart."""
+        await self._db.execute(
+            "UPDATE approvals SET message_id = ? WHERE id = ?", (message_id, request.id)
+        )
+        return ApprovalRequest(**{**request.__dict__, "message_id": message_id})
+
+    async def wait(self, request: ApprovalRequest) -> ApprovalOutcome:
+        """Block until a decision or expiry; a cancelled wait records CANCELLED."""
+        future = self._waiting.get(request.id)
+        if future is None:
+            return await self.status(request.id)
+        remaining = (request.expires_at - self._clock.now()).total_seconds()
+        timer = asyncio.ensure_future(self._clock.sleep(remaining))
+        try:
+            await asyncio.wait({future, timer}, return_when=asyncio.FIRST_COMPLETED)
+            if future.done():
+                return future.result()
+            if await self._finish(request.id, ApprovalOutcome.EXPIRED):
+                return ApprovalOutcome.EXPIRED
+            return await self.status(request.id)
+        except asyncio.CancelledError:
+            await asyncio.shield(self._finish(request.id, ApprovalOutcome.CANCELLED))
+            raise
+        finally:
+            timer.cancel()
+            self._waiting.pop(request.id, None)
+
+    async def decide(self, decision: ApprovalDecision) -> DecisionResult:
+        row = await self._db.fetchone(
+            "SELECT user_key, status, expires_at FROM approvals WHERE id = ?",
+            (decision.request_id,),
+        )
+        if row is None:
+            return DecisionResult.UNKNOWN
+        if row["user_key"] != decision.chat.user_key:
+            log.warning("approval %s: decision from non-owner ignored", decision.request_id[:6])
+            return DecisionResult.NOT_OWNER
+        if row["status"] == ApprovalOutcome.EXPIRED.value:
+            return DecisionResult.EXPIRED
+        if row["status"] != ApprovalOutcome.PENDING.value:
+            return DecisionResult.ALREADY_DECIDED
+        if self._clock.now() >= datetime.fromisoformat(row["expires_at"]):
+            await self._finish(decision.request_id, ApprovalOutcome.EXPIRED)
+            return DecisionResult.EXPIRED
+        outcome = ApprovalOutcome.APPROVED if decision.approve else ApprovalOutcome.DENIED
+        if not await self._finish(decision.request_id, outcome):
+            return DecisionResult.ALREADY_DECIDED
+        return DecisionResult.ACCEPTED
+
+    async def status(self, request_id: str) -> ApprovalOutcome:
+        row = await self._db.fetchone("SELECT status FROM approvals WHERE id = ?", (request_id,))
+        return ApprovalOutcome(row["status"]) if row else ApprovalOutcome.CANCELLED
+
+    async def cancel_stale(self) -> list[ApprovalRequest]:
+        """At start-up: requests left pending by a previous process become cancelled."""
+        rows = await self._db.fetchall(
+            "SELECT * FROM approvals WHERE status = ?", (ApprovalOutcome.PENDING.value,)
+        )
+        stale = [row for row in rows if row["id"] not in self._waiting]
+        for row in stale:
+            await self._finish(row["id"], ApprovalOutcome.CANCELLED)
+        return [_request_from_row(row) for row in stale]
+
+    async def _finish(self, request_id: str, outcome: ApprovalOutcome) -> bool:
+        """Move a pending request to `outcome`; False if something else got there first."""
+        changed = await self._db.rowcount(
+            "UPDATE approvals SET status = ?, decided_at = ? WHERE id = ? AND status = ?",
+            (outcome.value, self._clock.now().isoformat(), request_id, ApprovalOutcome.PENDING.value),
+        )
+        if changed:
+            future = self._waiting.get(request_id)
+            if future is not None and not future.done():
+                future.set_result(outcome)
+        return bool(changed)
+
+
+def _request_from_row(row: Any) -> ApprovalRequest:
+    return ApprovalRequest(
+        id=row["id"],
+        chat=ChatRef(
+            platform=Platform(row["platform"]),
+            chat_id=row["chat_id"],
+            user_id=row["user_key"].split(":", 1)[1],
+        ),
+        tool=row["tool"],
+        arguments=row["arguments"],
+        description=row["description"],
+        created_at=datetime.fromisoformat(row["created_at"]),
+        expires_at=datetime.fromisoformat(row["expires_at"]),
+        turn_id=row["turn_id"],
+        message_id=row["message_id"],
+    )

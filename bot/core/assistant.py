@@ -1,0 +1,278 @@
+"""The one agent core every adapter feeds: `handle(event)` and `decide(decision)`.
+
+Turns are serialised per chat (other chats run in parallel); decisions on approvals
+bypass that lock, since the turn waiting for them holds it. The user's words are stored
+before any model call. Replies leave through the Messenger of the event's platform.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from bot.adapters.base import Messenger
+from bot.clock import Clock
+from bot.config import Settings
+from bot.core import replies
+from bot.core.approvals import ApprovalBroker, ApprovalOutcome, ApprovalRequest, DecisionResult
+from bot.core.events import (
+    ApprovalDecision,
+    ChatRef,
+    CommandMessage,
+    InboundEvent,
+    LocationShared,
+    MessageKind,
+    OutboundMessage,
+    Platform,
+    SentMessage,
+    TextMessage,
+    VoiceMessage,
+)
+from bot.core.language import detect_language
+from bot.core.prompt import PromptSource
+from bot.core.routing import AllSkillsRouter, ExposeAll, SkillRouter, ToolExposure
+from bot.core.turn import TurnRunner
+from bot.errors import ConfigError, ModelError
+from bot.llm import ModelClient
+from memory.db import Database
+from memory.locations import LocationStore
+from memory.messages import ChatDirectory, MessageStore
+from memory.turns import TurnStore
+from tools.policy import Policy
+from tools.registry import Decision, ToolRegistry
+
+log = logging.getLogger(__name__)
+
+CommandHandler = Callable[[CommandMessage], Awaitable[OutboundMessage]]
+TurnListener = Callable[[ChatRef, int], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class CoreDeps:
+    """Everything the core needs, built once by the app (or a test) and passed in."""
+
+    settings: Settings
+    db: Database
+    clock: Clock
+    model: ModelClient | None
+    registry: ToolRegistry
+    router: SkillRouter = field(default_factory=AllSkillsRouter)
+    exposure: ToolExposure = field(default_factory=ExposeAll)
+
+    @property
+    def policy(self) -> Policy:
+        overrides = {k: Decision(v) for k, v in self.settings.core.policy_overrides.items()}
+        return Policy(overrides=overrides)
+
+
+@dataclass(frozen=True)
+class _Command:
+    handler: CommandHandler
+    help: str
+
+
+class Assistant:
+    def __init__(self, deps: CoreDeps) -> None:
+        self.deps = deps
+        core = deps.settings.core
+        self.messages = MessageStore(deps.db)
+        self.turns = TurnStore(deps.db)
+        self.locations = LocationStore(deps.db)
+        self.chats = ChatDirectory(deps.db)
+        self.broker = ApprovalBroker(deps.db, deps.clock, timedelta(seconds=core.approval_timeout_seconds))
+        self.prompt_sources: list[PromptSource] = []
+        self.turn_listeners: list[TurnListener] = []
+        self._messengers: dict[Platform, Messenger] = {}
+        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._commands: dict[str, _Command] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._runner = TurnRunner(self)
+        self._add_builtin_commands()
+
+    # -- wiring ----------------------------------------------------------------------
+    def add_messenger(self, messenger: Messenger) -> None:
+        self._messengers[messenger.platform] = messenger
+
+    def messenger(self, platform: Platform) -> Messenger:
+        try:
+            return self._messengers[platform]
+        except KeyError:
+            raise ConfigError(f"no adapter is running for {platform.value}") from None
+
+    def add_command(self, name: str, handler: CommandHandler, help_text: str) -> None:
+        self._commands[name] = _Command(handler, help_text)
+
+    def add_prompt_source(self, source: PromptSource) -> None:
+        self.prompt_sources.append(source)
+
+    def add_turn_listener(self, listener: TurnListener) -> None:
+        self.turn_listeners.append(listener)
+
+    @property
+    def commands(self) -> dict[str, str]:
+        return {name: command.help for name, command in sorted(self._commands.items())}
+
+    async def start(self) -> None:
+        """Resolve approvals a previous process left pending as cancelled, and say so."""
+        for request in await self.broker.cancel_stale():
+            messenger = self._messengers.get(request.chat.platform)
+            if messenger is not None and request.message_id:
+                await self._best_effort(messenger.show_approval_outcome(request, ApprovalOutcome.CANCELLED))
+
+    async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    # -- inbound ---------------------------------------------------------------------
+    async def handle(self, event: InboundEvent) -> None:
+        """Answer one event from an allowlisted user; never raises for bad input."""
+        if isinstance(event, ApprovalDecision):
+            await self.decide(event)
+            return
+        await self.chats.seen(event.chat, self.deps.clock.now())
+        if isinstance(event, LocationShared):
+            await self._location(event)
+            return
+        async with self._locks[f"{event.chat.platform}:{event.chat.chat_id}"]:
+            try:
+                if isinstance(event, CommandMessage):
+                    await self._command(event)
+                elif isinstance(event, VoiceMessage):
+                    await self._voice(event)
+                elif isinstance(event, TextMessage):
+                    await self._text(event.chat, event.text)
+            except Exception:
+                log.exception("turn failed for %s", event.chat.user_key)
+                await self.send(event.chat, OutboundMessage(replies.internal_error("en"), MessageKind.ERROR))
+
+    async def decide(self, decision: ApprovalDecision) -> DecisionResult:
+        result = await self.broker.decide(decision)
+        log.info("approval %s… decided by %s: %s", decision.request_id[:6], decision.chat.user_key, result)
+        return result
+
+    # -- outbound --------------------------------------------------------------------
+    async def send(self, chat: ChatRef, message: OutboundMessage) -> SentMessage | None:
+        return await self.messenger(chat.platform).send(chat, message)
+
+    async def deliver(self, user_key: str, message: OutboundMessage) -> SentMessage | None:
+        """Post a scheduled message into the user's most recent chat; None if none is known."""
+        chat = await self.chats.latest(user_key)
+        if chat is None or chat.platform not in self._messengers:
+            log.warning("no chat to deliver a %s message to %s", message.kind, user_key)
+            return None
+        return await self.send(chat, message)
+
+    async def present_approval(self, request: ApprovalRequest) -> ApprovalRequest:
+        messenger = self._messengers.get(request.chat.platform)
+        if messenger is None:
+            return request
+        sent = await messenger.present_approval(request)
+        if sent is not None:
+            return await self.broker.attach_message(request, sent.message_id)
+        return request
+
+    async def show_outcome(self, request: ApprovalRequest, outcome: ApprovalOutcome) -> None:
+        messenger = self._messengers.get(request.chat.platform)
+        if messenger is not None:
+            await self._best_effort(messenger.show_approval_outcome(request, outcome))
+
+    async def typing(self, chat: ChatRef) -> None:
+        messenger = self._messengers.get(chat.platform)
+        if messenger is not None:
+            await self._best_effort(messenger.typing(chat))
+
+    # -- the kinds of event ------------------------------------------------------------
+    async def _text(self, chat: ChatRef, text: str) -> None:
+        core = self.deps.settings.core
+        now = self.deps.clock.now()
+        lang = detect_language(text, core.language)
+        if not text.strip():
+            await self.send(chat, OutboundMessage(replies.empty_message(lang), MessageKind.ERROR))
+            return
+        if len(text) > core.max_message_chars:
+            # Kept whole in layer A (nothing lost) but not sent to the model.
+            await self.messages.add(chat, "user", text, now, oversized=True)
+            await self.send(chat, OutboundMessage(
+                replies.too_long(lang, len(text), core.max_message_chars), MessageKind.ERROR))
+            return
+        message_id = await self.messages.add(chat, "user", text, now)
+        if self.deps.model is None:
+            await self.send(chat, OutboundMessage(replies.no_model(lang), MessageKind.ERROR))
+            return
+        await self.typing(chat)
+        outcome = await self._runner.run(chat, text, message_id, lang)
+        await self.messages.add(chat, "assistant", outcome.answer, self.deps.clock.now(), turn_id=outcome.turn_id)
+        await self.send(chat, OutboundMessage(outcome.answer, outcome.kind, outcome.suggestions))
+        for listener in self.turn_listeners:
+            await self._best_effort(listener(chat, outcome.turn_id))
+
+    async def _voice(self, event: VoiceMessage) -> None:
+        lang = detect_language("", self.deps.settings.core.language)
+        model = self.deps.model
+        if model is None or not self.deps.settings.llm.transcription_model:
+            await self.send(event.chat, OutboundMessage(replies.no_transcription(lang), MessageKind.ERROR))
+            return
+        await self.typing(event.chat)
+        try:
+            text = await model.transcribe(event.audio, event.filename, user_key=event.chat.user_key)
+        except ModelError as exc:
+            log.warning("transcription failed: %s", exc)
+            await self.send(event.chat, OutboundMessage(replies.transcription_failed(lang), MessageKind.ERROR))
+            return
+        if not text:
+            await self.send(event.chat, OutboundMessage(replies.transcription_empty(lang), MessageKind.ERROR))
+            return
+        await self.send(event.chat, OutboundMessage(f"🎙️ _{text}_", MessageKind.NOTICE))
+        await self._text(event.chat, text)
+
+    async def _location(self, event: LocationShared) -> None:
+        """Store it; never wakes the model. A pin gets a short note, live updates none."""
+        if event.live_ended:
+            await self.locations.end_live(event.chat.user_key)
+            return
+        if event.location is None:
+            return
+        live = event.location.source.value == "live"
+        await self.locations.update(event.chat.user_key, event.location, live=live)
+
+    async def _command(self, event: CommandMessage) -> None:
+        command = self._commands.get(event.name.lower())
+        if command is None:
+            await self.send(event.chat, OutboundMessage(replies.unknown_command(event.name, self.commands)))
+            return
+        await self.send(event.chat, await command.handler(event))
+
+    def _add_builtin_commands(self) -> None:
+        async def start(event: CommandMessage) -> OutboundMessage:
+            return OutboundMessage(replies.welcome(self.deps.settings.core.assistant_name, self.commands))
+
+        async def help_(event: CommandMessage) -> OutboundMessage:
+            return OutboundMessage(replies.help_text(self.commands))
+
+        async def reset(event: CommandMessage) -> OutboundMessage:
+            await self.messages.mark_reset(event.chat)
+            return OutboundMessage(replies.reset_done())
+
+        async def location(event: CommandMessage) -> OutboundMessage:
+            core = self.deps.settings.core
+            reading = await self.locations.read(
+                event.chat.user_key, self.deps.clock.now(), timedelta(minutes=core.location_max_age_minutes)
+            )
+            return OutboundMessage(replies.location_status(reading))
+
+        self.add_command("start", start, "say hello and list what I can do")
+        self.add_command("help", help_, "list the commands")
+        self.add_command("reset", reset, "start a fresh conversation (memory is kept)")
+        self.add_command("location", location, "show the location I know and its age")
+
+    async def _best_effort(self, work: Awaitable[object]) -> None:
+        try:
+            await work
+        except Exception:
+            log.exception("best-effort call failed")

@@ -1,0 +1,115 @@
+"""What flows between adapters and the core: frozen events in, frozen messages out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+
+class Platform(StrEnum):
+    CONSOLE = "console"
+    TELEGRAM = "telegram"
+    MATRIX = "matrix"
+
+
+@dataclass(frozen=True)
+class ChatRef:
+    """Where a message came from: the platform, the chat (room) and the sender."""
+
+    platform: Platform
+    chat_id: str
+    user_id: str
+
+    @property
+    def user_key(self) -> str:
+        """The id memory and approvals are keyed by; unique across platforms."""
+        return f"{self.platform.value}:{self.user_id}"
+
+
+class LocationSource(StrEnum):
+    PIN = "pin"
+    VENUE = "venue"
+    LIVE = "live"
+    MANUAL = "manual"
+
+
+@dataclass(frozen=True)
+class Location:
+    latitude: float
+    longitude: float
+    at: datetime
+    source: LocationSource
+    accuracy_m: float | None = None
+    label: str | None = None
+
+
+@dataclass(frozen=True)
+class TextMessage:
+    chat: ChatRef
+    text: str
+    message_id: str | None = None
+
+
+@dataclass(frozen=True)
+class VoiceMessage:
+    """A voice note; the core transcribes it (adapters never call a model)."""
+
+    chat: ChatRef
+    audio: bytes
+    filename: str = "voice.ogg"
+    message_id: str | None = None
+
+
+@dataclass(frozen=True)
+class CommandMessage:
+    """A slash command: `/forget coffee` is name="forget", argument="coffee"."""
+
+    chat: ChatRef
+    name: str
+    argument: str = ""
+
+
+@dataclass(frozen=True)
+class LocationShared:
+    """A pin, a venue, a live-location update or its end; never starts a model turn."""
+
+    chat: ChatRef
+    location: Location | None
+    live_ended: bool = False
+
+
+@dataclass(frozen=True)
+class ApprovalDecision:
+    """A button press, reaction, reply or y/n answering an approval request."""
+
+    chat: ChatRef
+    request_id: str
+    approve: bool
+
+
+InboundEvent = TextMessage | VoiceMessage | CommandMessage | LocationShared | ApprovalDecision
+
+
+class MessageKind(StrEnum):
+    ANSWER = "answer"
+    NOTICE = "notice"  # a notify-level tool ran, a location was saved, a transcription
+    ERROR = "error"
+    SCHEDULED = "scheduled"  # diary, briefing, digest, reminder
+
+
+@dataclass(frozen=True)
+class OutboundMessage:
+    """Markdown text for a chat; the adapter renders it in its platform's format."""
+
+    text: str
+    kind: MessageKind = MessageKind.ANSWER
+    suggestions: tuple[str, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class SentMessage:
+    """A message the platform accepted, so it can be edited later."""
+
+    chat: ChatRef
+    message_id: str

@@ -1,0 +1,121 @@
+"""Everything the core says on its own (not the model), in Spanish and English."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from memory.locations import LocationReading
+from tools.context import format_age
+
+
+def _pick(lang: str, es: str, en: str) -> str:
+    return es if lang == "es" else en
+
+
+def empty_message(lang: str) -> str:
+    return _pick(lang, "El mensaje está vacío; escríbeme algo.", "That message is empty; write me something.")
+
+
+def too_long(lang: str, size: int, limit: int) -> str:
+    return _pick(
+        lang,
+        f"Tu mensaje tiene {size:,} caracteres y el límite es {limit:,}. Lo he guardado, "
+        "pero no lo he procesado: envíalo en partes más cortas.",
+        f"Your message has {size:,} characters and the limit is {limit:,}. I saved it but did "
+        "not process it: please send it in shorter parts.",
+    )
+
+
+def no_model(lang: str) -> str:
+    return _pick(
+        lang,
+        "No hay ningún modelo configurado (LLM_BASE_URL y LLM_CHAT_MODEL). Tu mensaje está guardado.",
+        "No model is configured (LLM_BASE_URL and LLM_CHAT_MODEL). Your message is saved.",
+    )
+
+
+def model_failed(lang: str, reason: str) -> str:
+    return _pick(
+        lang,
+        f"No he podido contactar con el modelo ({reason}). Tu mensaje está guardado; "
+        "inténtalo de nuevo en un momento.",
+        f"I couldn't reach the model ({reason}). Your message is saved; try again in a moment.",
+    )
+
+
+def internal_error(lang: str) -> str:
+    return _pick(
+        lang,
+        "Algo ha fallado por mi parte. Tu mensaje está guardado; inténtalo de nuevo.",
+        "Something went wrong on my side. Your message is saved; please try again.",
+    )
+
+
+def no_transcription(lang: str) -> str:
+    return _pick(
+        lang,
+        "No puedo escuchar notas de voz: falta LLM_TRANSCRIPTION_MODEL. Escríbemelo, por favor.",
+        "I can't listen to voice notes: LLM_TRANSCRIPTION_MODEL is not set. Please type it instead.",
+    )
+
+
+def transcription_failed(lang: str) -> str:
+    return _pick(lang, "No he podido transcribir la nota de voz; inténtalo otra vez o escríbelo.",
+                 "I couldn't transcribe that voice note; try again or type it.")
+
+
+def transcription_empty(lang: str) -> str:
+    return _pick(lang, "No he entendido nada en la nota de voz.", "I couldn't make out any words in that voice note.")
+
+
+def gave_up(lang: str, done: list[str], failed: list[str], not_done: list[str]) -> str:
+    """The honest answer code writes when the model cannot produce a truthful one."""
+    lines: list[str] = []
+    if done:
+        lines.append(_pick(lang, "Hecho: ", "Done: ") + "; ".join(done) + ".")
+    if failed:
+        lines.append(_pick(lang, "Falló: ", "Failed: ") + "; ".join(failed) + ". "
+                     + _pick(lang, "¿Quieres que lo intente de nuevo?", "Do you want me to try again?"))
+    if not_done:
+        lines.append(_pick(lang, "No hecho: ", "Not done: ") + "; ".join(not_done) + ".")
+    if not lines:
+        lines.append(_pick(lang, "No he hecho nada en este turno.", "I didn't do anything in this turn."))
+    lines.append(_pick(lang, "No he podido darte una respuesta mejor; reformúlalo si hace falta.",
+                       "I couldn't put together a better answer; please rephrase if needed."))
+    return "\n".join(lines)
+
+
+def round_limit(lang: str) -> str:
+    return _pick(lang, "Me he liado con demasiados pasos y he parado.", "That took too many steps, so I stopped.")
+
+
+def unknown_command(name: str, commands: Mapping[str, str]) -> str:
+    return f"Unknown command /{name}.\n\n" + help_text(commands)
+
+
+def help_text(commands: Mapping[str, str]) -> str:
+    return "Commands:\n" + "\n".join(f"/{name} — {text}" for name, text in commands.items())
+
+
+def welcome(name: str, commands: Mapping[str, str]) -> str:
+    return (
+        f"Hi, I'm {name}. Write to me like you would to a person: agenda, reminders, notes, "
+        "the weather where you are… Share your location and I'll use it.\n\n" + help_text(commands)
+    )
+
+
+def reset_done() -> str:
+    return "Fresh start: I won't use the earlier messages of this chat as context (nothing was deleted)."
+
+
+def location_status(reading: LocationReading | None) -> str:
+    if reading is None:
+        return "I don't know where you are. Share a location (a pin or live location) and I'll use it."
+    loc = reading.location
+    state = " — stale, share a fresh one" if reading.stale else ""
+    live = " (live)" if reading.live else ""
+    accuracy = f", ±{loc.accuracy_m:.0f} m" if loc.accuracy_m else ""
+    return (
+        f"📍 {loc.latitude:.5f}, {loc.longitude:.5f}{accuracy}{live}, "
+        f"shared {format_age(reading.age)} ago via {loc.source.value}{state}"
+    )

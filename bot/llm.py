@@ -1,0 +1,209 @@
+"""Any OpenAI-compatible endpoint through the `openai` SDK, one model per role.
+
+Every call is recorded in `model_calls` (tokens, cached tokens, latency, model, outcome)
+whether it succeeded or not. SDK exceptions become the ModelError tree.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+import httpx
+import openai
+
+from bot.clock import Clock
+from bot.config import LLMSettings
+from bot.errors import ConfigError, ModelError, ModelGarbage, ModelTimeout, ModelUnavailable
+from memory.db import Database
+
+log = logging.getLogger(__name__)
+
+ChatMessage = dict[str, Any]  # the OpenAI wire format; it only lives between core and SDK
+
+
+class Role(StrEnum):
+    CHAT = "chat"
+    ROUTER = "router"
+    MEMORY = "memory"
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True)
+class Usage:
+    prompt_tokens: int = 0
+    cached_tokens: int = 0
+    completion_tokens: int = 0
+
+
+@dataclass(frozen=True)
+class Completion:
+    text: str | None
+    tool_calls: tuple[ToolCall, ...]
+    usage: Usage
+    model: str
+    latency_ms: int
+
+
+class ModelClient:
+    def __init__(
+        self,
+        settings: LLMSettings,
+        db: Database,
+        clock: Clock,
+        http_client: httpx.AsyncClient | None = None,
+    ) -> None:
+        if not settings.base_url:
+            raise ConfigError("LLM_BASE_URL: expected the URL of an OpenAI-compatible API (it is empty)")
+        self.settings = settings
+        self._db = db
+        self._clock = clock
+        self._client = openai.AsyncOpenAI(
+            base_url=settings.base_url,
+            # Local servers (Ollama, llama.cpp) accept any key but the SDK insists on one.
+            api_key=settings.api_key.get_secret_value() or "not-needed",
+            timeout=settings.timeout_seconds,
+            max_retries=settings.max_retries,
+            http_client=http_client,
+        )
+
+    async def close(self) -> None:
+        await self._client.close()
+
+    async def complete(
+        self,
+        role: Role,
+        messages: Sequence[ChatMessage],
+        *,
+        tools: Sequence[dict[str, Any]] = (),
+        tool_choice: str | dict[str, Any] | None = None,
+        response_format: dict[str, Any] | None = None,
+        turn_id: int | None = None,
+        user_key: str | None = None,
+        request_timeout: float | None = None,
+    ) -> Completion:
+        model = self.settings.model_for(role.value)
+        kwargs: dict[str, Any] = {"model": model, "messages": list(messages)}
+        if tools:
+            kwargs["tools"] = list(tools)
+            if tool_choice is not None:
+                kwargs["tool_choice"] = tool_choice
+        if response_format is not None:
+            kwargs["response_format"] = response_format
+        if request_timeout is not None:
+            kwargs["timeout"] = request_timeout
+        started = time.perf_counter()
+        try:
+            response = await self._client.chat.completions.create(**kwargs)
+            completion = _parse(response, model, _elapsed_ms(started))
+        except ModelError as exc:
+            await self._record(role, model, Usage(), _elapsed_ms(started), exc, turn_id, user_key)
+            raise
+        except openai.APITimeoutError as exc:
+            await self._record(role, model, Usage(), _elapsed_ms(started), exc, turn_id, user_key)
+            raise ModelTimeout(f"the model did not answer within {self._timeout(request_timeout)} s") from exc
+        except (openai.APIConnectionError, openai.InternalServerError, openai.RateLimitError,
+                openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError) as exc:
+            await self._record(role, model, Usage(), _elapsed_ms(started), exc, turn_id, user_key)
+            raise ModelUnavailable(f"the model endpoint failed: {type(exc).__name__}") from exc
+        except (openai.APIResponseValidationError, openai.BadRequestError, json.JSONDecodeError,
+                openai.APIStatusError, ValueError, TypeError) as exc:
+            await self._record(role, model, Usage(), _elapsed_ms(started), exc, turn_id, user_key)
+            raise ModelGarbage(f"the model endpoint returned an unusable answer: {type(exc).__name__}") from exc
+        await self._record(role, model, completion.usage, completion.latency_ms, None, turn_id, user_key)
+        return completion
+
+    async def transcribe(self, audio: bytes, filename: str, *, user_key: str | None = None) -> str:
+        """Speech to text through `/audio/transcriptions`."""
+        model = self.settings.transcription_model
+        if not model:
+            raise ConfigError("LLM_TRANSCRIPTION_MODEL: expected a speech-to-text model name (it is empty)")
+        started = time.perf_counter()
+        try:
+            result = await self._client.audio.transcriptions.create(model=model, file=(filename, audio))
+        except openai.APITimeoutError as exc:
+            await self._record(Role.CHAT, model, Usage(), _elapsed_ms(started), exc, None, user_key)
+            raise ModelTimeout("the transcription did not finish in time") from exc
+        except (openai.APIError, ValueError) as exc:
+            await self._record(Role.CHAT, model, Usage(), _elapsed_ms(started), exc, None, user_key)
+            raise ModelUnavailable(f"the transcription failed: {type(exc).__name__}") from exc
+        await self._record(Role.CHAT, model, Usage(), _elapsed_ms(started), None, None, user_key)
+        text = getattr(result, "text", None)
+        if not isinstance(text, str):
+            raise ModelGarbage("the transcription endpoint returned no text")
+        return text.strip()
+
+    def _timeout(self, override: float | None) -> float:
+        return override if override is not None else self.settings.timeout_seconds
+
+    async def _record(
+        self,
+        role: Role,
+        model: str,
+        usage: Usage,
+        latency_ms: int,
+        error: BaseException | None,
+        turn_id: int | None,
+        user_key: str | None,
+    ) -> None:
+        await self._db.execute(
+            "INSERT INTO model_calls(turn_id, user_key, role, model, prompt_tokens, cached_tokens,"
+            " completion_tokens, latency_ms, ok, error, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                turn_id,
+                user_key,
+                role.value,
+                model,
+                usage.prompt_tokens,
+                usage.cached_tokens,
+                usage.completion_tokens,
+                latency_ms,
+                int(error is None),
+                None if error is None else f"{type(error).__name__}: {str(error)[:200]}",
+                self._clock.now().isoformat(),
+            ),
+        )
+
+
+def _elapsed_ms(started: float) -> int:
+    return int((time.perf_counter() - started) * 1000)
+
+
+def _parse(response: Any, model: str, latency_ms: int) -> Completion:
+    choices = getattr(response, "choices", None)
+    if not choices:
+        raise ModelGarbage("the model returned no choices")
+    message = getattr(choices[0], "message", None)
+    if message is None:
+        raise ModelGarbage("the model returned a choice without a message")
+    calls: list[ToolCall] = []
+    for call in message.tool_calls or ():
+        function = getattr(call, "function", None)
+        if function is None or not getattr(function, "name", None):
+            raise ModelGarbage("the model returned a tool call without a function name")
+        calls.append(ToolCall(id=call.id or f"call_{len(calls)}", name=function.name,
+                              arguments=function.arguments or "{}"))
+    usage = Usage()
+    if response.usage is not None:
+        details = getattr(response.usage, "prompt_tokens_details", None)
+        usage = Usage(
+            prompt_tokens=response.usage.prompt_tokens or 0,
+            cached_tokens=(getattr(details, "cached_tokens", 0) or 0) if details else 0,
+            completion_tokens=response.usage.completion_tokens or 0,
+        )
+    text = message.content if isinstance(message.content, str) else None
+    if text is None and not calls:
+        raise ModelGarbage("the model returned neither text nor a tool call")
+    return Completion(text=text, tool_calls=tuple(calls), usage=usage,
+                      model=getattr(response, "model", None) or model, latency_ms=latency_ms)

@@ -1,0 +1,34 @@
+"""Fixtures every test folder can use: a manual clock, a real SQLite file, the scripted model."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bot.clock import ManualClock
+from memory.db import Database
+from tests.scripted_model import ScriptedModel
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    # A Monday morning in Madrid (08:00 UTC = 09:00 CET).
+    return ManualClock(datetime(2026, 3, 2, 8, 0, tzinfo=UTC))
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "mayordomo.sqlite3")
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+async def model() -> AsyncIterator[ScriptedModel]:
+    scripted = ScriptedModel()
+    await scripted.start()
+    yield scripted
+    await scripted.stop()
