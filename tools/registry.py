@@ -14,9 +14,9 @@ import json
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, get_type_hints
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, get_args, get_origin, get_type_hints
 
-from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
 
 from bot.errors import ToolArgumentsError, ToolDefinitionError
@@ -138,7 +138,7 @@ def _args_model(func: Callable[..., Any], tool_name: str) -> tuple[type[BaseMode
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
             raise ToolDefinitionError(f"tool {tool_name}: *args/**kwargs cannot be described")
         default = ... if param.default is param.empty else param.default
-        fields[param.name] = (annotation, default)
+        fields[param.name] = (_describe_annotation(annotation), default)
     try:
         model = create_model(  # type: ignore[call-overload]
             f"{tool_name}_args",
@@ -148,6 +148,18 @@ def _args_model(func: Callable[..., Any], tool_name: str) -> tuple[type[BaseMode
     except (PydanticSchemaGenerationError, PydanticUserError, TypeError) as exc:
         raise ToolDefinitionError(f"tool {tool_name}: cannot translate a parameter: {exc}") from exc
     return model, wants_context
+
+
+def _describe_annotation(annotation: Any) -> Any:
+    """`Annotated[T, "text"]` becomes `Annotated[T, Field(description="text")]` for pydantic."""
+    if get_origin(annotation) is not Annotated:
+        return annotation
+    base, *extras = get_args(annotation)
+    texts = [extra for extra in extras if isinstance(extra, str)]
+    others = [extra for extra in extras if not isinstance(extra, str)]
+    if not texts:
+        return annotation
+    return Annotated[(base, *others, Field(description=" ".join(texts)))]  # type: ignore[return-value]
 
 
 def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:

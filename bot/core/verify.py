@@ -66,11 +66,16 @@ class Violation:
 
 
 # Completed-action claims, past tense / perfect, both languages.
-_CLAIM_EN = re.compile(
-    r"\b(?:(?:i\s*(?:'ve|have)\s+|i\s+|it\s*(?:'s|\s+has\s+been|\s+was)\s+|(?:has|have)\s+been\s+|was\s+|were\s+)?"
+_EN_VERBS = (
     r"(?:created|added|scheduled|booked|deleted|removed|sent|saved|updated|moved|cancell?ed|"
-    r"marked|completed|forwarded|replied|written|wrote|noted|stored|set\s+(?:up|a|the|your)|"
-    r"put\s+it|emailed|archived|renamed|reminded|logged|remembered|forgot(?:ten)?)\b)"
+    r"marked|completed|forwarded|replied|written|wrote|noted|stored|set\s+(?:up|a|an|the|your|it)|"
+    r"put\s+it|emailed|archived|renamed|logged|remembered|forgot(?:ten)?|erased|replaced)"
+)
+_CLAIM_EN = re.compile(
+    rf"\b(?:i|we)(?:\s*'ve|\s+have|\s+just|\s+also|\s+now|\s+successfully)*\s+{_EN_VERBS}\b"
+    rf"|\b(?:has|have)\s+(?:now\s+|successfully\s+)?been\s+{_EN_VERBS}\b"
+    rf"|\b(?:was|were|is\s+now|are\s+now)\s+(?:successfully\s+)?{_EN_VERBS}\b"
+    rf"|(?:^|[.!?]\s+)(?:just\s+)?{_EN_VERBS}\b"
     r"|^\s*(?:done|all\s+set|all\s+done)\b",
     re.IGNORECASE | re.MULTILINE,
 )

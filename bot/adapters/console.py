@@ -1,0 +1,136 @@
+"""A terminal chat with the assistant: the first adapter, and the way to try it locally.
+
+Lines are messages; `/name arg` lines are commands; `/pin LAT LON` shares a location.
+While an approval is pending, the next line answers it (y/yes/s/sí or n/no); it expires
+like any other approval. Turns run as tasks so the prompt keeps reading while one waits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from collections.abc import AsyncIterator
+from typing import TextIO
+
+from bot.adapters.base import APPROVAL_OUTCOME_LABELS, DECISION_NOTICES
+from bot.clock import Clock
+from bot.core.approvals import ApprovalOutcome, ApprovalRequest
+from bot.core.assistant import Assistant
+from bot.core.events import (
+    ApprovalDecision,
+    ChatRef,
+    CommandMessage,
+    InboundEvent,
+    Location,
+    LocationShared,
+    LocationSource,
+    MessageKind,
+    OutboundMessage,
+    Platform,
+    SentMessage,
+    TextMessage,
+)
+
+log = logging.getLogger(__name__)
+
+YES = {"y", "yes", "s", "si", "sí", "ok", "approve"}
+NO = {"n", "no", "deny", "cancel"}
+
+
+class ConsoleAdapter:
+    platform = Platform.CONSOLE
+
+    def __init__(self, assistant: Assistant, clock: Clock, *, lines: AsyncIterator[str] | None = None,
+                 out: TextIO | None = None, user_id: str = "owner") -> None:
+        self._assistant = assistant
+        self._clock = clock
+        self._lines = lines
+        self._out = out or sys.stdout
+        self.chat = ChatRef(Platform.CONSOLE, chat_id="console", user_id=user_id)
+        self._pending: list[ApprovalRequest] = []
+        self._turns: set[asyncio.Task[None]] = set()
+
+    # -- Messenger -------------------------------------------------------------------------
+    async def send(self, chat: ChatRef, message: OutboundMessage) -> SentMessage:
+        prefix = {MessageKind.NOTICE: "  · ", MessageKind.ERROR: "  ! ", MessageKind.SCHEDULED: "  ⏰ "}.get(
+            message.kind, "mayordomo> ")
+        self._print(prefix + message.text.replace("\n", "\n" + " " * len(prefix)))
+        if message.suggestions:
+            self._print("  (try: " + " | ".join(message.suggestions) + ")")
+        return SentMessage(chat, str(id(message)))
+
+    async def typing(self, chat: ChatRef) -> None:
+        return None
+
+    async def present_approval(self, request: ApprovalRequest) -> SentMessage:
+        minutes = max(1, round((request.expires_at - request.created_at).total_seconds() / 60))
+        self._pending.append(request)
+        self._print(f"  ? Approval needed: {request.description}\n"
+                    f"    Approve? [y/n] (expires in {minutes} min; no answer = no)")
+        return SentMessage(request.chat, request.id)
+
+    async def show_approval_outcome(self, request: ApprovalRequest, outcome: ApprovalOutcome) -> None:
+        self._pending = [p for p in self._pending if p.id != request.id]
+        self._print(f"  {APPROVAL_OUTCOME_LABELS[outcome]} ({request.description})")
+
+    # -- loop ------------------------------------------------------------------------------
+    async def run(self) -> None:
+        """Read lines until EOF, then let running turns finish."""
+        self._assistant.add_messenger(self)
+        self._print("Mayordomo console. Type a message; /help for commands; Ctrl-D to quit.")
+        async for line in self._lines or _stdin_lines():
+            await self.feed(line)
+        if self._turns:
+            await asyncio.gather(*self._turns, return_exceptions=True)
+
+    async def feed(self, line: str) -> None:
+        """Handle one typed line (public so tests can drive the adapter)."""
+        text = line.rstrip("\n")
+        if self._pending and text.strip():
+            answer = text.strip().lower()
+            if answer in YES | NO:
+                request = self._pending[0]
+                result = await self._assistant.decide(
+                    ApprovalDecision(self.chat, request.id, approve=answer in YES))
+                self._print(f"  {DECISION_NOTICES[result]}")
+                return
+            self._print("  An approval is waiting: answer y or n first.")
+            return
+        event = self._translate(text)
+        if event is None:
+            return
+        task = asyncio.create_task(self._assistant.handle(event))
+        self._turns.add(task)
+        task.add_done_callback(self._turns.discard)
+
+    def _translate(self, text: str) -> InboundEvent | None:
+        if text.startswith("/pin"):
+            parts = text.split()
+            try:
+                lat, lon = float(parts[1]), float(parts[2])
+            except (IndexError, ValueError):
+                self._print("  Usage: /pin LATITUDE LONGITUDE  (e.g. /pin 40.4168 -3.7038)")
+                return None
+            if not (-90 <= lat <= 90 and -180 <= lon <= 180):
+                self._print("  Latitude must be within ±90 and longitude within ±180.")
+                return None
+            location = Location(lat, lon, self._clock.now(), LocationSource.MANUAL)
+            self._print("  📍 Location saved.")
+            return LocationShared(self.chat, location)
+        if text.startswith("/") and len(text) > 1 and not text.startswith("//"):
+            name, _, argument = text[1:].partition(" ")
+            return CommandMessage(self.chat, name.strip(), argument.strip())
+        return TextMessage(self.chat, text)
+
+    def _print(self, text: str) -> None:
+        print(text, file=self._out, flush=True)
+
+
+async def _stdin_lines() -> AsyncIterator[str]:
+    loop = asyncio.get_running_loop()
+    while True:
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line:
+            return
+        yield line

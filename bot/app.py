@@ -1,0 +1,90 @@
+"""Wiring: build every part from settings, start the adapters, run until stopped."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+from dataclasses import dataclass, field
+
+import httpx
+
+from bot.adapters.console import ConsoleAdapter
+from bot.clock import Clock, SystemClock
+from bot.config import Settings
+from bot.core.assistant import Assistant, CoreDeps
+from bot.llm import ModelClient
+from bot.scheduler import Scheduler
+from memory.db import Database
+from tools.registry import ToolRegistry
+from tools.skills.core import CoreSkill
+
+log = logging.getLogger("mayordomo")
+
+USER_AGENT = "Mayordomo/0.1 (self-hosted personal assistant)"
+
+
+@dataclass
+class App:
+    settings: Settings
+    db: Database
+    clock: Clock
+    http: httpx.AsyncClient
+    assistant: Assistant
+    scheduler: Scheduler
+    model: ModelClient | None
+    closers: list[object] = field(default_factory=list)
+
+
+async def build_app(settings: Settings, clock: Clock | None = None) -> App:
+    clock = clock or SystemClock()
+    db = await Database.open(settings.core.db_file)
+    http = httpx.AsyncClient(timeout=httpx.Timeout(15.0), headers={"User-Agent": USER_AGENT},
+                             follow_redirects=True)
+    model = ModelClient(settings.llm, db, clock) if settings.llm.configured else None
+    registry = ToolRegistry()
+    registry.add_skill(CoreSkill())
+    deps = CoreDeps(settings=settings, db=db, clock=clock, model=model, registry=registry)
+    assistant = Assistant(deps)
+    scheduler = Scheduler(db, clock)
+    return App(settings=settings, db=db, clock=clock, http=http, assistant=assistant,
+               scheduler=scheduler, model=model)
+
+
+async def run(settings: Settings) -> int:
+    """Run the assistant until Ctrl-C / SIGTERM (or end of input on the console)."""
+    app = await build_app(settings)
+    adapters: list[object] = []
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    console: ConsoleAdapter | None = None
+    if not adapters:
+        console = ConsoleAdapter(app.assistant, app.clock)
+        if app.model is None:
+            print("No model configured: set LLM_BASE_URL and LLM_CHAT_MODEL in .env (see .env.example).\n"
+                  "Commands work; messages are saved but not answered until a model is set.",
+                  file=sys.stderr)
+    await app.assistant.start()
+    await app.scheduler.start()
+    try:
+        if console is not None:
+            console_task = asyncio.create_task(console.run())
+            stop_task = asyncio.create_task(stop.wait())
+            await asyncio.wait({console_task, stop_task}, return_when=asyncio.FIRST_COMPLETED)
+            for task in (console_task, stop_task):
+                task.cancel()
+        else:
+            await stop.wait()
+    finally:
+        await app.scheduler.stop()
+        await app.assistant.stop()
+        if app.model is not None:
+            await app.model.close()
+        await app.http.aclose()
+        await app.db.close()
+    return 0

@@ -1,0 +1,53 @@
+"""The `mayordomo` command: `run` the assistant, or manage memory from the shell."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+
+from bot.errors import ConfigError, DatabaseError
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="mayordomo", description="A self-hosted personal assistant.")
+    parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
+    commands = parser.add_subparsers(dest="command")
+    commands.add_parser("run", help="run the assistant (console when no messenger is configured)")
+    commands.add_parser("check-config", help="validate the settings and exit")
+    args = parser.parse_args(argv)
+
+    from bot.config import load_settings
+
+    try:
+        settings = load_settings(args.env_file)
+    except ConfigError as exc:
+        print(f"Configuration error: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=settings.core.log_level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    # httpx logs full request URLs at INFO, and a Telegram URL carries the bot token.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    if args.command == "check-config":
+        print("Configuration OK.")
+        return 0
+    if args.command in (None, "run"):
+        from bot.app import run
+
+        try:
+            return asyncio.run(run(settings))
+        except (ConfigError, DatabaseError) as exc:
+            print(f"Cannot start: {exc}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            return 130
+    parser.print_help()
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""The console adapter driven line by line, against the scripted model."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from pathlib import Path
+
+from bot.adapters.console import ConsoleAdapter
+from bot.clock import ManualClock
+from bot.core.assistant import Assistant, CoreDeps
+from bot.llm import ModelClient
+from memory.db import Database
+from tests.core.test_turn import Pantry
+from tests.scripted_model import ScriptedModel
+from tests.support import make_settings
+from tools.registry import ToolRegistry
+from tools.skills.core import CoreSkill
+
+
+async def _console(tmp_path: Path, db: Database, clock: ManualClock, model: ScriptedModel
+                   ) -> tuple[ConsoleAdapter, io.StringIO, Pantry]:
+    settings = make_settings(tmp_path, model.base_url)
+    registry = ToolRegistry()
+    registry.add_skill(CoreSkill())
+    pantry = Pantry()
+    registry.add_skill(pantry)
+    assistant = Assistant(CoreDeps(settings=settings, db=db, clock=clock,
+                                   model=ModelClient(settings.llm, db, clock), registry=registry))
+    out = io.StringIO()
+    console = ConsoleAdapter(assistant, clock, lines=_no_lines(), out=out)
+    assistant.add_messenger(console)
+    return console, out, pantry
+
+
+async def _no_lines():  # type: ignore[no-untyped-def]
+    return
+    yield ""
+
+
+async def _settle(console: ConsoleAdapter) -> None:
+    for _ in range(200):
+        if not console._turns:
+            return
+        await asyncio.sleep(0.02)
+
+
+async def _wait_for(out: io.StringIO, text: str) -> None:
+    for _ in range(250):
+        if text in out.getvalue():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"{text!r} never printed; got:\n{out.getvalue()}")
+
+
+async def test_console_session_with_tool_approval_and_correction(tmp_path: Path, db: Database,
+                                                                 clock: ManualClock, model: ScriptedModel) -> None:
+    console, out, pantry = await _console(tmp_path, db, clock, model)
+    model.call("remove_item", item="milk")
+    model.respond("Done! Anything else?")  # claims nothing specific: passes (write succeeded)
+    await console.feed("remove the milk please")
+    await _wait_for(out, "Approve? [y/n]")
+    assert "Remove 'milk' from the pantry list" in out.getvalue()
+    await console.feed("maybe")  # neither yes nor no: asked again, nothing decided
+    await _wait_for(out, "answer y or n first")
+    await console.feed("y")
+    await _settle(console)
+    text = out.getvalue()
+    assert "✅ Approved" in text and "Done! Anything else?" in text
+    assert pantry.items == []
+
+
+async def test_console_denial_and_location_pin(tmp_path: Path, db: Database, clock: ManualClock,
+                                               model: ScriptedModel) -> None:
+    console, out, pantry = await _console(tmp_path, db, clock, model)
+    model.call("remove_item", item="milk")
+    model.respond("OK, I did not remove it.")
+    await console.feed("remove the milk")
+    await _wait_for(out, "Approve? [y/n]")
+    await console.feed("no")
+    await _settle(console)
+    assert pantry.items == ["milk"] and "❌ Denied" in out.getvalue()
+    await console.feed("/pin 40.4168 -3.7038")
+    await console.feed("/pin somewhere")
+    await console.feed("/location")
+    await _settle(console)
+    text = out.getvalue()
+    assert "Usage: /pin" in text and "40.41680, -3.70380" in text
+    assert len(model.requests) == 2  # the pin and /location never reached the model
+
+
+async def test_console_approval_expires(tmp_path: Path, db: Database, clock: ManualClock,
+                                        model: ScriptedModel) -> None:
+    console, out, pantry = await _console(tmp_path, db, clock, model)
+    model.call("remove_item", item="milk")
+    model.respond("The approval expired, so I did not remove it.")
+    await console.feed("remove the milk")
+    await _wait_for(out, "Approve? [y/n]")
+    await clock.advance(301)
+    await _settle(console)
+    assert "⌛ Expired" in out.getvalue() and pantry.items == ["milk"]

@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import load_settings
+from bot.errors import ConfigError
+from memory.db import Database
+
+
+async def test_sqlite_vec_is_loaded_and_migrations_recorded(db: Database) -> None:
+    row = await db.fetchone("SELECT vec_version() AS v")
+    assert row["v"].startswith("v")
+    versions = [r["version"] for r in await db.fetchall("SELECT version FROM schema_migrations")]
+    assert 1 in versions and versions == sorted(versions)
+    fts = await db.fetchone("SELECT sqlite_compileoption_used('ENABLE_FTS5') AS f")
+    assert fts["f"] == 1
+
+
+async def test_reopening_applies_nothing_twice(tmp_path: Path) -> None:
+    first = await Database.open(tmp_path / "a.sqlite3")
+    await first.close()
+    second = await Database.open(tmp_path / "a.sqlite3")
+    assert await second.migrate() == []
+    await second.close()
+
+
+async def test_transaction_is_all_or_nothing(db: Database) -> None:
+    with pytest.raises(RuntimeError):
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO job_runs(job_id, last_fire) VALUES ('a', 'x')")
+            raise RuntimeError("crash mid-write")
+    assert await db.fetchone("SELECT * FROM job_runs WHERE job_id = 'a'") is None
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "expected"),
+    [
+        ("TIMEZONE", "Mars/Olympus", "TIMEZONE: expected an IANA time zone"),
+        ("TELEGRAM_ALLOWED_USERS", "me,you", "TELEGRAM_ALLOWED_USERS: expected comma-separated numeric"),
+        ("MAX_TOOL_ROUNDS", "lots", "MAX_TOOL_ROUNDS"),
+        ("LLM_TIMEOUT_SECONDS", "-3", "LLM_TIMEOUT_SECONDS: expected a number of seconds greater than 0"),
+        ("POLICY_OVERRIDES", '{"x": "sometimes"}', "POLICY_OVERRIDES"),
+    ],
+)
+def test_bad_settings_name_the_variable(monkeypatch: pytest.MonkeyPatch, variable: str, value: str,
+                                        expected: str) -> None:
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ConfigError) as excinfo:
+        load_settings(None)
+    message = str(excinfo.value)
+    assert message.startswith(expected)
+    assert "\n" not in message
+
+
+def test_bad_config_stops_the_cli_with_one_line_and_no_traceback(tmp_path: Path) -> None:
+    env = tmp_path / "bad.env"
+    env.write_text("TIMEZONE=Nowhere/Land\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "--env-file", str(env), "check-config"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "TIMEZONE" in lines[0]
+
+
+def test_secrets_do_not_print(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LLM_API_KEY", "sk-very-secret-value")
+    settings = load_settings(None)
+    assert "sk-very-secret-value" not in repr(settings)
+    assert "sk-very-secret-value" not in str(settings.llm)
+    assert settings.llm.api_key.get_secret_value() == "sk-very-secret-value"
