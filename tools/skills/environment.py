@@ -1,0 +1,735 @@
+"""Weather, geocoding and places near the user, from keyless public services.
+
+Open-Meteo gives forecasts, Nominatim turns names into coordinates and back (with an
+identifying User-Agent, at most one request per second on the injected clock, and a
+small cache as its usage policy asks), Overpass finds OpenStreetMap places around a
+point. The user's position comes from the location store through the ToolContext;
+no tool here takes coordinates from the model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from datetime import date, datetime
+from enum import StrEnum
+from types import TracebackType
+from typing import Annotated, Any
+
+import httpx
+from pydantic import Field
+
+from bot.clock import Clock
+from bot.config import EnvironmentSettings
+from bot.errors import ToolError
+from tools.context import ToolContext, format_age
+from tools.registry import Risk, Skill, tool
+from tools.skills.external import get_json
+
+# WMO weather interpretation codes, as documented by Open-Meteo.
+WMO_CODES: dict[int, str] = {
+    0: "clear sky",
+    1: "mainly clear",
+    2: "partly cloudy",
+    3: "overcast",
+    45: "fog",
+    48: "depositing rime fog",
+    51: "light drizzle",
+    53: "moderate drizzle",
+    55: "dense drizzle",
+    56: "light freezing drizzle",
+    57: "dense freezing drizzle",
+    61: "slight rain",
+    63: "moderate rain",
+    65: "heavy rain",
+    66: "light freezing rain",
+    67: "heavy freezing rain",
+    71: "slight snowfall",
+    73: "moderate snowfall",
+    75: "heavy snowfall",
+    77: "snow grains",
+    80: "slight rain showers",
+    81: "moderate rain showers",
+    82: "violent rain showers",
+    85: "slight snow showers",
+    86: "heavy snow showers",
+    95: "thunderstorm",
+    96: "thunderstorm with slight hail",
+    99: "thunderstorm with heavy hail",
+}
+
+
+def describe_weather_code(code: int | None) -> str:
+    if code is None:
+        return "unknown conditions"
+    return WMO_CODES.get(code, f"weather code {code}")
+
+
+# -- weather ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CurrentWeather:
+    time: datetime  # local time of the forecast point, naive as Open-Meteo gives it
+    temperature_c: float | None
+    apparent_temperature_c: float | None
+    humidity_percent: float | None
+    precipitation_mm: float | None
+    wind_kmh: float | None
+    weather_code: int | None
+
+    @property
+    def conditions(self) -> str:
+        return describe_weather_code(self.weather_code)
+
+
+@dataclass(frozen=True)
+class DailyForecast:
+    day: date
+    weather_code: int | None
+    temperature_max_c: float | None
+    temperature_min_c: float | None
+    precipitation_mm: float | None
+    precipitation_probability_percent: float | None
+    wind_max_kmh: float | None
+
+    @property
+    def conditions(self) -> str:
+        return describe_weather_code(self.weather_code)
+
+
+@dataclass(frozen=True)
+class HourlyForecast:
+    time: datetime  # local time of the forecast point, naive
+    temperature_c: float | None
+    precipitation_probability_percent: float | None
+    weather_code: int | None
+
+    @property
+    def conditions(self) -> str:
+        return describe_weather_code(self.weather_code)
+
+
+@dataclass(frozen=True)
+class Forecast:
+    latitude: float
+    longitude: float
+    timezone: str
+    current: CurrentWeather | None
+    days: tuple[DailyForecast, ...]
+    hours: tuple[HourlyForecast, ...] = ()
+
+    def summary(self, place: str | None = None) -> str:
+        """A few plain lines: now, then one line per day."""
+        where = place or f"{self.latitude:.3f}, {self.longitude:.3f}"
+        lines = [f"Weather for {where} (times in {self.timezone}):"]
+        if self.current is not None:
+            now = self.current
+            parts = [f"Now ({now.time:%H:%M}): {now.conditions}", f"{_num(now.temperature_c)} °C"]
+            if now.apparent_temperature_c is not None:
+                parts.append(f"feels like {_num(now.apparent_temperature_c)} °C")
+            if now.humidity_percent is not None:
+                parts.append(f"humidity {_num(now.humidity_percent)}%")
+            if now.wind_kmh is not None:
+                parts.append(f"wind {_num(now.wind_kmh)} km/h")
+            if now.precipitation_mm:
+                parts.append(f"precipitation {_num(now.precipitation_mm)} mm")
+            lines.append(", ".join(parts))
+        if self.hours:
+            lines.append(self._hours_line())
+        for day in self.days:
+            parts = [
+                f"{day.day:%a %Y-%m-%d}: {day.conditions}",
+                f"{_num(day.temperature_min_c)} to {_num(day.temperature_max_c)} °C",
+            ]
+            if day.precipitation_probability_percent is not None:
+                parts.append(f"rain chance {_num(day.precipitation_probability_percent)}%")
+            if day.precipitation_mm:
+                parts.append(f"{_num(day.precipitation_mm)} mm")
+            if day.wind_max_kmh is not None:
+                parts.append(f"wind up to {_num(day.wind_max_kmh)} km/h")
+            lines.append(", ".join(parts))
+        return "\n".join(lines)
+
+
+    def _hours_line(self) -> str:
+        """Every third hour of the next day, so "at 18:00" and "this afternoon" have an answer."""
+        shown = [
+            f"{hour.time:%H:%M} {_num(hour.temperature_c)} °C {hour.conditions}"
+            + (
+                f" ({_num(hour.precipitation_probability_percent)}% rain)"
+                if hour.precipitation_probability_percent
+                else ""
+            )
+            for hour in self.hours[::3]
+        ]
+        return "Next hours: " + "; ".join(shown)
+
+
+def _num(value: float | None) -> str:
+    if value is None:
+        return "?"
+    return f"{value:.0f}" if abs(value) >= 10 else f"{value:.1f}".removesuffix(".0")
+
+
+_CURRENT = (
+    "temperature_2m,apparent_temperature,relative_humidity_2m,precipitation,weather_code,wind_speed_10m"
+)
+_HOURLY = "temperature_2m,precipitation_probability,weather_code"
+_DAILY = (
+    "weather_code,temperature_2m_max,temperature_2m_min,precipitation_sum,"
+    "precipitation_probability_max,wind_speed_10m_max"
+)
+
+
+class OpenMeteoClient:
+    """The Open-Meteo forecast API (keyless); reusable outside the skill (morning briefing)."""
+
+    service = "the weather service (Open-Meteo)"
+
+    def __init__(
+        self, http: httpx.AsyncClient, url: str, *, timeout: float = 10.0, max_bytes: int = 2_000_000
+    ) -> None:
+        self._http = http
+        self._url = url
+        self._timeout = timeout
+        self._max_bytes = max_bytes
+
+    @classmethod
+    def from_settings(cls, http: httpx.AsyncClient, settings: EnvironmentSettings) -> OpenMeteoClient:
+        return cls(
+            http,
+            settings.open_meteo_url,
+            timeout=settings.timeout_seconds,
+            max_bytes=settings.max_response_bytes,
+        )
+
+    async def forecast(self, lat: float, lon: float, days: int = 3) -> Forecast:
+        """Current conditions and `days` daily forecasts (1-16) in the place's own time zone."""
+        days = min(max(days, 1), 16)
+        payload = await get_json(
+            self._http,
+            self._url,
+            service=self.service,
+            timeout_seconds=self._timeout,
+            max_bytes=self._max_bytes,
+            params={
+                "latitude": f"{lat:.5f}",
+                "longitude": f"{lon:.5f}",
+                "current": _CURRENT,
+                "daily": _DAILY,
+                "hourly": _HOURLY,
+                "timezone": "auto",
+                # Hourly data starts at local midnight: a second day covers the next 24 hours.
+                "forecast_days": max(days, 2),
+            },
+        )
+        try:
+            forecast = _parse_forecast(payload)
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise ToolError(f"{self.service} answered in an unexpected format ({exc!r})") from None
+        return replace(forecast, days=forecast.days[:days])
+
+
+def _parse_forecast(payload: Any) -> Forecast:
+    if not isinstance(payload, dict):
+        raise TypeError("not an object")
+    if payload.get("error"):
+        raise ToolError(f"the weather service refused: {payload.get('reason', 'no reason given')}")
+    current = None
+    raw_current = payload.get("current")
+    if isinstance(raw_current, dict):
+        current = CurrentWeather(
+            time=datetime.fromisoformat(raw_current["time"]),
+            temperature_c=_opt_float(raw_current.get("temperature_2m")),
+            apparent_temperature_c=_opt_float(raw_current.get("apparent_temperature")),
+            humidity_percent=_opt_float(raw_current.get("relative_humidity_2m")),
+            precipitation_mm=_opt_float(raw_current.get("precipitation")),
+            wind_kmh=_opt_float(raw_current.get("wind_speed_10m")),
+            weather_code=_opt_int(raw_current.get("weather_code")),
+        )
+    daily = payload.get("daily") or {}
+    times = daily.get("time") or []
+
+    def column(name: str) -> list[Any]:
+        values = daily.get(name)
+        return list(values) if isinstance(values, list) else [None] * len(times)
+
+    codes, highs, lows = column("weather_code"), column("temperature_2m_max"), column("temperature_2m_min")
+    rain, chance = column("precipitation_sum"), column("precipitation_probability_max")
+    wind = column("wind_speed_10m_max")
+    days = tuple(
+        DailyForecast(
+            day=date.fromisoformat(times[i]),
+            weather_code=_opt_int(codes[i]),
+            temperature_max_c=_opt_float(highs[i]),
+            temperature_min_c=_opt_float(lows[i]),
+            precipitation_mm=_opt_float(rain[i]),
+            precipitation_probability_percent=_opt_float(chance[i]),
+            wind_max_kmh=_opt_float(wind[i]),
+        )
+        for i in range(len(times))
+    )
+    hourly = payload.get("hourly") or {}
+    hour_times = hourly.get("time") or []
+
+    def hour_column(name: str) -> list[Any]:
+        values = hourly.get(name)
+        return list(values) if isinstance(values, list) else [None] * len(hour_times)
+
+    temps = hour_column("temperature_2m")
+    chances, hour_codes = hour_column("precipitation_probability"), hour_column("weather_code")
+    start = current.time.replace(minute=0) if current is not None else None
+    hours = tuple(
+        hour
+        for hour in (
+            HourlyForecast(
+                time=datetime.fromisoformat(hour_times[i]),
+                temperature_c=_opt_float(temps[i]),
+                precipitation_probability_percent=_opt_float(chances[i]),
+                weather_code=_opt_int(hour_codes[i]),
+            )
+            for i in range(len(hour_times))
+        )
+        if start is None or hour.time >= start
+    )[:24]
+    if current is None and not days:
+        raise ToolError("the weather service returned no forecast for that place")
+    return Forecast(
+        latitude=float(payload["latitude"]),
+        longitude=float(payload["longitude"]),
+        timezone=str(payload.get("timezone", "GMT")),
+        current=current,
+        days=days,
+        hours=hours,
+    )
+
+
+def _opt_float(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def _opt_int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+# -- geocoding ------------------------------------------------------------------------------
+
+
+class MinIntervalLimiter:
+    """At most one request per `interval` seconds, measured on the injected clock.
+
+    The interval counts from the end of the previous request, which is the stricter
+    reading of "one request per second".
+    """
+
+    def __init__(self, clock: Clock, interval: float) -> None:
+        self._clock = clock
+        self._interval = interval
+        self._lock = asyncio.Lock()
+        self._last: datetime | None = None
+
+    async def __aenter__(self) -> None:
+        await self._lock.acquire()
+        try:
+            if self._last is not None:
+                wait = self._interval - (self._clock.now() - self._last).total_seconds()
+                if wait > 0:
+                    await self._clock.sleep(wait)
+        except BaseException:
+            self._lock.release()
+            raise
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self._last = self._clock.now()
+        self._lock.release()
+
+
+@dataclass(frozen=True)
+class GeoPlace:
+    name: str
+    display_name: str
+    latitude: float
+    longitude: float
+    kind: str
+    osm_link: str | None
+
+
+class NominatimClient:
+    """Forward and reverse geocoding with Nominatim's usage policy built in."""
+
+    service = "the geocoding service (Nominatim)"
+
+    def __init__(
+        self, http: httpx.AsyncClient, settings: EnvironmentSettings, clock: Clock, cache_size: int = 256
+    ) -> None:
+        self._http = http
+        self._settings = settings
+        self._limiter = MinIntervalLimiter(clock, settings.nominatim_interval_seconds)
+        self._cache: OrderedDict[tuple[str, ...], Any] = OrderedDict()
+        self._cache_size = cache_size
+
+    async def search(self, query: str, limit: int = 5) -> list[GeoPlace]:
+        query = " ".join(query.split())
+        if not query:
+            raise ToolError("say which place to look up (the name was empty)")
+        payload = await self._call(
+            "search", {"q": query, "format": "jsonv2", "limit": str(limit), "addressdetails": "0"}
+        )
+        if not isinstance(payload, list):
+            raise ToolError(f"{self.service} answered in an unexpected format")
+        return [_geo_place(item) for item in payload if isinstance(item, dict)]
+
+    async def reverse(self, lat: float, lon: float) -> GeoPlace | None:
+        """The address at a point, or None where Nominatim knows nothing (the open sea)."""
+        payload = await self._call(
+            "reverse", {"lat": f"{lat:.6f}", "lon": f"{lon:.6f}", "format": "jsonv2", "zoom": "18"}
+        )
+        if not isinstance(payload, dict):
+            raise ToolError(f"{self.service} answered in an unexpected format")
+        if "error" in payload:
+            return None
+        return _geo_place(payload)
+
+    async def _call(self, endpoint: str, params: dict[str, str]) -> Any:
+        if self._settings.contact_email:
+            params = {**params, "email": self._settings.contact_email}
+        key = (endpoint, *sorted(f"{k}={v}" for k, v in params.items()))
+        if key in self._cache:
+            self._cache.move_to_end(key)
+            return self._cache[key]
+        async with self._limiter:
+            payload = await get_json(
+                self._http,
+                f"{self._settings.nominatim_url.rstrip('/')}/{endpoint}",
+                service=self.service,
+                timeout_seconds=self._settings.timeout_seconds,
+                max_bytes=self._settings.max_response_bytes,
+                params=params,
+                headers={"User-Agent": self._settings.user_agent},
+            )
+        self._cache[key] = payload
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+        return payload
+
+
+def _geo_place(item: dict[str, Any]) -> GeoPlace:
+    try:
+        lat, lon = float(item["lat"]), float(item["lon"])
+    except (KeyError, TypeError, ValueError):
+        raise ToolError("the geocoding service returned a place without coordinates") from None
+    display = str(item.get("display_name") or "")
+    osm_type, osm_id = item.get("osm_type"), item.get("osm_id")
+    return GeoPlace(
+        name=str(item.get("name") or display.split(",")[0]),
+        display_name=display,
+        latitude=lat,
+        longitude=lon,
+        kind=str(item.get("addresstype") or item.get("type") or ""),
+        osm_link=f"https://www.openstreetmap.org/{osm_type}/{osm_id}" if osm_type and osm_id else None,
+    )
+
+
+# -- places ------------------------------------------------------------------------------------
+
+
+class PlaceCategory(StrEnum):
+    CAFE = "cafe"
+    RESTAURANT = "restaurant"
+    BAR = "bar"
+    PUB = "pub"
+    FAST_FOOD = "fast_food"
+    ICE_CREAM = "ice_cream"
+    BAKERY = "bakery"
+    SUPERMARKET = "supermarket"
+    CONVENIENCE = "convenience"
+    PHARMACY = "pharmacy"
+    HOSPITAL = "hospital"
+    DOCTORS = "doctors"
+    DENTIST = "dentist"
+    VETERINARY = "veterinary"
+    ATM = "atm"
+    BANK = "bank"
+    FUEL = "fuel"
+    CHARGING_STATION = "charging_station"
+    PARKING = "parking"
+    BICYCLE_RENTAL = "bicycle_rental"
+    BUS_STOP = "bus_stop"
+    TRAIN_STATION = "train_station"
+    POST_OFFICE = "post_office"
+    LIBRARY = "library"
+    PARK = "park"
+    PLAYGROUND = "playground"
+    TOILETS = "toilets"
+    DRINKING_WATER = "drinking_water"
+    HOTEL = "hotel"
+    MUSEUM = "museum"
+    ATTRACTION = "attraction"
+    CINEMA = "cinema"
+    THEATRE = "theatre"
+    GYM = "gym"
+    HAIRDRESSER = "hairdresser"
+    POLICE = "police"
+
+
+_OSM_TAGS: dict[PlaceCategory, tuple[str, str]] = {
+    PlaceCategory.BAKERY: ("shop", "bakery"),
+    PlaceCategory.SUPERMARKET: ("shop", "supermarket"),
+    PlaceCategory.CONVENIENCE: ("shop", "convenience"),
+    PlaceCategory.HAIRDRESSER: ("shop", "hairdresser"),
+    PlaceCategory.BUS_STOP: ("highway", "bus_stop"),
+    PlaceCategory.TRAIN_STATION: ("railway", "station"),
+    PlaceCategory.PARK: ("leisure", "park"),
+    PlaceCategory.PLAYGROUND: ("leisure", "playground"),
+    PlaceCategory.GYM: ("leisure", "fitness_centre"),
+    PlaceCategory.HOTEL: ("tourism", "hotel"),
+    PlaceCategory.MUSEUM: ("tourism", "museum"),
+    PlaceCategory.ATTRACTION: ("tourism", "attraction"),
+}
+
+
+def osm_tag(category: PlaceCategory) -> tuple[str, str]:
+    """The OpenStreetMap key=value a category means (most are amenity=<category>)."""
+    return _OSM_TAGS.get(category, ("amenity", category.value))
+
+
+@dataclass(frozen=True)
+class NearbyPlace:
+    name: str | None
+    latitude: float
+    longitude: float
+    distance_m: float
+    osm_type: str
+    osm_id: int
+    address: str | None
+    opening_hours: str | None
+    extra: str | None
+
+    @property
+    def map_link(self) -> str:
+        return f"https://www.openstreetmap.org/{self.osm_type}/{self.osm_id}"
+
+
+def distance_m(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    """Great-circle distance (haversine) in metres."""
+    radius = 6_371_000.0
+    phi1, phi2 = math.radians(lat1), math.radians(lat2)
+    dphi = math.radians(lat2 - lat1)
+    dlambda = math.radians(lon2 - lon1)
+    a = math.sin(dphi / 2) ** 2 + math.cos(phi1) * math.cos(phi2) * math.sin(dlambda / 2) ** 2
+    return 2 * radius * math.asin(math.sqrt(min(1.0, a)))
+
+
+class OverpassClient:
+    """OpenStreetMap features of one category around a point, nearest first."""
+
+    service = "the places service (Overpass API)"
+    # Overpass does not sort by distance, so fetch generously and sort here.
+    fetch_cap = 300
+
+    def __init__(self, http: httpx.AsyncClient, settings: EnvironmentSettings) -> None:
+        self._http = http
+        self._settings = settings
+
+    def query(self, category: PlaceCategory, lat: float, lon: float, radius_m: int) -> str:
+        key, value = osm_tag(category)
+        server_timeout = max(1, int(self._settings.overpass_timeout_seconds))
+        return (
+            f"[out:json][timeout:{server_timeout}];\n"
+            f'nwr["{key}"="{value}"](around:{radius_m},{lat:.6f},{lon:.6f});\n'
+            f"out center {self.fetch_cap};"
+        )
+
+    async def nearby(
+        self, category: PlaceCategory, lat: float, lon: float, radius_m: int, limit: int
+    ) -> list[NearbyPlace]:
+        payload = await get_json(
+            self._http,
+            self._settings.overpass_url,
+            service=self.service,
+            # The client waits for the server-side limit it asked for, plus the usual slack.
+            timeout_seconds=self._settings.overpass_timeout_seconds + self._settings.timeout_seconds,
+            max_bytes=self._settings.max_response_bytes,
+            data={"data": self.query(category, lat, lon, radius_m)},
+            headers={"User-Agent": self._settings.user_agent},
+        )
+        if not isinstance(payload, dict) or not isinstance(payload.get("elements"), list):
+            raise ToolError(f"{self.service} answered in an unexpected format")
+        remark = str(payload.get("remark") or "")
+        if "error" in remark.lower() and not payload["elements"]:
+            raise ToolError(f"{self.service} failed: {remark[:200]}")
+        places = [
+            place
+            for element in payload["elements"]
+            if isinstance(element, dict) and (place := _nearby_place(element, lat, lon)) is not None
+        ]
+        places = [p for p in places if p.distance_m <= radius_m * 1.05]
+        # Named places first within equal footing: an unnamed bench of cafés helps nobody.
+        places.sort(key=lambda p: (p.name is None, p.distance_m))
+        named = [p for p in places if p.name is not None]
+        chosen = (named or places)[:limit]
+        return sorted(chosen, key=lambda p: p.distance_m)
+
+
+def _nearby_place(element: dict[str, Any], lat: float, lon: float) -> NearbyPlace | None:
+    center = element.get("center") if "lat" not in element else element
+    if not isinstance(center, dict) or "lat" not in center or "lon" not in center:
+        return None
+    tags = element.get("tags") or {}
+    if not isinstance(tags, dict):
+        tags = {}
+    plat, plon = float(center["lat"]), float(center["lon"])
+    street = tags.get("addr:street")
+    address = None
+    if street:
+        address = " ".join(str(part) for part in (street, tags.get("addr:housenumber")) if part)
+    extras = [
+        f"{label} {tags[tag]}"
+        for tag, label in (("cuisine", "cuisine:"), ("wheelchair", "wheelchair:"), ("website", "web:"))
+        if tags.get(tag)
+    ]
+    return NearbyPlace(
+        name=tags.get("name") or tags.get("brand"),
+        latitude=plat,
+        longitude=plon,
+        distance_m=distance_m(lat, lon, plat, plon),
+        osm_type=str(element.get("type", "node")),
+        osm_id=int(element.get("id", 0)),
+        address=address,
+        opening_hours=tags.get("opening_hours"),
+        extra="; ".join(extras) or None,
+    )
+
+
+def _format_distance(metres: float) -> str:
+    if metres < 1000:
+        return f"{round(metres / 10) * 10:.0f} m"
+    return f"{metres / 1000:.1f} km"
+
+
+# -- the skill ------------------------------------------------------------------------------------
+
+Days = Annotated[int, Field(ge=1, le=16, description="how many days of forecast, 1 to 16")]
+PlaceName = Annotated[
+    str | None,
+    Field(description="a place name to use instead of the user's own location, e.g. 'Sevilla'"),
+]
+
+
+@dataclass(frozen=True)
+class _Origin:
+    latitude: float
+    longitude: float
+    label: str
+
+
+class EnvironmentSkill(Skill):
+    id = "environment"
+    description = "weather forecast, places near the user (cafés, pharmacies…), addresses and geocoding"
+
+    def __init__(self, http: httpx.AsyncClient, settings: EnvironmentSettings, clock: Clock) -> None:
+        self.settings = settings
+        self.weather_client = OpenMeteoClient.from_settings(http, settings)
+        self.geocoder = NominatimClient(http, settings, clock)
+        self.overpass = OverpassClient(http, settings)
+
+    async def _origin(self, ctx: ToolContext, place: str | None) -> _Origin:
+        """A named place (geocoded) or else the user's fresh location, injected by code."""
+        if place and place.strip():
+            found = await self.geocoder.search(place, limit=1)
+            if not found:
+                raise ToolError(f"no place called {place!r} was found; ask the user to be more specific")
+            return _Origin(found[0].latitude, found[0].longitude, found[0].display_name)
+        reading = await ctx.require_fresh_location()
+        loc = reading.location
+        label = f"the user's location (shared {format_age(reading.age)} ago"
+        if loc.label:
+            label += f", {loc.label}"
+        return _Origin(loc.latitude, loc.longitude, label + ")")
+
+    @tool(risk=Risk.READ, idempotent=True)
+    async def weather(self, ctx: ToolContext, place: PlaceName = None, days: Days = 3) -> str:
+        """Weather now and the daily forecast, at the user's location or at a named place."""
+        origin = await self._origin(ctx, place)
+        forecast = await self.weather_client.forecast(origin.latitude, origin.longitude, days)
+        return forecast.summary(origin.label)
+
+    @tool(risk=Risk.READ, idempotent=True)
+    async def places_nearby(
+        self,
+        ctx: ToolContext,
+        category: Annotated[PlaceCategory, Field(description="what kind of place")],
+        radius_m: Annotated[
+            int, Field(ge=50, le=50_000, description="search radius in metres")
+        ] = 1000,
+        near: Annotated[
+            str | None,
+            Field(description="a place name to search around instead of the user's location"),
+        ] = None,
+    ) -> str:
+        """Places of a category near the user (or near a named place), nearest first, with map links."""
+        radius = min(radius_m, self.settings.places_max_radius_m)
+        origin = await self._origin(ctx, near)
+        places = await self.overpass.nearby(
+            category, origin.latitude, origin.longitude, radius, self.settings.places_max_results
+        )
+        what = category.value.replace("_", " ")
+        if not places:
+            hint = (
+                f" Try a larger radius (up to {self.settings.places_max_radius_m} m)."
+                if radius < self.settings.places_max_radius_m
+                else ""
+            )
+            return f"No {what} found within {radius} m of {origin.label}.{hint}"
+        lines = [f"{len(places)} × {what} within {radius} m of {origin.label}, nearest first:"]
+        for number, found in enumerate(places, 1):
+            parts = [f"{number}. {found.name or f'(unnamed {what})'}", _format_distance(found.distance_m)]
+            if found.address:
+                parts.append(found.address)
+            if found.opening_hours:
+                parts.append(f"hours: {found.opening_hours}")
+            if found.extra:
+                parts.append(found.extra)
+            parts.append(found.map_link)
+            lines.append(" — ".join(parts))
+        lines.append("(Map data © OpenStreetMap contributors)")
+        return "\n".join(lines)
+
+    @tool(risk=Risk.READ, idempotent=True)
+    async def current_address(self, ctx: ToolContext) -> str:
+        """The street address at the user's current location (reverse geocoding)."""
+        reading = await ctx.require_fresh_location()
+        loc = reading.location
+        found = await self.geocoder.reverse(loc.latitude, loc.longitude)
+        if found is None:
+            return "No address is known at the user's location (it may be open country or sea)."
+        link = f" — {found.osm_link}" if found.osm_link else ""
+        return f"The user is at or near: {found.display_name}{link}"
+
+    @tool(risk=Risk.READ, idempotent=True)
+    async def geocode(
+        self,
+        query: Annotated[str, Field(min_length=1, max_length=300, description="a place or address")],
+        limit: Annotated[int, Field(ge=1, le=10, description="at most this many matches")] = 3,
+    ) -> str:
+        """Find where a named place or address is: full name, kind and coordinates."""
+        query = " ".join(query.split())
+        found = await self.geocoder.search(query, limit=limit)
+        if not found:
+            return f"No place matches {query!r}."
+        lines = [f"Matches for {query!r}:"]
+        for number, place in enumerate(found, 1):
+            link = f" — {place.osm_link}" if place.osm_link else ""
+            kind = f" ({place.kind})" if place.kind else ""
+            lines.append(
+                f"{number}. {place.display_name}{kind}: {place.latitude:.5f}, {place.longitude:.5f}{link}"
+            )
+        return "\n".join(lines)

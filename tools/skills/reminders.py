@@ -1,0 +1,145 @@
+"""Reminders: "remind me at 18:00 to…" becomes a one-shot scheduler job that posts into the chat.
+
+The job lives in SQLite (Scheduler.schedule_once, kind "reminder"), so it survives
+restarts and fires exactly once; a reminder that fires late (the bot was down) says how
+late. Setting and cancelling reminders always notify: they never wait for approval.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import Annotated
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import BaseModel
+
+from bot.core.events import MessageKind, OutboundMessage, SentMessage
+from bot.core.language import detect_language
+from bot.errors import ToolError
+from bot.scheduler import OnceJob, Scheduler
+from tools.context import ToolContext, format_age
+from tools.registry import Decision, Risk, Skill, tool
+from tools.skills.when import DATETIME_HELP, format_when, parse_datetime, pretty_local
+
+log = logging.getLogger(__name__)
+
+REMINDER_KIND = "reminder"
+MAX_REMINDER_CHARS = 1_000
+# A tick runs every 30 s, so up to this much delay is "on time".
+LATE_AFTER = timedelta(minutes=2)
+
+Deliver = Callable[[str, OutboundMessage], Awaitable[SentMessage | None]]
+
+
+def _always_notify(args: BaseModel) -> Decision:
+    return Decision.NOTIFY
+
+
+def _describe_set(args: BaseModel) -> str:
+    return f"Set a reminder for {pretty_local(getattr(args, 'at', ''))}: “{getattr(args, 'text', '')}”"
+
+
+def _describe_cancel(args: BaseModel) -> str:
+    return f"Cancel the reminder {getattr(args, 'reminder_id', '')}"
+
+
+class RemindersSkill(Skill):
+    """Reminder tools only (used when no CalDAV server is configured)."""
+
+    id = "tasks"
+    description = "reminders at a time: set, list, cancel; they are posted into this chat"
+
+    def __init__(self, scheduler: Scheduler) -> None:
+        self._scheduler = scheduler
+
+    @tool(risk=Risk.WRITE, policy=_always_notify, describe=_describe_set)
+    async def set_reminder(
+        self,
+        ctx: ToolContext,
+        at: Annotated[str, f"when to remind, {DATETIME_HELP}"],
+        text: Annotated[str, "what to remind the user of, in their words"],
+    ) -> str:
+        """Remind the user at a date and time: the reminder is posted into this chat then."""
+        zone = ctx.timezone
+        when = parse_datetime(at, zone)
+        now = ctx.now()
+        if when <= now:
+            raise ToolError(f"{format_when(when, zone)} has already passed (it is now "
+                            f"{format_when(now, zone)} in {zone.key}): nothing was set; ask for a later time")
+        words = text.strip()
+        if not words:
+            raise ToolError("the reminder needs a text: what should I remind the user of?")
+        if len(words) > MAX_REMINDER_CHARS:
+            raise ToolError(f"the reminder text is {len(words)} characters; the limit is {MAX_REMINDER_CHARS}")
+        job_id = f"reminder-{uuid.uuid4().hex[:10]}"
+        payload = {"text": words, "zone": zone.key, "created_at": ctx.clock.now().isoformat()}
+        await self._scheduler.schedule_once(job_id, REMINDER_KIND, ctx.user_key,
+                                            when.astimezone(ZoneInfo("UTC")), payload)
+        return f"Reminder set for {format_when(when, zone)} ({zone.key}): “{words}” [id {job_id}]"
+
+    @tool(risk=Risk.READ, idempotent=True)
+    async def list_reminders(self, ctx: ToolContext) -> str:
+        """The user's pending reminders, soonest first, with their ids."""
+        jobs = await self._scheduler.pending_once(ctx.user_key, REMINDER_KIND)
+        if not jobs:
+            return "No pending reminders."
+        lines = ["Pending reminders:"]
+        for job in jobs:
+            lines.append(f"- {format_when(job.run_at, ctx.timezone)}: “{job.payload.get('text', '')}” "
+                         f"[id {job.job_id}]")
+        return "\n".join(lines)
+
+    @tool(risk=Risk.WRITE, policy=_always_notify, idempotent=True, describe=_describe_cancel)
+    async def cancel_reminder(
+        self,
+        ctx: ToolContext,
+        reminder_id: Annotated[str, "the reminder id shown by list_reminders"],
+    ) -> str:
+        """Cancel one of the user's pending reminders."""
+        jobs = await self._scheduler.pending_once(ctx.user_key, REMINDER_KIND)
+        job = next((j for j in jobs if j.job_id == reminder_id), None)
+        if job is None:
+            raise ToolError(f"no pending reminder with id {reminder_id!r}: list the reminders first")
+        if not await self._scheduler.cancel_once(job.job_id):
+            raise ToolError(f"the reminder {reminder_id!r} fired or was cancelled just now")
+        return (f"Cancelled the reminder for {format_when(job.run_at, ctx.timezone)}: "
+                f"“{job.payload.get('text', '')}”")
+
+
+class ReminderDelivery:
+    """The scheduler's handler for kind "reminder": posts it into the user's chat."""
+
+    def __init__(self, deliver: Deliver, *, language: str = "auto", default_zone: ZoneInfo) -> None:
+        self._deliver = deliver
+        self._language = language
+        self._zone = default_zone
+
+    def install(self, scheduler: Scheduler) -> None:
+        scheduler.on_once(REMINDER_KIND, self)
+
+    async def __call__(self, job: OnceJob, late: timedelta) -> None:
+        sent = await self._deliver(job.user_key, OutboundMessage(self.render(job, late), MessageKind.SCHEDULED))
+        if sent is None:
+            log.warning("reminder %s for %s could not be delivered: no chat known", job.job_id, job.user_key)
+
+    def render(self, job: OnceJob, late: timedelta) -> str:
+        text = str(job.payload.get("text", ""))
+        lang = detect_language(text, self._language)
+        zone = self._zone_of(job)
+        if late <= LATE_AFTER:
+            return f"⏰ {'Recordatorio' if lang == 'es' else 'Reminder'}: {text}"
+        due = format_when(job.run_at, zone)
+        if lang == "es":
+            return (f"⏰ Recordatorio (con retraso: era para {due}, hace {format_age(late)}; "
+                    f"no estaba en marcha): {text}")
+        return f"⏰ Reminder (late: it was due {due}, {format_age(late)} ago, while I was offline): {text}"
+
+    def _zone_of(self, job: OnceJob) -> ZoneInfo:
+        try:
+            return ZoneInfo(str(job.payload.get("zone") or self._zone.key))
+        except (ZoneInfoNotFoundError, ValueError):
+            return self._zone
+
