@@ -13,6 +13,7 @@ import httpx
 
 from bot.adapters.console import ConsoleAdapter
 from bot.clock import Clock, SystemClock
+from bot.briefing import Briefing
 from bot.config import Settings
 from bot.core.assistant import Assistant, CoreDeps
 from bot.llm import ModelClient
@@ -20,6 +21,8 @@ from bot.scheduler import Scheduler
 from memory.db import Database
 from tools.registry import ToolRegistry
 from tools.skills.core import CoreSkill
+from tools.skills.day_a import day_skills_a
+from tools.skills.day_b import install_day_b
 
 log = logging.getLogger("mayordomo")
 
@@ -35,6 +38,7 @@ class App:
     assistant: Assistant
     scheduler: Scheduler
     model: ModelClient | None
+    briefing: Briefing | None = None
     closers: list[object] = field(default_factory=list)
 
 
@@ -49,8 +53,11 @@ async def build_app(settings: Settings, clock: Clock | None = None) -> App:
     deps = CoreDeps(settings=settings, db=db, clock=clock, model=model, registry=registry)
     assistant = Assistant(deps)
     scheduler = Scheduler(db, clock)
+    for skill in day_skills_a(settings, http, clock):
+        registry.add_skill(skill)
+    briefing = install_day_b(assistant, scheduler, settings, http)
     return App(settings=settings, db=db, clock=clock, http=http, assistant=assistant,
-               scheduler=scheduler, model=model)
+               scheduler=scheduler, model=model, briefing=briefing)
 
 
 async def run(settings: Settings) -> int:

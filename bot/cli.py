@@ -32,6 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     # httpx logs full request URLs at INFO, and a Telegram URL carries the bot token.
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
     if args.command == "check-config":
         print("Configuration OK.")
         return 0

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-import httpx
 import openai
 
 from bot.clock import Clock
@@ -62,7 +61,6 @@ class ModelClient:
         settings: LLMSettings,
         db: Database,
         clock: Clock,
-        http_client: httpx.AsyncClient | None = None,
     ) -> None:
         if not settings.base_url:
             raise ConfigError("LLM_BASE_URL: expected the URL of an OpenAI-compatible API (it is empty)")
@@ -75,7 +73,6 @@ class ModelClient:
             api_key=settings.api_key.get_secret_value() or "not-needed",
             timeout=settings.timeout_seconds,
             max_retries=settings.max_retries,
-            http_client=http_client,
         )
 
     async def close(self) -> None:

@@ -125,18 +125,18 @@ class Scheduler:
                 (now.isoformat(),),
             )
             for row in rows:
-                job = _once(row)
-                handler = self._once_handlers.get(job.kind)
+                once = _once(row)
+                handler = self._once_handlers.get(once.kind)
                 if handler is None:
                     continue
                 claimed = await self._db.rowcount(
                     "UPDATE scheduled_once SET status = 'fired', fired_at = ? WHERE job_id = ?"
                     " AND status = 'pending'",
-                    (now.isoformat(), job.job_id),
+                    (now.isoformat(), once.job_id),
                 )
                 if claimed:
-                    fired.append(job.job_id)
-                    await self._run(job.job_id, handler(job, max(now - job.run_at, timedelta(0))))
+                    fired.append(once.job_id)
+                    await self._run(once.job_id, handler(once, max(now - once.run_at, timedelta(0))))
             return fired
 
     async def _due_fire_time(self, job: _Recurring, now: datetime) -> datetime | None:

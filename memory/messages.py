@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from bot.core.events import ChatRef
 from memory.db import Database
@@ -97,8 +98,8 @@ class ChatDirectory:
         return [row["user_key"] for row in rows]
 
 
-def _row(row: object) -> StoredMessage:
-    get = row.__getitem__  # type: ignore[attr-defined]
+def _row(row: Any) -> StoredMessage:
+    get = row.__getitem__
     return StoredMessage(
         id=get("id"),
         user_key=get("user_key"),

@@ -112,9 +112,10 @@ class ApprovalBroker:
         if future is None:
             return await self.status(request.id)
         remaining = (request.expires_at - self._clock.now()).total_seconds()
-        timer = asyncio.ensure_future(self._clock.sleep(remaining))
+        timer: asyncio.Future[Any] = asyncio.ensure_future(self._clock.sleep(remaining))
+        waiting: list[asyncio.Future[Any]] = [future, timer]
         try:
-            await asyncio.wait({future, timer}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
             if future.done():
                 return future.result()
             if await self._finish(request.id, ApprovalOutcome.EXPIRED):
