@@ -8,12 +8,13 @@ import logging
 import signal
 import sys
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import httpx
 
 from bot.adapters.console import ConsoleAdapter
-from bot.clock import Clock, SystemClock
 from bot.briefing import Briefing
+from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.core.assistant import Assistant, CoreDeps
 from bot.llm import ModelClient
@@ -25,6 +26,14 @@ from tools.skills.day_a import day_skills_a
 from tools.skills.day_b import install_day_b
 
 log = logging.getLogger("mayordomo")
+
+
+class Adapter(Protocol):
+    """A messenger that runs in the background (Telegram polling, Matrix sync)."""
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
 
 USER_AGENT = "Mayordomo/0.1 (self-hosted personal assistant)"
 
@@ -63,12 +72,16 @@ async def build_app(settings: Settings, clock: Clock | None = None) -> App:
 async def run(settings: Settings) -> int:
     """Run the assistant until Ctrl-C / SIGTERM (or end of input on the console)."""
     app = await build_app(settings)
-    adapters: list[object] = []
+    adapters: list[Adapter] = []
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
+    if settings.telegram.enabled:
+        from bot.adapters.telegram import TelegramAdapter
+
+        adapters.append(TelegramAdapter(settings.telegram, app.assistant, app.db, app.clock))
     console: ConsoleAdapter | None = None
     if not adapters:
         console = ConsoleAdapter(app.assistant, app.clock)
@@ -76,6 +89,9 @@ async def run(settings: Settings) -> int:
             print("No model configured: set LLM_BASE_URL and LLM_CHAT_MODEL in .env (see .env.example).\n"
                   "Commands work; messages are saved but not answered until a model is set.",
                   file=sys.stderr)
+    # Adapters first: assistant.start() edits approvals a previous run left open.
+    for adapter in adapters:
+        await adapter.start()
     await app.assistant.start()
     await app.scheduler.start()
     try:
@@ -89,6 +105,8 @@ async def run(settings: Settings) -> int:
             await stop.wait()
     finally:
         await app.scheduler.stop()
+        for adapter in reversed(adapters):
+            await adapter.stop()
         await app.assistant.stop()
         if app.model is not None:
             await app.model.close()

@@ -89,7 +89,10 @@ async def build_assistant(
     messenger: RecordingMessenger | None = None,
     with_model: bool = True,
     configure: Callable[[Assistant], None] | None = None,
+    start: bool = True,
 ) -> tuple[Assistant, RecordingMessenger]:
+    """An Assistant on real SQLite with the scripted model; `start=False` lets a test add
+    a real adapter first (start order: adapters, then `assistant.start()`)."""
     registry = ToolRegistry()
     registry.add_skill(CoreSkill())
     for skill in skills or []:
@@ -103,5 +106,6 @@ async def build_assistant(
     assistant.add_messenger(messenger)
     if configure is not None:
         configure(assistant)
-    await assistant.start()
+    if start:
+        await assistant.start()
     return assistant, messenger

@@ -1,0 +1,655 @@
+"""Telegram through python-telegram-bot 22, running inside our own event loop.
+
+The adapter translates, never decides: it checks the allowlist, turns updates into
+InboundEvents for `Assistant.handle` / `Assistant.decide`, and renders what the core
+sends back. Turns run as tasks so polling (and button presses) go on while a turn waits
+for an approval. Location updates are handled in arrival order and never start a turn.
+Long polling by default; a webhook server (aiohttp) when TELEGRAM_WEBHOOK_URL is set.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import hmac
+import json
+import logging
+import re
+import warnings
+from collections import Counter
+from collections.abc import Awaitable, Callable, Coroutine
+from datetime import datetime, timedelta
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+from aiohttp import web
+from telegram import (
+    BotCommand,
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    ReplyKeyboardMarkup,
+    Update,
+    User,
+)
+from telegram import Location as TelegramLocation
+from telegram.constants import ChatAction, MessageEntityType
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
+from telegram.ext import Application, ApplicationBuilder, ContextTypes, TypeHandler
+from telegram.request import HTTPXRequest, RequestData
+from telegram.warnings import PTBDeprecationWarning
+
+from bot.adapters.base import APPROVAL_OUTCOME_LABELS, DECISION_NOTICES
+from bot.adapters.telegram_render import (
+    RenderedPart,
+    append_line,
+    plain_with_bold_header,
+    render_markdown,
+)
+from bot.clock import Clock
+from bot.config import TelegramSettings
+from bot.core.approvals import ApprovalOutcome, ApprovalRequest, DecisionResult
+from bot.core.assistant import Assistant
+from bot.core.events import (
+    ApprovalDecision,
+    ChatRef,
+    CommandMessage,
+    InboundEvent,
+    Location,
+    LocationShared,
+    LocationSource,
+    OutboundMessage,
+    Platform,
+    SentMessage,
+    TextMessage,
+    VoiceMessage,
+)
+from bot.errors import ConfigError, MayordomoError
+from memory.db import Database
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+ALLOWED_UPDATES = ("message", "edited_message", "callback_query")
+# Telegram shows "typing…" for about five seconds; refresh a little before it fades.
+TYPING_REFRESH_SECONDS = 4.0
+# A RetryAfter (flood control) longer than this is not waited out.
+MAX_RETRY_AFTER_SECONDS = 60.0
+MAX_WEBHOOK_BODY_BYTES = 1024 * 1024
+# Strangers get one refusal each per process; the set is bounded so it cannot grow forever.
+MAX_REMEMBERED_STRANGERS = 10_000
+
+_CALLBACK = re.compile(r"^(?P<verb>ok|no):(?P<id>[A-Za-z0-9_-]{16,43})$")
+_COMMAND_NAME = re.compile(r"^[a-z0-9_]{1,32}$")
+
+REFUSAL = (
+    "Sorry, this is a private assistant and you are not on its list of users. "
+    "(Your Telegram user id is {user_id}.)"
+)
+UNSUPPORTED = "I can read text, voice notes and locations; I can't do anything with this kind of message."
+VOICE_TOO_BIG = "That voice note is too large for me ({size:,} bytes; the limit is {limit:,})."
+APPROVAL_HEADER = "Approval needed"
+APPROVAL_FOOTER = "Answer within {minutes} min; no answer means no."
+
+
+class TelegramDeliveryError(MayordomoError):
+    """Telegram did not accept a message, even after retrying network errors."""
+
+
+def callback_data(request_id: str, approve: bool) -> str:
+    """What an Approve/Deny button carries: the verb and the request's 128-bit random id."""
+    return f"{'ok' if approve else 'no'}:{request_id}"
+
+
+def parse_callback_data(data: str | None) -> tuple[str, bool] | None:
+    """(request id, approve) from a button's data; None for anything we did not make."""
+    match = _CALLBACK.match(data or "")
+    if match is None:
+        return None
+    return match.group("id"), match.group("verb") == "ok"
+
+
+def parse_command(message: Message, bot_username: str | None) -> tuple[str, str] | None:
+    """(name, argument) of `/name@bot argument`; None if it is not a command for this bot."""
+    text = message.text or ""
+    entity = next(iter(message.entities), None)
+    if entity is None or entity.type != MessageEntityType.BOT_COMMAND or entity.offset != 0:
+        return None
+    word = text[1 : entity.length]
+    name, _, addressee = word.partition("@")
+    if addressee and bot_username and addressee.lower() != bot_username.lower():
+        return None
+    return name.lower(), text[entity.length :].strip()
+
+
+class TolerantUpdatesRequest(HTTPXRequest):
+    """getUpdates transport that replaces updates PTB cannot parse by bare ones.
+
+    PTB parses a whole getUpdates batch at once; one malformed update makes it drop the
+    batch without advancing the offset, so polling would fetch the same batch forever.
+    A bare `{"update_id": n}` keeps the offset moving and is ignored by the handler.
+    """
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: Any = HTTPXRequest.DEFAULT_NONE,
+        write_timeout: Any = HTTPXRequest.DEFAULT_NONE,
+        connect_timeout: Any = HTTPXRequest.DEFAULT_NONE,
+        pool_timeout: Any = HTTPXRequest.DEFAULT_NONE,
+    ) -> tuple[int, bytes]:
+        status, body = await super().do_request(
+            url, method, request_data, read_timeout, write_timeout, connect_timeout, pool_timeout
+        )
+        if status != 200 or not url.endswith("/getUpdates"):
+            return status, body
+        return status, sanitize_updates_body(body)
+
+
+def sanitize_updates_body(body: bytes) -> bytes:
+    try:
+        payload = json.loads(body)
+    except ValueError:
+        return body
+    result = payload.get("result") if isinstance(payload, dict) else None
+    if not isinstance(result, list):
+        return body
+    kept: list[Any] = []
+    for item in result:
+        if _parses(item):
+            kept.append(item)
+        elif isinstance(item, dict) and isinstance(item.get("update_id"), int):
+            log.warning("update %s could not be read and was skipped", item["update_id"])
+            kept.append({"update_id": item["update_id"]})
+        else:
+            log.warning("an update without a usable update_id was dropped")
+    payload["result"] = kept
+    return json.dumps(payload).encode()
+
+
+def _parses(item: Any) -> bool:
+    if not isinstance(item, dict) or not isinstance(item.get("update_id"), int):
+        return False
+    try:
+        # de_json rewrites the dict it is given, so it gets a copy.
+        Update.de_json(json.loads(json.dumps(item)), None)
+    except Exception:
+        return False
+    return True
+
+
+class TelegramAdapter:
+    """The Messenger for Telegram; `start()` registers it with the assistant."""
+
+    platform = Platform.TELEGRAM
+
+    def __init__(
+        self, settings: TelegramSettings, assistant: Assistant, db: Database, clock: Clock
+    ) -> None:
+        if not settings.enabled or settings.bot_token is None:
+            raise ConfigError("TELEGRAM_BOT_TOKEN: expected the token BotFather gave you (it is empty)")
+        if settings.webhook_url and settings.webhook_secret is None:
+            raise ConfigError(
+                "TELEGRAM_WEBHOOK_SECRET: expected a secret token when TELEGRAM_WEBHOOK_URL is set"
+            )
+        self._settings = settings
+        self._assistant = assistant
+        self._db = db
+        self._clock = clock
+        self._allowed = frozenset(settings.allowed_users)
+        self._app: Application[Any, Any, Any, Any, Any, Any] | None = None
+        self._stack = contextlib.AsyncExitStack()
+        self._turns: set[asyncio.Task[None]] = set()
+        self._busy: Counter[str] = Counter()
+        self._typing_tasks: dict[str, asyncio.Task[None]] = {}
+        self._open_approvals: dict[str, ApprovalRequest] = {}
+        self._refused: set[int] = set()
+        self._webhook_runner: web.AppRunner | None = None
+        self._bot_username: str | None = None
+
+    # -- lifecycle -------------------------------------------------------------------
+    async def start(self) -> None:
+        """Connect (getMe), register with the assistant, set the commands, start receiving."""
+        settings = self._settings
+        assert settings.bot_token is not None
+        poll_timeout = float(settings.poll_timeout_seconds)
+        app = (
+            ApplicationBuilder()
+            .token(settings.bot_token.get_secret_value())
+            .base_url(settings.base_url)
+            .base_file_url(settings.base_file_url)
+            .get_updates_request(TolerantUpdatesRequest(connection_pool_size=2, read_timeout=10.0))
+            .request(HTTPXRequest(connection_pool_size=32, read_timeout=30.0, media_write_timeout=60.0))
+            .job_queue(None)
+            .concurrent_updates(False)
+            .build()
+        )
+        app.add_handler(TypeHandler(Update, self._on_update))
+        app.add_error_handler(self._on_error)
+        await self._stack.enter_async_context(app)  # initialize() now, shutdown() in stop()
+        self._app = app
+        self._bot_username = app.bot.username
+        self._assistant.add_messenger(self)
+        await self._set_commands()
+        await app.start()
+        if settings.webhook_url:
+            await self._start_webhook()
+        else:
+            assert app.updater is not None
+            await app.updater.start_polling(
+                timeout=timedelta(seconds=poll_timeout),
+                allowed_updates=list(ALLOWED_UPDATES),
+                error_callback=self._on_polling_error,
+            )
+        log.info("telegram: @%s is %s", self._bot_username,
+                 "receiving through a webhook" if settings.webhook_url else "polling")
+
+    async def stop(self) -> None:
+        """Stop receiving, end running turns (their approvals show as cancelled), disconnect."""
+        app = self._app
+        if app is None:
+            return
+        if app.updater is not None and app.updater.running:
+            await app.updater.stop()
+        if self._webhook_runner is not None:
+            await self._webhook_runner.cleanup()
+            self._webhook_runner = None
+        for task in list(self._turns):
+            task.cancel()
+        if self._turns:
+            await asyncio.gather(*self._turns, return_exceptions=True)
+        await self._close_abandoned_approvals()
+        for typing_task in list(self._typing_tasks.values()):
+            typing_task.cancel()
+        if app.running:
+            await app.stop()
+        await self._stack.aclose()
+        self._app = None
+
+    @property
+    def application(self) -> Application[Any, Any, Any, Any, Any, Any]:
+        if self._app is None:
+            raise RuntimeError("the Telegram adapter is not started")
+        return self._app
+
+    # -- Messenger ---------------------------------------------------------------------
+    async def send(self, chat: ChatRef, message: OutboundMessage) -> SentMessage | None:
+        """Post Markdown as one or more messages; the first part's id is returned."""
+        parts = render_markdown(message.text)
+        if not parts:
+            log.warning("telegram: nothing to send (empty %s message)", message.kind)
+            return None
+        markup = (
+            ReplyKeyboardMarkup([[s] for s in message.suggestions], one_time_keyboard=True,
+                                resize_keyboard=True)
+            if message.suggestions else None
+        )
+        first: SentMessage | None = None
+        for index, part in enumerate(parts, start=1):
+            last = index == len(parts)
+            sent, attempts = await self._send_part(chat, part, markup if last else None)
+            await self._record(chat, sent.message_id, message.kind.value, index, len(parts), attempts)
+            first = first or SentMessage(chat, str(sent.message_id))
+        return first
+
+    async def typing(self, chat: ChatRef) -> None:
+        """Show "typing…" now and keep it up while this chat's turn runs (not while it waits)."""
+        await self.application.bot.send_chat_action(int(chat.chat_id), ChatAction.TYPING)
+        if self._busy[chat.chat_id] and chat.chat_id not in self._typing_tasks:
+            task = asyncio.create_task(self._keep_typing(chat))
+            self._typing_tasks[chat.chat_id] = task
+            task.add_done_callback(self._forget_typing_task)
+
+    async def present_approval(self, request: ApprovalRequest) -> SentMessage | None:
+        part = _approval_part(request)
+        keyboard = InlineKeyboardMarkup([[
+            InlineKeyboardButton("✅ Approve", callback_data=callback_data(request.id, True)),
+            InlineKeyboardButton("❌ Deny", callback_data=callback_data(request.id, False)),
+        ]])
+        sent, attempts = await self._send_part(request.chat, part, keyboard)
+        await self._record(request.chat, sent.message_id, "approval", 1, 1, attempts)
+        self._open_approvals[request.id] = dataclasses.replace(request, message_id=str(sent.message_id))
+        return SentMessage(request.chat, str(sent.message_id))
+
+    async def show_approval_outcome(self, request: ApprovalRequest, outcome: ApprovalOutcome) -> None:
+        """Edit the approval message to the outcome; the buttons go away with the edit."""
+        if outcome is not ApprovalOutcome.PENDING:
+            self._open_approvals.pop(request.id, None)
+        if request.message_id is None:
+            log.warning("approval %s… has no message to edit", request.id[:6])
+            return
+        part = append_line(_approval_part(request), APPROVAL_OUTCOME_LABELS[outcome])
+        bot = self.application.bot
+        try:
+            await self._retrying(lambda: bot.edit_message_text(
+                part.text, chat_id=int(request.chat.chat_id), message_id=int(request.message_id or 0),
+                entities=part.entities,
+            ))
+        except BadRequest as exc:
+            if "not modified" not in str(exc).lower():
+                raise
+
+    # -- inbound -----------------------------------------------------------------------
+    async def _on_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        try:
+            await self._translate(update)
+        except Exception:
+            log.exception("telegram: update %s failed", update.update_id)
+
+    async def _translate(self, update: Update) -> None:
+        user = update.effective_user
+        if user is None or user.is_bot:
+            return  # channel posts, bare (unreadable) updates, other bots
+        if user.id not in self._allowed:
+            await self._refuse(update, user)
+            return
+        effective_chat = update.effective_chat
+        chat = ChatRef(Platform.TELEGRAM, str(effective_chat.id if effective_chat else user.id),
+                       str(user.id))
+        if update.callback_query is not None:
+            await self._on_press(update.callback_query, chat)
+            return
+        if update.edited_message is not None:
+            edited = update.edited_message
+            if edited.location is not None:
+                await self._assistant.handle(self._live_update(chat, edited, edited.location))
+            return
+        message = update.message
+        if message is None:
+            return
+        if message.voice is not None:
+            await self._voice(chat, message)
+            return
+        if _command_for_another_bot(message, self._bot_username):
+            return
+        event = self._event_for(chat, message)
+        if event is None:
+            await self._notice(chat, UNSUPPORTED)
+        elif isinstance(event, LocationShared):
+            await self._assistant.handle(event)  # in arrival order, no turn
+        else:
+            self._spawn(chat, self._assistant.handle(event))
+
+    def _event_for(self, chat: ChatRef, message: Message) -> InboundEvent | None:
+        if message.text is not None:
+            command = parse_command(message, self._bot_username)
+            if command is not None:
+                return CommandMessage(chat, command[0], command[1])
+            return TextMessage(chat, message.text, str(message.message_id))
+        if message.venue is not None:
+            venue = message.venue
+            label = ", ".join(x for x in (venue.title, venue.address) if x)
+            return LocationShared(chat, self._location(venue.location, message.date,
+                                                       LocationSource.VENUE, label))
+        if message.location is not None:
+            source = LocationSource.LIVE if _is_live(message.location) else LocationSource.PIN
+            return LocationShared(chat, self._location(message.location, message.date, source))
+        return None
+
+    def _spawn(self, chat: ChatRef, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(self._run_turn(chat, work))
+        self._turns.add(task)
+        task.add_done_callback(self._turns.discard)
+
+    async def _run_turn(self, chat: ChatRef, work: Coroutine[Any, Any, None]) -> None:
+        self._busy[chat.chat_id] += 1
+        try:
+            await work
+        except Exception:
+            log.exception("telegram: turn for %s failed", chat.user_key)
+        finally:
+            self._busy[chat.chat_id] -= 1
+            if self._busy[chat.chat_id] <= 0:
+                del self._busy[chat.chat_id]
+                typing_task = self._typing_tasks.pop(chat.chat_id, None)
+                if typing_task is not None:
+                    typing_task.cancel()
+
+    def _live_update(self, chat: ChatRef, message: Message, location: TelegramLocation) -> LocationShared:
+        when = message.edit_date or message.date
+        place = self._location(location, when, LocationSource.LIVE)
+        # An edit without live_period is the one Telegram sends when sharing stops.
+        return LocationShared(chat, place, live_ended=not _is_live(location))
+
+    def _location(self, location: TelegramLocation, when: datetime | None, source: LocationSource,
+                  label: str | None = None) -> Location:
+        now = self._clock.now()
+        at = min(when, now) if when is not None else now  # never in our future
+        return Location(
+            latitude=location.latitude,
+            longitude=location.longitude,
+            at=at,
+            source=source,
+            accuracy_m=location.horizontal_accuracy,
+            label=label,
+        )
+
+    async def _on_press(self, query: CallbackQuery, chat: ChatRef) -> None:
+        parsed = parse_callback_data(query.data)
+        if parsed is None:
+            result = DecisionResult.UNKNOWN
+        else:
+            request_id, approve = parsed
+            result = await self._assistant.decide(ApprovalDecision(chat, request_id, approve))
+        await self._answer(query, DECISION_NOTICES[result])
+
+    async def _refuse(self, update: Update, user: User) -> None:
+        """One short refusal per stranger; nothing of theirs is stored or passed on."""
+        log.warning("telegram: refused an update from user %s (not in TELEGRAM_ALLOWED_USERS)", user.id)
+        if update.callback_query is not None:
+            await self._answer(update.callback_query, DECISION_NOTICES[DecisionResult.NOT_OWNER])
+            return
+        if user.id in self._refused or update.effective_chat is None or update.message is None:
+            return
+        if len(self._refused) >= MAX_REMEMBERED_STRANGERS:
+            self._refused.clear()
+        self._refused.add(user.id)
+        await self.application.bot.send_message(
+            update.effective_chat.id, REFUSAL.format(user_id=user.id)
+        )
+
+    async def _answer(self, query: CallbackQuery, text: str) -> None:
+        try:
+            await query.answer(text)
+        except TelegramError as exc:
+            log.warning("telegram: could not answer a button press: %s", exc)
+
+    async def _notice(self, chat: ChatRef, text: str) -> None:
+        await self.application.bot.send_message(int(chat.chat_id), text)
+
+    # -- voice -------------------------------------------------------------------------
+    async def _voice(self, chat: ChatRef, message: Message) -> None:
+        voice = message.voice
+        assert voice is not None
+        limit = self._settings.max_voice_bytes
+        if voice.file_size is not None and voice.file_size > limit:
+            await self._notice(chat, VOICE_TOO_BIG.format(size=voice.file_size, limit=limit))
+            return
+        self._spawn(chat, self._download_and_handle(chat, message))
+
+    async def _download_and_handle(self, chat: ChatRef, message: Message) -> None:
+        """Fetch the audio (inside the turn task, so polling goes on) and hand it over."""
+        voice = message.voice
+        assert voice is not None
+        await self.application.bot.send_chat_action(int(chat.chat_id), ChatAction.RECORD_VOICE)
+        file = await self._retrying(voice.get_file)
+        audio = bytes(await self._retrying(file.download_as_bytearray))
+        if len(audio) > self._settings.max_voice_bytes:
+            await self._notice(chat, VOICE_TOO_BIG.format(size=len(audio), limit=self._settings.max_voice_bytes))
+            return
+        extension = (voice.mime_type or "audio/ogg").rsplit("/", 1)[-1]
+        filename = f"voice.{'ogg' if extension in ('ogg', 'opus', 'oga') else extension}"
+        await self._assistant.handle(VoiceMessage(chat, audio, filename, str(message.message_id)))
+
+    # -- outbound helpers --------------------------------------------------------------
+    async def _send_part(
+        self, chat: ChatRef, part: RenderedPart, markup: InlineKeyboardMarkup | ReplyKeyboardMarkup | None
+    ) -> tuple[Message, int]:
+        bot = self.application.bot
+        try:
+            return await self._retrying_counted(lambda: bot.send_message(
+                int(chat.chat_id), part.text, entities=part.entities, reply_markup=markup,
+            ))
+        except TelegramError as exc:
+            raise TelegramDeliveryError(f"Telegram did not accept the message: {exc}") from exc
+
+    async def _retrying(self, action: Callable[[], Awaitable[T]]) -> T:
+        result, _ = await self._retrying_counted(action)
+        return result
+
+    async def _retrying_counted(self, action: Callable[[], Awaitable[T]]) -> tuple[T, int]:
+        """Run `action`, retrying network errors and flood waits with bounded backoff."""
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                return await action(), attempt
+            except (BadRequest, Forbidden):
+                raise  # the request itself is wrong or the user blocked the bot: no retry
+            except RetryAfter as exc:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", PTBDeprecationWarning)
+                    delay = _seconds(exc.retry_after)
+                if attempt > self._settings.send_retries or delay > MAX_RETRY_AFTER_SECONDS:
+                    raise
+                log.warning("telegram: flood control, waiting %.0fs (attempt %d)", delay, attempt)
+            except NetworkError as exc:
+                if attempt > self._settings.send_retries:
+                    raise
+                delay = self._settings.retry_backoff_seconds * 2 ** (attempt - 1)
+                log.warning("telegram: %s; retrying in %.1fs (attempt %d)", exc, delay, attempt)
+            await self._clock.sleep(delay)
+
+    async def _record(self, chat: ChatRef, message_id: int, kind: str, part: int, parts: int,
+                      attempts: int) -> None:
+        await self._db.execute(
+            "INSERT INTO telegram_sent(user_key, chat_id, message_id, kind, part, parts, attempts,"
+            " sent_at) VALUES (?,?,?,?,?,?,?,?)",
+            (chat.user_key, chat.chat_id, message_id, kind, part, parts, attempts,
+             self._clock.now().isoformat()),
+        )
+
+    def _forget_typing_task(self, task: asyncio.Task[None]) -> None:
+        for chat_id, known in list(self._typing_tasks.items()):
+            if known is task:
+                del self._typing_tasks[chat_id]
+
+    async def _keep_typing(self, chat: ChatRef) -> None:
+        bot = self.application.bot
+        while self._busy[chat.chat_id]:
+            await self._clock.sleep(TYPING_REFRESH_SECONDS)
+            waiting = any(r.chat.chat_id == chat.chat_id for r in self._open_approvals.values())
+            if self._busy[chat.chat_id] and not waiting:
+                with contextlib.suppress(TelegramError):
+                    await bot.send_chat_action(int(chat.chat_id), ChatAction.TYPING)
+
+    async def _close_abandoned_approvals(self) -> None:
+        """Approvals whose turn ended with the shutdown: show what the broker recorded."""
+        for request in list(self._open_approvals.values()):
+            outcome = await self._assistant.broker.status(request.id)
+            if outcome is not ApprovalOutcome.PENDING and request.message_id is not None:
+                try:
+                    await self.show_approval_outcome(request, outcome)
+                except TelegramError as exc:
+                    log.warning("telegram: could not close approval %s…: %s", request.id[:6], exc)
+
+    async def _set_commands(self) -> None:
+        commands = [
+            BotCommand(name, (help_text or name)[:256])
+            for name, help_text in self._assistant.commands.items()
+            if _COMMAND_NAME.match(name)
+        ]
+        try:
+            await self.application.bot.set_my_commands(commands)
+        except TelegramError as exc:
+            log.warning("telegram: could not set the command menu: %s", exc)
+
+    # -- errors ------------------------------------------------------------------------
+    async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        log.error("telegram: error while handling an update", exc_info=context.error)
+
+    def _on_polling_error(self, exc: TelegramError) -> None:
+        log.warning("telegram: polling failed (%s); retrying", exc)
+
+    # -- webhook -----------------------------------------------------------------------
+    async def _start_webhook(self) -> None:
+        settings = self._settings
+        assert settings.webhook_url is not None and settings.webhook_secret is not None
+        path = urlsplit(settings.webhook_url).path or "/"
+        server = web.Application(client_max_size=MAX_WEBHOOK_BODY_BYTES)
+        server.router.add_post(path, self._on_webhook)
+        runner = web.AppRunner(server, access_log=None)
+        await runner.setup()
+        await web.TCPSite(runner, settings.webhook_listen, settings.webhook_port).start()
+        self._webhook_runner = runner
+        await self._retrying(lambda: self.application.bot.set_webhook(
+            settings.webhook_url or "",
+            allowed_updates=list(ALLOWED_UPDATES),
+            secret_token=settings.webhook_secret.get_secret_value() if settings.webhook_secret else None,
+        ))
+
+    @property
+    def webhook_port(self) -> int | None:
+        """The port the webhook server listens on (useful when configured as 0)."""
+        runner = self._webhook_runner
+        if runner is None or not runner.addresses:
+            return None
+        return int(runner.addresses[0][1])
+
+    async def _on_webhook(self, request: web.Request) -> web.Response:
+        secret = self._settings.webhook_secret
+        given = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "")
+        if secret is None or not hmac.compare_digest(given.encode(), secret.get_secret_value().encode()):
+            return web.Response(status=403, text="wrong secret token")
+        body = await request.read()
+        item: Any
+        try:
+            item = json.loads(body)
+        except ValueError:
+            return web.Response(status=400, text="not JSON")
+        if not _parses(item):
+            # Answered 200 so Telegram does not redeliver something we can never read.
+            log.warning("telegram: an unreadable webhook update was skipped")
+            return web.Response(text="skipped")
+        update = Update.de_json(item, self.application.bot)
+        await self.application.update_queue.put(update)
+        return web.Response(text="ok")
+
+
+def _approval_part(request: ApprovalRequest) -> RenderedPart:
+    minutes = max(1, round((request.expires_at - request.created_at).total_seconds() / 60))
+    part = plain_with_bold_header(f"⚠️ {APPROVAL_HEADER}", request.description)
+    return append_line(part, APPROVAL_FOOTER.format(minutes=minutes))
+
+
+def _command_for_another_bot(message: Message, bot_username: str | None) -> bool:
+    first = next(iter(message.entities), None)
+    return (
+        first is not None and first.type == MessageEntityType.BOT_COMMAND and first.offset == 0
+        and parse_command(message, bot_username) is None
+    )
+
+
+def _is_live(location: TelegramLocation) -> bool:
+    with warnings.catch_warnings():
+        # PTB 22.2+ warns that live_period will become a timedelta; either is truthy when set.
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        return bool(location.live_period)
+
+
+def _seconds(value: float | timedelta) -> float:
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+__all__ = [
+    "TelegramAdapter",
+    "TelegramDeliveryError",
+    "callback_data",
+    "parse_callback_data",
+    "parse_command",
+]
