@@ -31,7 +31,8 @@ def main(argv: list[str] | None = None) -> int:
         stream=sys.stderr,
     )
     # httpx logs full request URLs at INFO, and a Telegram URL carries the bot token.
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    for noisy in ("httpx", "httpx2", "httpcore"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
     if args.command == "check-config":
         print("Configuration OK.")

@@ -66,13 +66,14 @@ class ConsoleAdapter:
     async def present_approval(self, request: ApprovalRequest) -> SentMessage:
         minutes = max(1, round((request.expires_at - request.created_at).total_seconds() / 60))
         self._pending.append(request)
-        self._print(f"  ? Approval needed: {request.description}\n"
+        description = request.description.replace("\n", "\n    ")
+        self._print(f"  ? Approval needed: {description}\n"
                     f"    Approve? [y/n] (expires in {minutes} min; no answer = no)")
         return SentMessage(request.chat, request.id)
 
     async def show_approval_outcome(self, request: ApprovalRequest, outcome: ApprovalOutcome) -> None:
         self._pending = [p for p in self._pending if p.id != request.id]
-        self._print(f"  {APPROVAL_OUTCOME_LABELS[outcome]} ({request.description})")
+        self._print(f"  {APPROVAL_OUTCOME_LABELS[outcome]}")
 
     # -- loop ------------------------------------------------------------------------------
     async def run(self) -> None:
@@ -81,8 +82,16 @@ class ConsoleAdapter:
         self._print("Mayordomo console. Type a message; /help for commands; Ctrl-D to quit.")
         async for line in self._lines or _stdin_lines():
             await self.feed(line)
-        if self._turns:
-            await asyncio.gather(*self._turns, return_exceptions=True)
+        await self.close()
+
+    async def close(self) -> None:
+        """End of input: let turns finish, but nobody is left to answer an approval."""
+        while self._turns:
+            if self._pending:
+                self._print("  Input closed: pending approvals are cancelled, nothing was done.")
+                for task in list(self._turns):
+                    task.cancel()
+            await asyncio.wait(list(self._turns), timeout=0.2)
 
     async def feed(self, line: str) -> None:
         """Handle one typed line (public so tests can drive the adapter)."""

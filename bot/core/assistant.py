@@ -153,7 +153,7 @@ class Assistant:
 
     async def decide(self, decision: ApprovalDecision) -> DecisionResult:
         result = await self.broker.decide(decision)
-        log.info("approval %s… decided by %s: %s", decision.request_id[:6], decision.chat.user_key, result)
+        log.debug("approval %s… decided by %s: %s", decision.request_id[:6], decision.chat.user_key, result)
         return result
 
     # -- outbound --------------------------------------------------------------------

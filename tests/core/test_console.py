@@ -99,3 +99,16 @@ async def test_console_approval_expires(tmp_path: Path, db: Database, clock: Man
     await clock.advance(301)
     await _settle(console)
     assert "⌛ Expired" in out.getvalue() and pantry.items == ["milk"]
+
+
+async def test_end_of_input_cancels_a_pending_approval(tmp_path: Path, db: Database, clock: ManualClock,
+                                                        model: ScriptedModel) -> None:
+    console, out, pantry = await _console(tmp_path, db, clock, model)
+    model.call("remove_item", item="milk")
+    await console.feed("remove the milk")
+    await _wait_for(out, "Approve? [y/n]")
+    await asyncio.wait_for(console.close(), 5)
+    assert "pending approvals are cancelled" in out.getvalue()
+    assert pantry.items == ["milk"]
+    row = await db.fetchone("SELECT status FROM approvals")
+    assert row["status"] == "cancelled"
