@@ -9,7 +9,7 @@ from tools.registry import BoundTool, Decision, Risk, tool
 
 
 def _notes_policy(args: BaseModel) -> Decision:
-    action = getattr(args, "action")
+    action = args.action
     return {"read": Decision.ALLOW, "write": Decision.NOTIFY, "delete": Decision.REQUIRE_APPROVAL}[action]
 
 

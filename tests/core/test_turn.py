@@ -21,7 +21,7 @@ from tools.registry import Risk, Skill, tool
 
 
 def _describe_removal(args: BaseModel) -> str:
-    return f"Remove '{getattr(args, 'item')}' from the pantry list"
+    return f"Remove '{args.item}' from the pantry list"
 
 
 class Pantry(Skill):
@@ -239,7 +239,7 @@ async def test_tool_rounds_are_capped(tmp_path: Path, db: Database, clock: Manua
 
 
 async def test_unknown_tool_and_bad_arguments_go_back_to_the_model(setup, model: ScriptedModel) -> None:
-    assistant, messenger, _ = setup
+    assistant, _messenger, _ = setup
     model.call("launch_rockets", target="moon")
     model.call("add_item", '{"item": ')
     model.respond("I can't do that.")
@@ -327,7 +327,7 @@ async def test_no_model_configured_keeps_message(tmp_path: Path, db: Database, c
 async def test_turns_in_one_chat_are_serialised_and_other_chats_run(setup, model: ScriptedModel) -> None:
     from bot.core.events import ChatRef, Platform
 
-    assistant, messenger, _ = setup
+    assistant, _messenger, _ = setup
     other = ChatRef(Platform.CONSOLE, "chat-2", "owner")
     model.queue.clear()
     order: list[str] = []
