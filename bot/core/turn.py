@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from dataclasses import dataclass, field
 from datetime import timedelta
 from enum import StrEnum
@@ -95,7 +96,8 @@ class TurnRunner:
         a = self._a
         clock = a.deps.clock
         turn_id = await a.turns.start(chat, clock.now())
-        state = _TurnState(chat=chat, turn_id=turn_id, user_text=text, lang=lang)
+        state = _TurnState(chat=chat, turn_id=turn_id, user_text=text, lang=lang,
+                           untrusted_seen=await self._previous_turn_read_untrusted(chat, turn_id))
         outcome = await self._run(state, message_id)
         await a.turns.finish(turn_id, outcome=outcome.status.value, answer=outcome.answer,
                              at=clock.now(), verification=state.verification_log)
@@ -166,6 +168,19 @@ class TurnRunner:
         )
 
     # -- steps ----------------------------------------------------------------------------
+    async def _previous_turn_read_untrusted(self, chat: ChatRef, turn_id: int) -> bool:
+        """Untrusted text read last turn can still steer this one ("now open that link")."""
+        rows = await self._a.deps.db.fetchall(
+            "SELECT tool FROM tool_calls WHERE status = 'ok' AND turn_id = ("
+            " SELECT MAX(id) FROM turns WHERE chat_key = ? AND id < ?)",
+            (chat_key(chat), turn_id),
+        )
+        for row in rows:
+            bound = self._a.deps.registry.get(row["tool"])
+            if bound is not None and bound.spec.untrusted_output:
+                return True
+        return False
+
     async def _route(self, state: _TurnState, history: list[Any]) -> RouteDecision:
         a = self._a
         available = {k: v for k, v in a.deps.registry.skills.items() if k != "core"}
@@ -364,6 +379,9 @@ def _render(raw: Any) -> str:
     return json.dumps(raw, ensure_ascii=False, default=str)
 
 
+_MARKER = re.compile(r"<\s*(/?)\s*untrusted[_\s-]*content\s*>", re.IGNORECASE)
+
+
 def _defang(text: str) -> str:
-    """Third-party text cannot close (or open) the untrusted block itself."""
-    return text.replace(UNTRUSTED_OPEN, "<untrusted-content>").replace(UNTRUSTED_CLOSE, "</untrusted-content>")
+    """Third-party text cannot close (or open) the untrusted block itself, in any spelling."""
+    return _MARKER.sub(lambda m: f"[{m.group(1)}untrusted-content]", text)
