@@ -7,6 +7,7 @@ import contextlib
 import logging
 import signal
 import sys
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -17,9 +18,13 @@ from bot.briefing import Briefing
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.core.assistant import Assistant, CoreDeps
+from bot.core.deferred import build_exposure
+from bot.core.router import build_router
+from bot.core.stats import install_stats
 from bot.llm import ModelClient
 from bot.scheduler import Scheduler
 from memory.db import Database
+from tools.mcp import connect_mcp_servers
 from tools.registry import ToolRegistry
 from tools.skills.core import CoreSkill
 from tools.skills.day_a import day_skills_a
@@ -48,7 +53,7 @@ class App:
     scheduler: Scheduler
     model: ModelClient | None
     briefing: Briefing | None = None
-    closers: list[object] = field(default_factory=list)
+    closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
 
 async def build_app(settings: Settings, clock: Clock | None = None) -> App:
@@ -65,8 +70,15 @@ async def build_app(settings: Settings, clock: Clock | None = None) -> App:
     for skill in day_skills_a(settings, http, clock):
         registry.add_skill(skill)
     briefing = install_day_b(assistant, scheduler, settings, http)
-    return App(settings=settings, db=db, clock=clock, http=http, assistant=assistant,
-               scheduler=scheduler, model=model, briefing=briefing)
+    install_stats(assistant)
+    mcp = await connect_mcp_servers(settings.mcp.servers, registry)
+    # Last: the router describes every skill registered above (first start embeds ~300 texts).
+    router = await asyncio.to_thread(build_router, settings, registry=registry, model=model)
+    assistant.use_router(router, build_exposure(settings.router, deps.policy))
+    app = App(settings=settings, db=db, clock=clock, http=http, assistant=assistant,
+              scheduler=scheduler, model=model, briefing=briefing)
+    app.closers.append(mcp.aclose)
+    return app
 
 
 async def run(settings: Settings) -> int:
@@ -108,6 +120,8 @@ async def run(settings: Settings) -> int:
         for adapter in reversed(adapters):
             await adapter.stop()
         await app.assistant.stop()
+        for close in app.closers:
+            await close()
         if app.model is not None:
             await app.model.close()
         await app.http.aclose()

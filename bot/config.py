@@ -286,9 +286,10 @@ class McpServerConfig(BaseModel):
     transport: str = Field(default="stdio", pattern="^(stdio|http)$")
     command: str | None = None
     args: list[str] = Field(default_factory=list)
-    env: dict[str, str] = Field(default_factory=dict)
+    # Values may be API keys or tokens: kept as secrets so they never print.
+    env: dict[str, SecretStr] = Field(default_factory=dict)
     url: str | None = None
-    headers: dict[str, str] = Field(default_factory=dict)
+    headers: dict[str, SecretStr] = Field(default_factory=dict)
     timeout_seconds: float = Field(default=30.0, gt=0)
 
 

