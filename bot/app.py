@@ -94,6 +94,10 @@ async def run(settings: Settings) -> int:
         from bot.adapters.telegram import TelegramAdapter
 
         adapters.append(TelegramAdapter(settings.telegram, app.assistant, app.db, app.clock))
+    if settings.matrix.enabled:
+        from bot.adapters.matrix import MatrixAdapter
+
+        adapters.append(MatrixAdapter(settings.matrix, app.assistant, app.db, app.clock))
     console: ConsoleAdapter | None = None
     if not adapters:
         console = ConsoleAdapter(app.assistant, app.clock)

@@ -150,6 +150,10 @@ class ApprovalBroker:
             return DecisionResult.ALREADY_DECIDED
         return DecisionResult.ACCEPTED
 
+    async def cancel(self, request_id: str) -> bool:
+        """The turn went away (or there is nowhere to ask): resolve as cancelled."""
+        return await self._finish(request_id, ApprovalOutcome.CANCELLED)
+
     async def status(self, request_id: str) -> ApprovalOutcome:
         row = await self._db.fetchone("SELECT status FROM approvals WHERE id = ?", (request_id,))
         return ApprovalOutcome(row["status"]) if row else ApprovalOutcome.CANCELLED

@@ -302,11 +302,14 @@ class TurnRunner:
         )
         try:
             request = await a.present_approval(request)
+        except asyncio.CancelledError:
+            await asyncio.shield(a.broker.cancel(request.id))
+            raise
         except Exception:
             log.exception("could not present approval %s…", request.id[:6])
         if request.message_id is None:
             # Nowhere to ask: silence is never consent.
-            await a.broker._finish(request.id, ApprovalOutcome.CANCELLED)
+            await a.broker.cancel(request.id)
             return ApprovalOutcome.CANCELLED, request.id
         outcome = await a.broker.wait(request)
         await a.show_outcome(request, outcome)

@@ -1,0 +1,756 @@
+"""The Matrix adapter: matrix-nio with end-to-end encryption (vodozemac), translate only.
+
+Room events from allowlisted users become InboundEvents for `Assistant.handle`; reactions
+and yes/no replies on approval messages become `Assistant.decide` calls. Everything the
+bot puts into a room goes through `_put`, which encrypts whenever the room is encrypted
+(asking the server when unsure) and never falls back to plaintext.
+
+Device keys, Olm/Megolm sessions and the sync token live in `MATRIX_STORE_PATH`; the
+device id is kept there too, so a restart logs in as the same device and still decrypts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+from collections import OrderedDict, defaultdict
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from uuid import uuid4
+
+import httpx
+from nio import (
+    Api,
+    AsyncClient,
+    AsyncClientConfig,
+    DownloadResponse,
+    Event,
+    InviteMemberEvent,
+    JoinedMembersError,
+    JoinError,
+    LoginError,
+    MatrixInvitedRoom,
+    MatrixRoom,
+    MegolmEvent,
+    RoomGetStateEventError,
+    RoomSendResponse,
+    SyncError,
+    SyncResponse,
+    WhoamiError,
+)
+from nio.crypto import decrypt_attachment
+from nio.exceptions import EncryptionError
+
+from bot.adapters.base import APPROVAL_OUTCOME_LABELS, DECISION_NOTICES
+from bot.adapters.matrix_location import (
+    BEACON_INFO_TYPES,
+    BEACON_TYPES,
+    BadLocation,
+    beacon_info_is_live,
+    location_from_beacon,
+    location_from_message,
+)
+from bot.adapters.matrix_render import render_markdown, render_with_literals, split_text
+from bot.adapters.matrix_store import ApprovalMessages
+from bot.clock import Clock
+from bot.config import MatrixSettings
+from bot.core.approvals import ApprovalOutcome, ApprovalRequest, DecisionResult
+from bot.core.assistant import Assistant
+from bot.core.events import (
+    ApprovalDecision,
+    ChatRef,
+    CommandMessage,
+    InboundEvent,
+    LocationShared,
+    MessageKind,
+    OutboundMessage,
+    Platform,
+    SentMessage,
+    TextMessage,
+    VoiceMessage,
+)
+from bot.errors import ConfigError, MayordomoError
+from memory.db import Database
+
+log = logging.getLogger(__name__)
+
+APPROVE_KEY = "✅"
+DENY_KEY = "❌"
+_APPROVE_KEYS = frozenset({"✅", "✔", "☑", "👍", "🆗"})
+_DENY_KEYS = frozenset({"❌", "✖", "❎", "👎", "🚫"})
+_YES_WORDS = frozenset({"yes", "y", "si", "sí", "ok", "okay", "vale", "approve", "approved", "adelante"})
+_NO_WORDS = frozenset({"no", "n", "nope", "deny", "denied", "cancel", "cancela", "cancelar"})
+_SEEN_EVENTS_KEPT = 4_000
+_TYPING_MS = 30_000
+_RESYNC_BACKOFF_SECONDS = 5.0
+_PREFLIGHT_SECONDS = 15.0
+MAX_MEDIA_BYTES = 20 * 1024 * 1024
+_AUDIO_EXTENSIONS = {"audio/ogg": "ogg", "audio/opus": "ogg", "audio/mp4": "m4a", "audio/x-m4a": "m4a",
+                     "audio/mpeg": "mp3", "audio/webm": "webm", "audio/wav": "wav", "audio/x-wav": "wav"}
+
+REFUSAL = "Sorry, I only answer the people I work for. / Lo siento, solo atiendo a mis usuarios."
+UNSUPPORTED = (
+    "I can read text, commands and locations here; that kind of message is not supported yet."
+)
+
+
+class MatrixSendError(MayordomoError):
+    """An event could not be put into a room (encryption or homeserver failure)."""
+
+
+class MatrixMediaError(MayordomoError):
+    """A media message could not be fetched or decrypted."""
+
+
+def _audio_filename(content: dict[str, Any]) -> str:
+    """A file name whose extension tells the transcriber the format."""
+    for candidate in (content.get("filename"), content.get("body")):
+        if isinstance(candidate, str) and re.fullmatch(r"[\w .-]{1,80}\.[A-Za-z0-9]{2,4}", candidate):
+            return candidate
+    info = content.get("info") or {}
+    mimetype = info.get("mimetype", "") if isinstance(info, dict) else ""
+    return "voice." + _AUDIO_EXTENSIONS.get(str(mimetype).split(";")[0].strip(), "ogg")
+
+
+@dataclass
+class _Undecryptable:
+    room_id: str
+    event: MegolmEvent
+    syncs: int = 0
+
+
+def _variant_free(key: str) -> str:
+    """Reaction keys arrive with or without the emoji variation selector."""
+    return key.replace("\ufe0f", "").strip()
+
+
+def yes_or_no(text: str) -> bool | None:
+    """'Sí.' -> True, 'no!' -> False, anything else -> None."""
+    word = re.sub(r"[^\w✅❌]+", " ", text.lower()).strip()
+    key = _variant_free(text)
+    if word in _YES_WORDS or key in _APPROVE_KEYS:
+        return True
+    if word in _NO_WORDS or key in _DENY_KEYS:
+        return False
+    return None
+
+
+def strip_reply_fallback(body: str) -> str:
+    """Drop the '> <@user> quoted text' block clients prepend to replies."""
+    lines = body.split("\n")
+    if not lines or not lines[0].startswith("> "):
+        return body
+    index = 0
+    while index < len(lines) and lines[index].startswith(">"):
+        index += 1
+    return "\n".join(lines[index:]).strip()
+
+
+def fingerprint(ed25519: str) -> str:
+    """The device's Ed25519 key in groups of four, as Element shows it."""
+    return " ".join(ed25519[i:i + 4] for i in range(0, len(ed25519), 4))
+
+
+class MatrixAdapter:
+    platform = Platform.MATRIX
+
+    def __init__(self, settings: MatrixSettings, assistant: Assistant, db: Database, clock: Clock) -> None:
+        self._settings = settings
+        self._assistant = assistant
+        self._clock = clock
+        self._approvals = ApprovalMessages(db)
+        self._allowed = frozenset(settings.allowed_users)
+        self._client: AsyncClient | None = None
+        self._sync_task: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._encryption_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._seen: OrderedDict[str, None] = OrderedDict()
+        self._joining: set[str] = set()
+        self._refused: set[str] = set()
+        self._undecryptable: dict[str, _Undecryptable] = {}
+        self._open_approvals: dict[str, ApprovalRequest] = {}
+        self._stopped = False
+
+    # -- lifecycle -----------------------------------------------------------------
+    @property
+    def device_id(self) -> str:
+        return self._require_client().device_id
+
+    @property
+    def user_id(self) -> str:
+        return self._require_client().user_id
+
+    async def start(self) -> None:
+        """Log in, load the key store, sync once, register with the core, then sync forever."""
+        client = await self._login()
+        client.add_event_callback(self._on_invite, InviteMemberEvent)  # type: ignore[arg-type]
+        resumed = bool(client.loaded_sync_token)
+        if resumed:
+            # Events that arrived while we were down are answered; a first-ever sync is history.
+            client.add_event_callback(self._on_room_event, Event)  # type: ignore[arg-type]
+        first = await client.sync(timeout=0, full_state=True)
+        if isinstance(first, SyncError):
+            await client.close()
+            raise ConfigError(f"MATRIX_HOMESERVER: the first sync failed: {first.message}")
+        if not resumed:
+            client.add_event_callback(self._on_room_event, Event)  # type: ignore[arg-type]
+        client.add_response_callback(self._after_sync, SyncResponse)  # type: ignore[arg-type]
+        self._assistant.add_messenger(self)
+        self._sync_task = asyncio.create_task(self._sync_loop(), name="matrix-sync")
+        identity = client.olm.account.identity_keys["ed25519"] if client.olm else "?"
+        log.info("Matrix: %s on device %s, fingerprint %s; to verify it in Element type: /verify %s %s %s",
+                 client.user_id, client.device_id, fingerprint(identity),
+                 client.user_id, client.device_id, identity)
+
+    async def stop(self) -> None:
+        """Stop syncing, cancel running turns, close the client; safe to call twice."""
+        if self._stopped:
+            return
+        self._stopped = True
+        if self._sync_task is not None:
+            self._sync_task.cancel()
+            await asyncio.gather(self._sync_task, return_exceptions=True)
+            self._sync_task = None
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._close_open_approvals()
+        if self._client is not None:
+            await self._client.close()
+
+    async def _close_open_approvals(self) -> None:
+        """Turns cancelled by the shutdown resolved their approvals: say so on the messages.
+
+        One still pending (the turn was stopped before it began to wait) is cancelled and
+        edited by `Assistant.start` on the next run.
+        """
+        for request in list(self._open_approvals.values()):
+            try:
+                outcome = await self._assistant.broker.status(request.id)
+                if outcome is not ApprovalOutcome.PENDING:
+                    await self.show_approval_outcome(request, outcome)
+            except Exception:
+                log.exception("Matrix: approval %s… not updated at shutdown", request.id[:6])
+
+    async def _login(self) -> AsyncClient:
+        settings = self._settings
+        if not settings.enabled or not settings.homeserver or not settings.user_id:
+            raise ConfigError(
+                "MATRIX_HOMESERVER, MATRIX_USER_ID and MATRIX_PASSWORD or MATRIX_ACCESS_TOKEN are needed"
+            )
+        await self._check_homeserver(settings.homeserver)
+        store = Path(settings.store_path)
+        device_id = settings.device_id or self._prepare_store(store, settings.user_id) or ""
+        config = AsyncClientConfig(store_sync_tokens=True, encryption_enabled=True)
+        client = AsyncClient(settings.homeserver, settings.user_id, device_id=device_id,
+                             store_path=str(store), config=config)
+        try:
+            if settings.access_token is not None and settings.access_token.get_secret_value():
+                await self._login_with_token(client, settings.access_token.get_secret_value(), device_id)
+            else:
+                assert settings.password is not None
+                response = await client.login(settings.password.get_secret_value(),
+                                              device_name=settings.device_name)
+                if isinstance(response, LoginError):
+                    raise ConfigError(f"MATRIX_PASSWORD: the homeserver refused the login ({response.message})")
+            if client.should_upload_keys:
+                await client.keys_upload()
+        except BaseException:
+            await client.close()
+            raise
+        self._save_device(store, client.user_id, client.device_id)
+        self._client = client
+        return client
+
+    @staticmethod
+    async def _check_homeserver(homeserver: str) -> None:
+        """Fail fast with a clear line: nio itself would retry an unreachable server forever."""
+        try:
+            async with httpx.AsyncClient(timeout=_PREFLIGHT_SECONDS) as http:
+                response = await http.get(f"{homeserver.rstrip('/')}/_matrix/client/versions")
+        except httpx.HTTPError as exc:
+            raise ConfigError(f"MATRIX_HOMESERVER: cannot reach {homeserver} ({exc or type(exc).__name__})") from None
+        if response.status_code != 200:
+            raise ConfigError(
+                f"MATRIX_HOMESERVER: {homeserver} does not look like a Matrix homeserver "
+                f"(HTTP {response.status_code} for /_matrix/client/versions)"
+            )
+
+    async def _login_with_token(self, client: AsyncClient, token: str, device_id: str) -> None:
+        client.access_token = token
+        who = await client.whoami()
+        if isinstance(who, WhoamiError):
+            raise ConfigError(f"MATRIX_ACCESS_TOKEN: the homeserver rejected it ({who.message})")
+        if who.user_id != self._settings.user_id:
+            raise ConfigError(f"MATRIX_USER_ID: the access token belongs to {who.user_id}")
+        token_device = who.device_id or device_id
+        if not token_device:
+            raise ConfigError("MATRIX_DEVICE_ID: the homeserver did not say which device the token is for")
+        if device_id and token_device != device_id:
+            raise ConfigError(
+                f"MATRIX_DEVICE_ID: the access token is for device {token_device}, the key store "
+                f"holds {device_id}; use a token of that device or a fresh MATRIX_STORE_PATH"
+            )
+        client.restore_login(who.user_id, token_device, token)
+
+    @staticmethod
+    def _save_device(store: Path, user_id: str, device_id: str) -> None:
+        saved = store / "device.json"
+        saved.write_text(json.dumps({"user_id": user_id, "device_id": device_id}), encoding="utf-8")
+
+    @staticmethod
+    def _prepare_store(store: Path, user_id: str) -> str | None:
+        """Create the store folder (owner-only) and return the device id kept in it, if any."""
+        store.mkdir(parents=True, exist_ok=True, mode=0o700)
+        saved = store / "device.json"
+        if not saved.exists():
+            return None
+        try:
+            data = json.loads(saved.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if data.get("user_id") != user_id:
+            return None
+        device = data.get("device_id")
+        return device if isinstance(device, str) else None
+
+    async def _sync_loop(self) -> None:
+        client = self._require_client()
+        timeout_ms = int(self._settings.sync_timeout_seconds * 1000)
+        while True:
+            try:
+                await client.sync_forever(timeout=timeout_ms, full_state=False)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("Matrix sync failed; retrying in %.0f s", _RESYNC_BACKOFF_SECONDS)
+                await self._clock.sleep(_RESYNC_BACKOFF_SECONDS)
+
+    def _require_client(self) -> AsyncClient:
+        if self._client is None:
+            raise ConfigError("the Matrix adapter is not started")
+        return self._client
+
+    # -- Messenger -------------------------------------------------------------------
+    async def send(self, chat: ChatRef, message: OutboundMessage) -> SentMessage | None:
+        text = message.text
+        if message.suggestions:
+            text += "\n\n" + " · ".join(f"_{s}_" for s in message.suggestions)
+        msgtype = "m.notice" if message.kind is MessageKind.NOTICE else "m.text"
+        last: str | None = None
+        try:
+            for chunk in split_text(text):
+                last = await self._put(chat.chat_id, "m.room.message", render_markdown(chunk).content(msgtype))
+        except MatrixSendError as exc:
+            log.error("Matrix: message to %s not sent: %s", chat.chat_id, exc)
+            return None
+        finally:
+            await self._typing_off(chat.chat_id)
+        return SentMessage(chat, last) if last else None
+
+    async def typing(self, chat: ChatRef) -> None:
+        await self._require_client().room_typing(chat.chat_id, True, timeout=_TYPING_MS)
+
+    async def present_approval(self, request: ApprovalRequest) -> SentMessage | None:
+        room_id = request.chat.chat_id
+        zone = self._assistant.deps.settings.core.zone
+        expires = request.expires_at.astimezone(zone).strftime("%H:%M")
+        rendered = render_with_literals(
+            "**Approval needed:** {description}\n\n"
+            f"React {APPROVE_KEY} to approve or {DENY_KEY} to deny (or reply yes / no to this "
+            f"message). Expires at {expires} if you do not answer.",
+            description=request.description,
+        )
+        try:
+            event_id = await self._put(room_id, "m.room.message", rendered.content())
+        except MatrixSendError as exc:
+            log.error("Matrix: approval %s… not shown: %s", request.id[:6], exc)
+            return None
+        await self._approvals.add(event_id, request.id, room_id, self._clock.now())
+        for key in (APPROVE_KEY, DENY_KEY):
+            content = {"m.relates_to": {"rel_type": "m.annotation", "event_id": event_id, "key": key}}
+            try:
+                reaction_id = await self._put(room_id, "m.reaction", content)
+            except MatrixSendError as exc:
+                # A reply still works; the request is shown and live.
+                log.warning("Matrix: could not add %s to approval %s…: %s", key, request.id[:6], exc)
+                continue
+            await self._approvals.add_reaction(event_id, reaction_id)
+        await self._typing_off(room_id)
+        self._open_approvals[request.id] = replace(request, message_id=event_id)
+        return SentMessage(request.chat, event_id)
+
+    async def show_approval_outcome(self, request: ApprovalRequest, outcome: ApprovalOutcome) -> None:
+        self._open_approvals.pop(request.id, None)
+        if not request.message_id:
+            return
+        room_id = request.chat.chat_id
+        rendered = render_with_literals("{description}\n\n{outcome}", description=request.description,
+                                        outcome=APPROVAL_OUTCOME_LABELS[outcome])
+        content = {
+            "msgtype": "m.text",
+            "body": f"* {rendered.body}",
+            "format": "org.matrix.custom.html",
+            "formatted_body": f"* {rendered.html}",
+            "m.new_content": rendered.content(),
+            "m.relates_to": {"rel_type": "m.replace", "event_id": request.message_id},
+        }
+        try:
+            await self._put(room_id, "m.room.message", content)
+        except MatrixSendError as exc:
+            log.error("Matrix: approval %s… outcome not shown: %s", request.id[:6], exc)
+        stored = await self._approvals.by_event(request.message_id)
+        if stored is None:
+            return
+        client = self._require_client()
+        for reaction_id in stored.reaction_event_ids:
+            # The controls go away; a redaction carries no content, so it is never plaintext.
+            await client.room_redact(room_id, reaction_id)
+        await self._approvals.clear_reactions(request.message_id)
+
+    # -- putting events into rooms (the only way out) ----------------------------------
+    async def _put(self, room_id: str, event_type: str, content: dict[str, Any]) -> str:
+        """Send one room event, encrypted whenever the room is; returns its event id."""
+        client = self._require_client()
+        if await self._must_encrypt(room_id):
+            event_type, content = await self._encrypt(room_id, event_type, content)
+        method, path, data = Api.room_send(client.access_token, room_id, event_type, content, uuid4())
+        # nio's public room_send never encrypts reactions; the raw send keeps one guarded path.
+        response = await client._send(RoomSendResponse, method, path, data, (room_id,))
+        if not isinstance(response, RoomSendResponse):
+            raise MatrixSendError(f"{event_type} refused by the homeserver: {getattr(response, 'message', response)}")
+        return str(response.event_id)
+
+    async def _must_encrypt(self, room_id: str) -> bool:
+        """Known encrypted, or the server says so; unsure counts as encrypted."""
+        client = self._require_client()
+        room = client.rooms.get(room_id)
+        if (room is not None and room.encrypted) or room_id in client.encrypted_rooms:
+            return True
+        # Encryption may have been switched on since our last sync: ask (it is never switched off).
+        answer = await client.room_get_state_event(room_id, "m.room.encryption")
+        if isinstance(answer, RoomGetStateEventError):
+            if answer.status_code == "M_NOT_FOUND":
+                return False
+            raise MatrixSendError(f"cannot tell whether {room_id} is encrypted: {answer.message}")
+        return True
+
+    async def _encrypt(self, room_id: str, event_type: str, content: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        client = self._require_client()
+        room = client.rooms.get(room_id)
+        if room is None or client.olm is None:
+            raise MatrixSendError(f"{room_id} is encrypted but its state or our keys are not loaded")
+        if not room.encrypted:
+            raise MatrixSendError(f"{room_id} turned encrypted after our last sync; not sending until it syncs")
+        try:
+            async with self._encryption_locks[room_id]:
+                if not room.members_synced:
+                    members = await client.joined_members(room_id)
+                    if isinstance(members, JoinedMembersError):
+                        raise MatrixSendError(f"cannot list members of {room_id}: {members.message}")
+                if client.should_query_keys:
+                    await client.keys_query()
+                # nio invalidates the session when members or their devices change.
+                if client.olm.should_share_group_session(room_id):
+                    # Trust on first use: every device of the room's members gets the key.
+                    await client.share_group_session(room_id, ignore_unverified_devices=True)
+            encrypted_type, encrypted = client.encrypt(room_id, event_type, content)
+        except MatrixSendError:
+            raise
+        except Exception as exc:
+            raise MatrixSendError(f"encryption failed in {room_id}: {exc}") from exc
+        return encrypted_type, dict(encrypted)
+
+    async def _typing_off(self, room_id: str) -> None:
+        try:
+            await self._require_client().room_typing(room_id, False)
+        except Exception:
+            log.debug("typing off failed in %s", room_id, exc_info=True)
+
+    # -- inbound ---------------------------------------------------------------------
+    async def _on_invite(self, room: MatrixInvitedRoom, event: InviteMemberEvent) -> None:
+        client = self._require_client()
+        if event.state_key != client.user_id or event.membership != "invite":
+            return
+        if room.room_id in self._joining or room.room_id in client.rooms:
+            return
+        try:
+            if event.sender in self._allowed:
+                self._joining.add(room.room_id)
+                joined = await client.join(room.room_id)
+                if isinstance(joined, JoinError):
+                    self._joining.discard(room.room_id)
+                    log.warning("Matrix: could not join %s: %s", room.room_id, joined.message)
+            else:
+                log.info("Matrix: invite from %s to %s declined (not allowlisted)", event.sender, room.room_id)
+                await client.room_leave(room.room_id)
+        except Exception:
+            log.exception("Matrix: invite handling failed for %s", room.room_id)
+
+    async def _on_room_event(self, room: MatrixRoom, event: Event) -> None:
+        """Every timeline event; never raises (an exception would stop nio's sync loop)."""
+        if event.event_id in self._seen:
+            return
+        self._seen[event.event_id] = None
+        while len(self._seen) > _SEEN_EVENTS_KEPT:
+            self._seen.popitem(last=False)
+        try:
+            await self._route(room, event)
+        except Exception:
+            log.exception("Matrix: event %s in %s could not be handled", event.event_id, room.room_id)
+
+    async def _route(self, room: MatrixRoom, event: Event) -> None:
+        client = self._require_client()
+        sender = event.sender
+        if room.room_id in self._joining:
+            # The timeline of a room we just joined starts with its history: not for us.
+            raw = event.source
+            if (sender == client.user_id and raw.get("type") == "m.room.member"
+                    and (raw.get("content") or {}).get("membership") == "join"):
+                self._joining.discard(room.room_id)
+            return
+        if sender == client.user_id:
+            return
+        allowed = sender in self._allowed
+        chat = ChatRef(Platform.MATRIX, room.room_id, sender)
+        if isinstance(event, MegolmEvent):
+            # In a group it may not have been meant for the bot: only a direct room hears about it.
+            if allowed and room.member_count <= 2:
+                self._undecryptable[event.event_id] = _Undecryptable(room.room_id, event)
+            return
+        source: dict[str, Any] = event.source
+        event_type = source.get("type", "")
+        content = source.get("content") or {}
+        if not isinstance(content, dict):
+            return
+        if event_type == "m.reaction":
+            if allowed:
+                await self._on_reaction(chat, content)
+            return
+        if event_type in BEACON_INFO_TYPES:
+            if allowed and source.get("state_key") == sender and not beacon_info_is_live(content):
+                await self._assistant.handle(LocationShared(chat, None, live_ended=True))
+            return
+        if event_type in BEACON_TYPES:
+            if allowed:
+                await self._on_location(chat, event, content, beacon=True)
+            return
+        if event_type != "m.room.message":
+            return
+        relation = content.get("m.relates_to") or {}
+        if relation.get("rel_type") == "m.replace":
+            return  # an edit of an earlier message does not start a new turn
+        msgtype = content.get("msgtype")
+        if not allowed:
+            await self._refuse(room, sender, content)
+            return
+        if msgtype == "m.location":
+            await self._on_location(chat, event, content, beacon=False)
+        elif msgtype in ("m.text", "m.emote"):
+            await self._on_text(room, chat, event, content)
+        elif room.member_count > 2:
+            return  # media in a group is not addressed to the bot
+        elif msgtype == "m.audio":
+            await self._on_audio(chat, event, content)
+        elif msgtype != "m.notice":
+            await self._receipt(room.room_id, event.event_id)
+            await self.send(chat, OutboundMessage(UNSUPPORTED, MessageKind.ERROR))
+
+    async def _on_text(self, room: MatrixRoom, chat: ChatRef, event: Event, content: dict[str, Any]) -> None:
+        body = content.get("body")
+        if not isinstance(body, str):
+            return
+        reply_to = ((content.get("m.relates_to") or {}).get("m.in_reply_to") or {}).get("event_id")
+        text = strip_reply_fallback(body) if reply_to else body
+        if reply_to:
+            approval = await self._approvals.by_event(reply_to)
+            answer = yes_or_no(text)
+            if approval is not None and approval.room_id == chat.chat_id and answer is not None:
+                await self._receipt(room.room_id, event.event_id)
+                await self._decide(chat, approval.request_id, answer)
+                return
+        addressed, text = self._addressed(room, content, text)
+        if not addressed:
+            return
+        await self._receipt(room.room_id, event.event_id)
+        self._spawn(self._command_or_text(chat, text, event.event_id))
+
+    @staticmethod
+    def _command_or_text(chat: ChatRef, text: str, event_id: str) -> InboundEvent:
+        stripped = text.strip()
+        if len(stripped) > 1 and stripped[0] in "/!" and stripped[1].isalpha():
+            name, _, argument = stripped[1:].partition(" ")
+            return CommandMessage(chat, name.lower(), argument.strip())
+        return TextMessage(chat, text, message_id=event_id)
+
+    def _addressed(self, room: MatrixRoom, content: dict[str, Any], text: str) -> tuple[bool, str]:
+        """Direct rooms always; groups only when the bot is mentioned (mention stripped)."""
+        if room.member_count <= 2:
+            return True, text
+        if not self._settings.answer_in_groups:
+            return False, text
+        client = self._require_client()
+        names = [client.user_id, client.user_id.split(":")[0].lstrip("@")]
+        display = room.user_name(client.user_id)
+        if display:
+            names.append(display)
+        mentions = content.get("m.mentions") or {}
+        mentioned = isinstance(mentions, dict) and client.user_id in (mentions.get("user_ids") or [])
+        lowered = text.lower()
+        if not mentioned and not any(name.lower() in lowered for name in names):
+            return False, text
+        for name in sorted(names, key=len, reverse=True):
+            match = re.match(rf"^\s*@?{re.escape(name)}\s*[:,]?\s*", text, re.IGNORECASE)
+            if match:
+                return True, text[match.end():]
+        return True, text
+
+    async def _on_audio(self, chat: ChatRef, event: Event, content: dict[str, Any]) -> None:
+        """A voice note: downloaded (and decrypted) here, transcribed by the core."""
+        await self._receipt(chat.chat_id, event.event_id)
+        try:
+            audio = await self.download_media(content)
+        except MatrixMediaError as exc:
+            log.info("Matrix: audio from %s not read: %s", chat.user_id, exc)
+            await self.send(chat, OutboundMessage(f"I could not read that audio ({exc}).", MessageKind.ERROR))
+            return
+        self._spawn(VoiceMessage(chat, audio, filename=_audio_filename(content), message_id=event.event_id))
+
+    async def download_media(self, content: dict[str, Any]) -> bytes:
+        """The bytes of a media message, decrypted when it came as an encrypted file."""
+        info = content.get("info") or {}
+        declared = info.get("size") if isinstance(info, dict) else None
+        if isinstance(declared, int) and declared > MAX_MEDIA_BYTES:
+            raise MatrixMediaError(f"it is {declared:,} bytes; the limit is {MAX_MEDIA_BYTES:,}")
+        encrypted = content.get("file")
+        url = encrypted.get("url") if isinstance(encrypted, dict) else content.get("url")
+        if not isinstance(url, str) or not url.startswith("mxc://"):
+            raise MatrixMediaError("the message has no media URL")
+        response = await self._require_client().download(mxc=url)
+        if not isinstance(response, DownloadResponse) or not isinstance(response.body, bytes):
+            raise MatrixMediaError(f"download failed: {getattr(response, 'message', response)}")
+        if len(response.body) > MAX_MEDIA_BYTES:
+            raise MatrixMediaError(f"it is {len(response.body):,} bytes; the limit is {MAX_MEDIA_BYTES:,}")
+        if not isinstance(encrypted, dict):
+            return response.body
+        try:
+            return bytes(decrypt_attachment(response.body, encrypted["key"]["k"],
+                                            encrypted["hashes"]["sha256"], encrypted["iv"]))
+        except (KeyError, TypeError, EncryptionError) as exc:
+            raise MatrixMediaError(f"the encrypted file could not be decrypted: {exc}") from None
+
+    async def _on_location(self, chat: ChatRef, event: Event, content: dict[str, Any], *, beacon: bool) -> None:
+        now = self._clock.now()
+        try:
+            if beacon:
+                location = location_from_beacon(content, event.server_timestamp, now)
+            else:
+                location = location_from_message(content, event.server_timestamp, now)
+        except BadLocation as exc:
+            log.info("Matrix: unreadable location from %s: %s", chat.user_id, exc)
+            if not beacon:
+                await self.send(chat, OutboundMessage(f"I could not read that location ({exc}).", MessageKind.ERROR))
+            return
+        if not beacon:
+            await self._receipt(chat.chat_id, event.event_id)
+        # Stored by the core; a location never starts a model turn.
+        await self._assistant.handle(LocationShared(chat, location))
+
+    async def _on_reaction(self, chat: ChatRef, content: dict[str, Any]) -> None:
+        relation = content.get("m.relates_to") or {}
+        if relation.get("rel_type") != "m.annotation":
+            return
+        key = _variant_free(str(relation.get("key", "")))
+        if key in _APPROVE_KEYS:
+            approve = True
+        elif key in _DENY_KEYS:
+            approve = False
+        else:
+            return
+        approval = await self._approvals.by_event(str(relation.get("event_id", "")))
+        if approval is None or approval.room_id != chat.chat_id:
+            return
+        await self._decide(chat, approval.request_id, approve)
+
+    async def _decide(self, chat: ChatRef, request_id: str, approve: bool) -> None:
+        result = await self._assistant.decide(ApprovalDecision(chat, request_id, approve))
+        if result is not DecisionResult.ACCEPTED:
+            await self.send(chat, OutboundMessage(DECISION_NOTICES[result], MessageKind.NOTICE))
+
+    async def _refuse(self, room: MatrixRoom, sender: str, content: dict[str, Any]) -> None:
+        """One short refusal per stranger and process; nothing is stored."""
+        if sender in self._refused or content.get("msgtype") == "m.notice":
+            return
+        addressed, _ = self._addressed(room, content, str(content.get("body", "")))
+        if not addressed:
+            return
+        self._refused.add(sender)
+        log.info("Matrix: refused %s in %s (not allowlisted)", sender, room.room_id)
+        try:
+            await self._put(room.room_id, "m.room.message", {"msgtype": "m.notice", "body": REFUSAL})
+        except MatrixSendError as exc:
+            log.warning("Matrix: refusal not sent: %s", exc)
+
+    async def _receipt(self, room_id: str, event_id: str) -> None:
+        try:
+            await self._require_client().room_read_markers(room_id, event_id, event_id)
+        except Exception:
+            log.debug("read receipt failed in %s", room_id, exc_info=True)
+
+    def _spawn(self, event: InboundEvent) -> None:
+        """Run a turn as a task, so syncing goes on while it waits (e.g. for an approval)."""
+        task = asyncio.create_task(self._turn(event))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _turn(self, event: InboundEvent) -> None:
+        try:
+            await self._assistant.handle(event)
+        except Exception:
+            log.exception("Matrix: turn failed for %s", event.chat.user_key)
+        finally:
+            await self._typing_off(event.chat.chat_id)
+
+    # -- events we could not decrypt -------------------------------------------------------
+    async def _after_sync(self, response: SyncResponse) -> None:
+        """Retry undecryptable events (keys may come late); after the grace, tell the sender."""
+        # A room joined in this sync has shown its history by now; later events are live.
+        self._joining -= set(self._require_client().rooms)
+        try:
+            await self._retry_undecryptable()
+        except Exception:
+            log.exception("Matrix: retrying undecryptable events failed")
+
+    async def _retry_undecryptable(self) -> None:
+        client = self._require_client()
+        for event_id, pending in list(self._undecryptable.items()):
+            room = client.rooms.get(pending.room_id)
+            decrypted: Event | None = None
+            try:
+                result = client.decrypt_event(pending.event)
+                decrypted = result if isinstance(result, Event) and not isinstance(result, MegolmEvent) else None
+            except Exception:
+                decrypted = None
+            if decrypted is not None and room is not None:
+                del self._undecryptable[event_id]
+                await self._route(room, decrypted)
+                continue
+            pending.syncs += 1
+            if pending.syncs <= self._settings.undecryptable_grace_syncs:
+                continue
+            del self._undecryptable[event_id]
+            sent_at = datetime.fromtimestamp(pending.event.server_timestamp / 1000, tz=self._clock.now().tzinfo)
+            zone = self._assistant.deps.settings.core.zone
+            log.warning("Matrix: could not decrypt %s from %s", event_id, pending.event.sender)
+            chat = ChatRef(Platform.MATRIX, pending.room_id, pending.event.sender)
+            await self.send(chat, OutboundMessage(
+                f"I could not decrypt your message from {sent_at.astimezone(zone):%H:%M}: my device "
+                f"({client.device_id}) did not get its key. Please send it again; if this keeps "
+                "happening, check that my session is not blocked in your client.",
+                MessageKind.ERROR,
+            ))
