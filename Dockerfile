@@ -19,6 +19,6 @@ RUN pip install --no-cache-dir .
 
 USER 10001
 VOLUME ["/data"]
-EXPOSE 8088
+EXPOSE 8089
 ENTRYPOINT ["mayordomo"]
 CMD ["run"]

@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 
+import httpx
 import pytest
 
 from bot.clock import ManualClock
@@ -32,3 +33,10 @@ async def model() -> AsyncIterator[ScriptedModel]:
     await scripted.start()
     yield scripted
     await scripted.stop()
+
+
+@pytest.fixture
+async def http() -> AsyncIterator[httpx.AsyncClient]:
+    """A plain HTTP client for skills under test (no base URL, default timeouts)."""
+    async with httpx.AsyncClient() as client:
+        yield client

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-import httpx
 import pytest
 
 from bot.clock import ManualClock
@@ -28,12 +27,6 @@ async def services() -> AsyncIterator[FakeServices]:
     await fake.start()
     yield fake
     await fake.stop()
-
-
-@pytest.fixture
-async def http() -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient() as client:
-        yield client
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -37,12 +36,6 @@ def day_settings(tmp_path: Path, caldav: CalDAVSettings | None, weather: Weather
         briefing={"hour": 7, "minute": 30, "home_lat": 40.4165, "home_lon": -3.7026, **briefing},
         environment={"open_meteo_url": weather.url},
     )
-
-
-@pytest.fixture
-async def http() -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient() as client:
-        yield client
 
 
 async def setup_day(settings: Settings, db: Database, clock: ManualClock,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -33,12 +32,6 @@ def put_event(radicale: RadicaleServer, calendar_name: str, uid: str, title: str
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//\r\nBEGIN:VEVENT\r\n"
         f"UID:{uid}\r\nDTSTAMP:20260301T000000Z\r\nSUMMARY:{title}\r\n"
         f"DTSTART:{start}\r\nDTEND:{end}\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"))
-
-
-@pytest.fixture
-async def http() -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient() as client:
-        yield client
 
 
 async def day_assistant(tmp_path: Path, db: Database, clock: ManualClock, model: ScriptedModel,
