@@ -16,6 +16,9 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("run", help="run the assistant (console when no messenger is configured)")
     commands.add_parser("check-config", help="validate the settings and exit")
+    from memory.cli import register as register_memory_commands
+
+    register_memory_commands(commands)
     args = parser.parse_args(argv)
 
     from bot.config import load_settings
@@ -34,6 +37,12 @@ def main(argv: list[str] | None = None) -> int:
     for noisy in ("httpx", "httpx2", "httpcore"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    if args.command == "memory":
+        try:
+            return int(args.handler(args))
+        except (ConfigError, DatabaseError) as exc:
+            print(f"Cannot open the memory: {exc}", file=sys.stderr)
+            return 2
     if args.command == "check-config":
         print("Configuration OK.")
         return 0

@@ -57,6 +57,7 @@ class ToolSpec:
     policy: ArgsPolicy | None = None
     sends_data_out: bool = False
     untrusted_output: bool = False
+    erases_memory: bool = False
 
     def openai_schema(self) -> dict[str, Any]:
         return {
@@ -78,12 +79,14 @@ def tool(
     policy: ArgsPolicy | None = None,
     sends_data_out: bool = False,
     untrusted_output: bool = False,
+    erases_memory: bool = False,
 ) -> Callable[[Callable[..., Awaitable[Any]]], ToolSpec]:
     """Turn an async function (or Skill method) into a ToolSpec.
 
     `describe(args)` renders the human sentence shown in approvals; `policy(args)` lets
     the decision depend on the arguments; `sends_data_out` marks tools that move data to
-    third parties; `untrusted_output` marks results written by strangers (mail, web, feeds).
+    third parties; `untrusted_output` marks results written by strangers (mail, web, feeds);
+    `erases_memory` marks forgetting: the turn that runs it keeps none of its text.
     """
 
     def decorate(func: Callable[..., Awaitable[Any]]) -> ToolSpec:
@@ -111,6 +114,7 @@ def tool(
             policy=policy,
             sends_data_out=sends_data_out,
             untrusted_output=untrusted_output,
+            erases_memory=erases_memory,
         )
 
     return decorate

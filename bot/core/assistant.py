@@ -35,7 +35,7 @@ from bot.core.events import (
 from bot.core.language import detect_language
 from bot.core.prompt import PromptSource
 from bot.core.routing import AllSkillsRouter, ExposeAll, SkillRouter, ToolExposure
-from bot.core.turn import TurnRunner
+from bot.core.turn import NOT_KEPT, TurnRunner
 from bot.errors import ConfigError, ModelError
 from bot.llm import ModelClient
 from memory.db import Database
@@ -211,7 +211,8 @@ class Assistant:
             return
         await self.typing(chat)
         outcome = await self._runner.run(chat, text, message_id, lang)
-        await self.messages.add(chat, "assistant", outcome.answer, self.deps.clock.now(), turn_id=outcome.turn_id)
+        kept = outcome.answer if outcome.keep_text else NOT_KEPT
+        await self.messages.add(chat, "assistant", kept, self.deps.clock.now(), turn_id=outcome.turn_id)
         await self.send(chat, OutboundMessage(outcome.answer, outcome.kind, outcome.suggestions))
         for listener in self.turn_listeners:
             await self._best_effort(listener(chat, outcome.turn_id))

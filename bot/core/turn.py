@@ -12,7 +12,7 @@ import asyncio
 import json
 import logging
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any
@@ -75,6 +75,10 @@ class TurnOutcome:
     status: TurnStatus
     kind: MessageKind = MessageKind.ANSWER
     suggestions: tuple[str, ...] = ()
+    keep_text: bool = True  # False after a forget: the answer may quote what was erased
+
+
+NOT_KEPT = "[not kept: this turn erased memory]"
 
 
 @dataclass
@@ -85,6 +89,7 @@ class _TurnState:
     lang: str
     calls: list[CallRecord] = field(default_factory=list)
     untrusted_seen: bool = False
+    erased_memory: bool = False
     verification_log: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -99,8 +104,11 @@ class TurnRunner:
         state = _TurnState(chat=chat, turn_id=turn_id, user_text=text, lang=lang,
                            untrusted_seen=await self._previous_turn_read_untrusted(chat, turn_id))
         outcome = await self._run(state, message_id)
-        await a.turns.finish(turn_id, outcome=outcome.status.value, answer=outcome.answer,
-                             at=clock.now(), verification=state.verification_log)
+        if state.erased_memory:
+            outcome = replace(outcome, keep_text=False)
+        await a.turns.finish(turn_id, outcome=outcome.status.value,
+                             answer=outcome.answer if outcome.keep_text else NOT_KEPT,
+                             at=clock.now(), verification=[] if state.erased_memory else state.verification_log)
         return outcome
 
     async def _run(self, state: _TurnState, message_id: int) -> TurnOutcome:
@@ -326,10 +334,14 @@ class TurnRunner:
         from tools.registry import Risk
 
         risk = bound.spec.risk if bound is not None else Risk.READ
+        arguments = call.arguments
+        if bound is not None and bound.spec.erases_memory and status is CallStatus.OK:
+            state.erased_memory = True
+            arguments, result = "{}", NOT_KEPT
         state.calls.append(CallRecord(name=call.name, arguments=call.arguments, risk=risk, status=status,
                                       description=description or call.name, result=result, error=error))
         await self._a.turns.record_call(
-            state.turn_id, call_id=call.id, tool=call.name, arguments=call.arguments, risk=risk.name,
+            state.turn_id, call_id=call.id, tool=call.name, arguments=arguments, risk=risk.name,
             decision=decision.value, status=status.value, result=result, error=error or None,
             at=self._a.deps.clock.now(), approval_id=approval_id,
         )

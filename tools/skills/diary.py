@@ -1,0 +1,50 @@
+"""Skill `diary`: read and search the nightly diary."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Annotated
+
+from bot.errors import ToolError
+from memory.diary import DiaryStatus
+from memory.service import MemoryService
+from tools.context import ToolContext
+from tools.registry import Risk, Skill, tool
+
+
+class DiarySkill(Skill):
+    id = "diary"
+    description = "read and search the user's nightly diary"
+
+    def __init__(self, service: MemoryService) -> None:
+        self._service = service
+
+    @tool(risk=Risk.READ, idempotent=True)
+    async def diary_read(self, ctx: ToolContext, day: Annotated[date, "the day, YYYY-MM-DD"]) -> str:
+        """The diary entry of one day."""
+        entry = await self._service.diary.get(ctx.user_key, day)
+        if entry is None:
+            return f"No diary entry for {day} (not written yet, or forgotten)."
+        return entry.render()
+
+    @tool(risk=Risk.READ, idempotent=True)
+    async def diary_list(self, ctx: ToolContext, start: Annotated[date, "first day"],
+                         end: Annotated[date, "last day"]) -> str:
+        """List the diary days in a range with their mood and tags."""
+        if end < start or end - start > timedelta(days=366):
+            raise ToolError("give a range of at most a year, start before end")
+        entries = await self._service.diary.between(ctx.user_key, start, end)
+        if not entries:
+            return "No diary entries in that range."
+        return "\n".join(
+            f"{e.day}: " + ("nothing worth writing" if e.status is DiaryStatus.NOTHING else
+                            f"mood {e.mood.value if e.mood else '?'}; {', '.join(e.tags)}; {e.narrative[:120]}")
+            for e in entries)
+
+    @tool(risk=Risk.READ)
+    async def diary_search(self, ctx: ToolContext, query: Annotated[str, "words to look for"]) -> str:
+        """Search the diary by words."""
+        entries = await self._service.diary.search(ctx.user_key, query)
+        if not entries:
+            return "No diary entry matches."
+        return "\n\n".join(entry.render() for entry in entries)

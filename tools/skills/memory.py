@@ -1,0 +1,131 @@
+"""Skill `memory`: recall past conversations, open a card, remember a fact, forget for good.
+
+Forgetting is two calls: `forget_preview` lists exactly what would go and returns a plan
+id; `forget(plan_id)` is DESTRUCTIVE, so the user approves a description that lists the
+same items, and only that plan is executed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from datetime import datetime, timedelta
+from typing import Annotated
+
+from pydantic import BaseModel
+
+from bot.errors import ToolError
+from memory.forget import ForgetPlan, TargetError, parse_target
+from memory.service import MemoryService
+from memory.timeline import Category
+from tools.context import ToolContext
+from tools.registry import BoundTool, Risk, Skill, tool
+
+PLAN_LIFETIME = timedelta(minutes=15)
+
+
+@dataclasses.dataclass(frozen=True)
+class _PendingPlan:
+    plan: ForgetPlan
+    made_at: datetime
+
+
+def _describe_unbound(args: BaseModel) -> str:
+    return f"forget memory plan {getattr(args, 'plan_id', '?')}"
+
+
+class MemorySkill(Skill):
+    id = "memory"
+    description = "recall past conversations, remember a fact, forget something for good"
+
+    def __init__(self, service: MemoryService) -> None:
+        self._service = service
+        self._plans: dict[str, _PendingPlan] = {}
+
+    def tools(self) -> list[BoundTool]:
+        """Bind `forget`'s approval text to this instance's plans (it lists the real items)."""
+        bound = super().tools()
+        return [
+            dataclasses.replace(b, spec=dataclasses.replace(b.spec, describe=self._describe_forget))
+            if b.name == "forget" else b
+            for b in bound
+        ]
+
+    @tool(risk=Risk.READ)
+    async def recall(self, ctx: ToolContext, query: Annotated[str, "what to look for, in the user's words"],
+                     limit: Annotated[int, "how many cards, 1-20"] = 6) -> str:
+        """Search past conversations (summary cards) by meaning and keywords."""
+        hits = await self._service.recall(ctx.user_key, query, max(1, min(limit, 20)))
+        if not hits:
+            return "No memories match."
+        return "\n".join(
+            f"card {hit.card.id} ({hit.card.day.isoformat()}) {hit.card.title}: {hit.card.synthesis}"
+            + (f" Facts: {' '.join(hit.card.facts)}" if hit.card.facts else "")
+            + (f" Decisions: {' '.join(hit.card.decisions)}" if hit.card.decisions else "")
+            for hit in hits
+        )
+
+    @tool(risk=Risk.READ, idempotent=True)
+    async def open_card(self, ctx: ToolContext, card_id: Annotated[int, "the card number from recall"]) -> str:
+        """Open a summary card back into the messages it was made from."""
+        card = await self._service.cards.get(ctx.user_key, card_id)
+        if card is None:
+            raise ToolError(f"there is no card {card_id}")
+        messages = await self._service.cards.source_messages(ctx.user_key, card_id)
+        lines = [f"card {card.id} ({card.day.isoformat()}) {card.title}: {card.synthesis}"]
+        if not messages:
+            lines.append("(its source messages were forgotten or never stored)")
+        for message in messages:
+            local = message.created_at.astimezone(ctx.timezone).strftime("%Y-%m-%d %H:%M")
+            lines.append(f"{local} {message.role}: {message.content}")
+        return "\n".join(lines)
+
+    @tool(risk=Risk.WRITE)
+    async def remember(self, ctx: ToolContext, fact: Annotated[str, "the fact, one clear sentence"],
+                       category: Annotated[Category, "what kind of fact"] = Category.OTHER,
+                       slot: Annotated[str | None, "if it replaces an earlier state: home_city, employer…"] = None,
+                       ) -> str:
+        """Remember a fact the user asked to keep (dated by their message)."""
+        if not fact.strip():
+            raise ToolError("the fact is empty")
+        done = await self._service.remember(ctx.user_key, fact.strip(), category, slot=slot)
+        if done.duplicate:
+            return f"Already remembered today (fact {done.fact_id})."
+        return f"Remembered: fact {done.fact_id}, card {done.card_id}."
+
+    @tool(risk=Risk.READ)
+    async def forget_preview(
+        self, ctx: ToolContext,
+        what: Annotated[str, "card N | fact N | diary YYYY-MM-DD | rule <section> N | a topic"],
+    ) -> str:
+        """List exactly what forgetting would delete; returns a plan id for `forget`."""
+        try:
+            target = parse_target(what)
+        except TargetError as exc:
+            raise ToolError(str(exc)) from None
+        plan = await self._service.forgetter.plan(ctx.user_key, target)
+        if plan.empty:
+            return plan.describe()
+        now = ctx.clock.now()
+        self._plans = {k: v for k, v in self._plans.items() if now - v.made_at < PLAN_LIFETIME}
+        plan_id = secrets.token_hex(8)
+        self._plans[plan_id] = _PendingPlan(plan, now)
+        return f"{plan.describe()}\nplan_id: {plan_id} (call forget with it; the user must approve)"
+
+    @tool(risk=Risk.DESTRUCTIVE, describe=_describe_unbound, erases_memory=True)
+    async def forget(self, ctx: ToolContext, plan_id: Annotated[str, "the plan id from forget_preview"]) -> str:
+        """Forget for good what forget_preview listed, then verify the text is gone from the files."""
+        pending = self._plans.get(plan_id)
+        if pending is None or pending.plan.user_key != ctx.user_key:
+            raise ToolError("unknown or expired plan id: call forget_preview first")
+        if ctx.clock.now() - pending.made_at >= PLAN_LIFETIME:
+            raise ToolError("that plan expired: call forget_preview again")
+        del self._plans[plan_id]
+        report = await self._service.forgetter.execute(pending.plan)
+        return report.render()
+
+    def _describe_forget(self, args: BaseModel) -> str:
+        pending = self._plans.get(str(getattr(args, "plan_id", "")))
+        if pending is None:
+            return "Forget: unknown or expired plan (nothing will be deleted)."
+        return pending.plan.describe()

@@ -1,0 +1,58 @@
+"""Skill `timeline`: dated facts — what happened on a day or in a range, search, log one."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Annotated
+
+from bot.errors import ToolError
+from memory.service import MemoryService
+from memory.timeline import Category
+from tools.context import ToolContext
+from tools.registry import Risk, Skill, tool
+
+MAX_RANGE_DAYS = 366
+
+
+class TimelineSkill(Skill):
+    id = "timeline"
+    description = "dated facts of the user's life: what happened on a day or in a period, log an event"
+
+    def __init__(self, service: MemoryService) -> None:
+        self._service = service
+
+    @tool(risk=Risk.READ, idempotent=True)
+    async def timeline_list(self, ctx: ToolContext, start: Annotated[date, "first day, YYYY-MM-DD"],
+                            end: Annotated[date | None, "last day (default: same as start)"] = None) -> str:
+        """List the facts recorded between two days (inclusive)."""
+        last = end or start
+        if last < start:
+            raise ToolError("end is before start")
+        if last - start > timedelta(days=MAX_RANGE_DAYS):
+            raise ToolError(f"ask for at most {MAX_RANGE_DAYS} days at a time")
+        facts = await self._service.timeline.between(ctx.user_key, start, last)
+        if not facts:
+            return f"Nothing recorded between {start} and {last}."
+        return "\n".join(fact.line for fact in facts)
+
+    @tool(risk=Risk.READ)
+    async def timeline_search(self, ctx: ToolContext, query: Annotated[str, "words to look for"],
+                              limit: Annotated[int, "1-50"] = 20) -> str:
+        """Search the timeline facts by words."""
+        facts = await self._service.timeline.search(ctx.user_key, query, max(1, min(limit, 50)))
+        if not facts:
+            return "No timeline fact matches."
+        return "\n".join(fact.line for fact in facts)
+
+    @tool(risk=Risk.WRITE)
+    async def timeline_log(self, ctx: ToolContext, fact: Annotated[str, "what happened, one sentence"],
+                           category: Annotated[Category, "what kind of fact"] = Category.OTHER,
+                           slot: Annotated[str | None, "if it replaces an earlier state: home_city, employer…"] = None,
+                           ) -> str:
+        """Log something that happened today (dated by the user's message, not by you)."""
+        if not fact.strip():
+            raise ToolError("the fact is empty")
+        done = await self._service.remember(ctx.user_key, fact.strip(), category, slot=slot)
+        if done.duplicate:
+            return f"Already in the timeline for today (fact {done.fact_id})."
+        return f"Logged as fact {done.fact_id}."
