@@ -24,11 +24,13 @@ from bot.core.stats import install_stats
 from bot.llm import ModelClient
 from bot.scheduler import Scheduler
 from memory.db import Database
+from memory.service import install_memory
 from tools.mcp import connect_mcp_servers
 from tools.registry import ToolRegistry
 from tools.skills.core import CoreSkill
 from tools.skills.day_a import day_skills_a
 from tools.skills.day_b import install_day_b
+from tools.skills.outside import OutsideWorld, install_outside_world
 
 log = logging.getLogger("mayordomo")
 
@@ -53,6 +55,7 @@ class App:
     scheduler: Scheduler
     model: ModelClient | None
     briefing: Briefing | None = None
+    outside: OutsideWorld | None = None
     closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
 
@@ -70,6 +73,10 @@ async def build_app(settings: Settings, clock: Clock | None = None) -> App:
     for skill in day_skills_a(settings, http, clock):
         registry.add_skill(skill)
     briefing = install_day_b(assistant, scheduler, settings, http)
+    await install_memory(assistant, scheduler, settings)
+    outside = install_outside_world(assistant, scheduler, settings, http)
+    if outside.inbox_section is not None:
+        briefing.add_section("Inbox", outside.inbox_section)
     install_stats(assistant)
     mcp = await connect_mcp_servers(settings.mcp.servers, registry)
     # Last: the router describes every skill registered above (first start embeds ~300 texts).
@@ -78,6 +85,7 @@ async def build_app(settings: Settings, clock: Clock | None = None) -> App:
     app = App(settings=settings, db=db, clock=clock, http=http, assistant=assistant,
               scheduler=scheduler, model=model, briefing=briefing)
     app.closers.append(mcp.aclose)
+    app.outside = outside
     return app
 
 
@@ -110,6 +118,8 @@ async def run(settings: Settings) -> int:
         await adapter.start()
     await app.assistant.start()
     await app.scheduler.start()
+    if app.outside is not None:
+        await app.outside.start()
     try:
         if console is not None:
             console_task = asyncio.create_task(console.run())
@@ -120,6 +130,8 @@ async def run(settings: Settings) -> int:
         else:
             await stop.wait()
     finally:
+        if app.outside is not None:
+            await app.outside.stop()
         await app.scheduler.stop()
         for adapter in reversed(adapters):
             await adapter.stop()
