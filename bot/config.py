@@ -36,7 +36,8 @@ def _split_commas(value: Any) -> Any:
 
 
 class _Section(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
+    # `KEY=` (as in a copied .env.example) means "not set", never "set to empty".
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True, env_ignore_empty=True)
     # What a human should read next to each variable when it is wrong.
     expectations: ClassVar[dict[str, str]] = {}
 

@@ -75,3 +75,19 @@ def test_secrets_do_not_print(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "sk-very-secret-value" not in repr(settings)
     assert "sk-very-secret-value" not in str(settings.llm)
     assert settings.llm.api_key.get_secret_value() == "sk-very-secret-value"
+
+
+def test_env_example_loads_as_is_and_documents_every_section() -> None:
+    from bot.config import SECTIONS
+
+    example = Path(__file__).resolve().parents[2] / ".env.example"
+    settings = load_settings(example)
+    assert settings.core.timezone == "Europe/Madrid"
+    text = example.read_text()
+    missing = [
+        f"{section.model_config.get('env_prefix') or ''}{field}".upper()
+        for section in SECTIONS.values()
+        for field in section.model_fields
+        if f"{section.model_config.get('env_prefix') or ''}{field}".upper() not in text
+    ]
+    assert missing == [], f"settings missing from .env.example: {missing}"
