@@ -39,6 +39,7 @@ class Decision(StrEnum):
 
 ArgsPolicy = Callable[[BaseModel], Decision]
 Describe = Callable[[BaseModel], str]
+Dispatches = Callable[[BaseModel], "tuple[BoundTool, BaseModel]"]
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ class ToolSpec:
     sends_data_out: bool = False
     untrusted_output: bool = False
     erases_memory: bool = False
+    dispatches: Dispatches | None = None
 
     def openai_schema(self) -> dict[str, Any]:
         return {
@@ -80,13 +82,16 @@ def tool(
     sends_data_out: bool = False,
     untrusted_output: bool = False,
     erases_memory: bool = False,
+    dispatches: Dispatches | None = None,
 ) -> Callable[[Callable[..., Awaitable[Any]]], ToolSpec]:
     """Turn an async function (or Skill method) into a ToolSpec.
 
     `describe(args)` renders the human sentence shown in approvals; `policy(args)` lets
     the decision depend on the arguments; `sends_data_out` marks tools that move data to
     third parties; `untrusted_output` marks results written by strangers (mail, web, feeds);
-    `erases_memory` marks forgetting: the turn that runs it keeps none of its text.
+    `erases_memory` marks forgetting: the turn that runs it keeps none of its text;
+    `dispatches(args)` names the real tool and arguments a dispatcher (use_tool) runs, so
+    policy, approvals and the honesty check judge that call, not the dispatcher.
     """
 
     def decorate(func: Callable[..., Awaitable[Any]]) -> ToolSpec:
@@ -115,6 +120,7 @@ def tool(
             sends_data_out=sends_data_out,
             untrusted_output=untrusted_output,
             erases_memory=erases_memory,
+            dispatches=dispatches,
         )
 
     return decorate
@@ -243,6 +249,12 @@ class BoundTool:
         if self.spec.wants_context:
             positional.append(ctx)
         return await call(*positional, **kwargs)
+
+    def target(self, args: BaseModel) -> tuple[BoundTool, BaseModel]:
+        """The tool and arguments this call really runs (itself, unless it dispatches)."""
+        if self.spec.dispatches is not None:
+            return self.spec.dispatches(args)
+        return self, args
 
     def describe(self, args: BaseModel) -> str:
         """The sentence an approval shows: what will happen, with the real arguments."""

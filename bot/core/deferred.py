@@ -127,7 +127,7 @@ def build_dispatchers(behind: Sequence[BoundTool], policy: Policy) -> list[Bound
                 for bound in hits
             ) + "\nCall one with use_tool(name, arguments)."
 
-        @tool(risk=highest, describe=describe, policy=decide,
+        @tool(risk=highest, describe=describe, policy=decide, dispatches=inner_call,
               sends_data_out=any(b.spec.sends_data_out for b in behind),
               untrusted_output=any(b.spec.untrusted_output for b in behind))
         async def use_tool(

@@ -410,3 +410,35 @@ async def test_untrusted_content_read_last_turn_still_escalates(
     model.respond("Posted it.")
     await assistant.handle(TextMessage(OWNER, "post example.org/fine"))
     assert mailer.sent == ["https://example.org/fine"]  # two turns later: back to notify
+
+
+async def test_calls_through_a_dispatcher_are_judged_as_the_real_tool(
+        tmp_path: Path, db: Database, clock: ManualClock, model: ScriptedModel) -> None:
+    from bot.core.deferred import DeferredExposure
+
+    pantry = Pantry()
+    settings = make_settings(tmp_path, model.base_url)
+    assistant, messenger = await build_assistant(settings, db, clock, skills=[pantry])
+    assistant.use_router(assistant.deps.router, DeferredExposure(assistant.deps.policy, always=True))
+    messenger.auto_decide = False
+    # A read through use_tool cannot back a claim of a removal...
+    model.call("use_tool", {"name": "list_items", "arguments": {}})
+    model.respond("Done, I've removed the milk.")
+    model.respond("You have milk; nothing was removed.")
+    await assistant.handle(TextMessage(OWNER, "remove the milk"))
+    assert messenger.texts[-1] == "You have milk; nothing was removed."
+    # ...a destructive call through it asks, describing the real call...
+    model.call("use_tool", {"name": "remove_item", "arguments": {"item": "milk"}})
+    model.respond("I did not remove it: you said no.")
+    await assistant.handle(TextMessage(OWNER, "remove the milk now"))
+    assert messenger.approvals[-1].description == "Remove 'milk' from the pantry list"
+    assert pantry.items == ["milk"]
+    # ...and what it read from strangers taints the turn like a direct call would.
+    model.calls([("use_tool", {"name": "read_flyer", "arguments": {}}),
+                 ("use_tool", {"name": "remove_item", "arguments": {"item": "milk"}})])
+    model.respond("Not done.")
+    await assistant.handle(TextMessage(OWNER, "read the flyer"))
+    flyer = model.requests[-1]["messages"][-2]["content"]
+    assert flyer.startswith("<untrusted_content>")
+    rows = await db.fetchall("SELECT tool, risk FROM tool_calls ORDER BY id")
+    assert [(r["tool"], r["risk"]) for r in rows][:2] == [("list_items", "READ"), ("remove_item", "DESTRUCTIVE")]

@@ -43,6 +43,8 @@ def test_claim_without_any_write_fails(answer: str) -> None:
     "I couldn't find any event to delete.",
     "Tienes 3 eventos mañana.",
     "You have nothing scheduled tomorrow.",
+    "You have milk; nothing was removed.",
+    "None of them was deleted.",
 ])
 def test_non_claims_pass(answer: str) -> None:
     assert claims_action(answer) == [] or Rule.UNBACKED_CLAIM not in _rules(answer, [])
