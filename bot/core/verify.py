@@ -92,7 +92,8 @@ _CLAIM_ES = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _NEGATION_BEFORE = re.compile(
-    r"(?:\bnot\b|n't\b|\bnever\b|\bno\b|\bnothing\b|\bnone\b|\bnada\b|\bnunca\b|\bni\b|\bsin\b|\bunable to\b|\bcould not\b|"
+    r"(?:\bnot\b|n't\b|\bnever\b|\bno\b|\bnothing\b|\bnone\b|\bnada\b|\bnunca\b|\bni\b|\bsin\b|"
+    r"\bunable to\b|\bcould not\b|"
     r"\bfailed to\b|\bno\s+(?:lo|la|los|las|se|he|hemos|ha|han)\b)[^.!?\n]{0,24}$",
     re.IGNORECASE,
 )
