@@ -13,6 +13,8 @@ from bot.clock import ManualClock
 from memory.db import Database
 from tests.scripted_model import ScriptedModel
 
+pytest_plugins = ["tests.peers"]
+
 
 @pytest.fixture
 def clock() -> ManualClock:

@@ -2,20 +2,9 @@
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
-
 import pytest
 
-from tests.email.mailserver import MailAccount, MailServer, start_mail_server
-
-
-@pytest.fixture(scope="session")
-def mail_server() -> Iterator[MailServer]:
-    server = start_mail_server()
-    yield server
-    server.stop()
-    shutil.rmtree(server.root, ignore_errors=True)
+from tests.email.mailserver import MailAccount, MailServer
 
 
 @pytest.fixture

@@ -3,8 +3,7 @@ web pages (a local HTTP server), and the inbox endpoint; plus the assistant arou
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,10 +14,10 @@ from bot.clock import ManualClock
 from bot.config import NewsSettings, NotesSettings, WebSettings
 from bot.core.assistant import Assistant
 from memory.db import Database
-from tests.email.mailserver import MailAccount, MailServer, start_mail_server
+from tests.email.mailserver import MailAccount, MailServer
 from tests.news.feedserver import FeedServer
 from tests.scripted_model import ScriptedModel
-from tests.skills_b.conftest import caldav_settings, calendar_name, radicale  # noqa: F401  (fixtures)
+from tests.skills_b.conftest import caldav_settings, calendar_name  # noqa: F401  (fixtures)
 from tests.support import RecordingMessenger, build_assistant, make_settings
 from tools.registry import Skill
 from tools.skills.email import EmailSkill
@@ -26,14 +25,6 @@ from tools.skills.inbox import InboxSkill
 from tools.skills.news import NewsSkill
 from tools.skills.notes import NotesSkill
 from tools.skills.web import WebSkill
-
-
-@pytest.fixture(scope="session")
-def mail_server() -> Iterator[MailServer]:
-    server = start_mail_server()
-    yield server
-    server.stop()
-    shutil.rmtree(server.root, ignore_errors=True)
 
 
 @pytest.fixture
