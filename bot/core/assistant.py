@@ -25,6 +25,7 @@ from bot.core.events import (
     CommandMessage,
     InboundEvent,
     LocationShared,
+    LocationSource,
     MessageKind,
     OutboundMessage,
     Platform,
@@ -153,7 +154,9 @@ class Assistant:
                     await self._text(event.chat, event.text)
             except Exception:
                 log.exception("turn failed for %s", event.chat.user_key)
-                await self.send(event.chat, OutboundMessage(replies.internal_error("en"), MessageKind.ERROR))
+                said = event.text if isinstance(event, TextMessage) else ""
+                lang = detect_language(said, self.deps.settings.core.language)
+                await self.send(event.chat, OutboundMessage(replies.internal_error(lang), MessageKind.ERROR))
 
     async def decide(self, decision: ApprovalDecision) -> DecisionResult:
         result = await self.broker.decide(decision)
@@ -237,14 +240,22 @@ class Assistant:
         await self._text(event.chat, text)
 
     async def _location(self, event: LocationShared) -> None:
-        """Store it; never wakes the model. A pin gets a short note, live updates none."""
+        """Store it; never wakes the model. A pin, or the start of a live session, gets one
+        short note so the user knows it arrived; the stream of live updates gets none."""
+        user_key = event.chat.user_key
         if event.live_ended:
-            await self.locations.end_live(event.chat.user_key)
+            await self.locations.end_live(user_key)
             return
         if event.location is None:
             return
-        live = event.location.source.value == "live"
-        await self.locations.update(event.chat.user_key, event.location, live=live)
+        live = event.location.source is LocationSource.LIVE
+        core = self.deps.settings.core
+        before = await self.locations.read(user_key, self.deps.clock.now(),
+                                           timedelta(minutes=core.location_max_age_minutes))
+        await self.locations.update(user_key, event.location, live=live)
+        if live and before is not None and before.live:
+            return
+        await self.send(event.chat, OutboundMessage(replies.location_saved(event.location, live), MessageKind.NOTICE))
 
     async def _command(self, event: CommandMessage) -> None:
         command = self._commands.get(event.name.lower())

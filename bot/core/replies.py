@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bot.core.events import Location
 from memory.locations import LocationReading
 from tools.context import format_age
 
@@ -119,3 +120,11 @@ def location_status(reading: LocationReading | None) -> str:
         f"📍 {loc.latitude:.5f}, {loc.longitude:.5f}{accuracy}{live}, "
         f"shared {format_age(reading.age)} ago via {loc.source.value}{state}"
     )
+
+
+def location_saved(location: Location, live: bool) -> str:
+    place = location.label or f"{location.latitude:.5f}, {location.longitude:.5f}"
+    accuracy = f" (±{location.accuracy_m:.0f} m)" if location.accuracy_m else ""
+    if live:
+        return f"📍 Following your live location{accuracy}; weather and places nearby will use it."
+    return f"📍 Got your location: {place}{accuracy}. Weather and places nearby will use it."

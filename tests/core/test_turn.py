@@ -442,3 +442,16 @@ async def test_calls_through_a_dispatcher_are_judged_as_the_real_tool(
     assert flyer.startswith("<untrusted_content>")
     rows = await db.fetchall("SELECT tool, risk FROM tool_calls ORDER BY id")
     assert [(r["tool"], r["risk"]) for r in rows][:2] == [("list_items", "READ"), ("remove_item", "DESTRUCTIVE")]
+
+
+async def test_a_crash_in_the_core_keeps_the_message_and_answers_in_the_users_language(
+        setup, model: ScriptedModel, db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    assistant, messenger, _ = setup
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(assistant._runner, "run", broken)
+    await assistant.handle(TextMessage(OWNER, "¿qué tengo mañana en la agenda?"))
+    assert messenger.texts[-1].startswith("Algo ha fallado por mi parte")
+    assert await _user_messages(db) == ["¿qué tengo mañana en la agenda?"]

@@ -44,12 +44,13 @@ async def test_a_live_session_with_three_moves_and_a_stop(tg: Harness) -> None:
     await tg.wait_until(lambda: _reading_is(tg, 40.4190, live=False))
 
     assert tg.model.requests == []  # location updates never start a model turn
-    assert tg.api.calls_to("sendMessage") == []
+    notes = [call.params["text"] for call in tg.api.calls_to("sendMessage")]
+    assert len(notes) == 1 and notes[0].startswith("📍 Following your live location")  # not per move
     assert tg.api.calls_to("sendChatAction") == []
     assert await tg.db.fetchall("SELECT * FROM messages") == []
 
     await tg.say("/location")
-    [status] = await tg.replies(1)
+    [_, status] = await tg.replies(2)
     assert "40.419" in status
     assert tg.model.requests == []
 
