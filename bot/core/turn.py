@@ -90,6 +90,7 @@ class _TurnState:
     calls: list[CallRecord] = field(default_factory=list)
     untrusted_seen: bool = False
     erased_memory: bool = False
+    context: list[str] = field(default_factory=list)  # what the prompt carried besides this message
     verification_log: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -155,7 +156,8 @@ class TurnRunner:
                     messages.append({"role": "tool", "tool_call_id": respond_call.id,
                                      "content": "ERROR: respond needs {\"text\": \"...\"}."})
                 continue
-            violations = verify(answer, state.calls, state.user_text, a.deps.clock.now().astimezone(core.zone))
+            now_local = a.deps.clock.now().astimezone(core.zone)
+            violations = verify(answer, state.calls, state.user_text, now_local, state.context)
             state.verification_log.append({
                 "attempt": retries + 1,
                 "violations": [{"rule": v.rule.value, "detail": v.detail} for v in violations],
@@ -228,6 +230,7 @@ class TurnRunner:
             state.chat.user_key, a.deps.clock.now(), timedelta(minutes=core.location_max_age_minutes)
         )
         now_local = a.deps.clock.now().astimezone(core.zone)
+        state.context = [m.content for m in history] + [block for block in stable + volatile if block]
         return [
             stable_prefix(core.assistant_name, stable),
             *history_messages(history),

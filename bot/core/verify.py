@@ -219,9 +219,14 @@ def unsourced(answer: str, sources: Iterable[str], user_text: str, now_local: da
 
 
 def verify(
-    answer: str, calls: Sequence[CallRecord], user_text: str, now_local: datetime
+    answer: str, calls: Sequence[CallRecord], user_text: str, now_local: datetime,
+    context: Sequence[str] = (),
 ) -> list[Violation]:
-    """Every rule the answer breaks, given what really happened in this turn."""
+    """Every rule the answer breaks, given what really happened in this turn.
+
+    `context` is what the prompt already carried: earlier messages of the conversation and
+    the memories and profile given to the model; details found there count as sourced.
+    """
     violations: list[Violation] = []
     last_by_tool: dict[str, CallRecord] = {}
     for call in calls:
@@ -258,6 +263,7 @@ def verify(
         ))
     sources = [c.result for c in calls if c.status is CallStatus.OK]
     sources += [c.arguments for c in calls if c.status is CallStatus.OK]
+    sources += context
     missing = unsourced(answer, sources, user_text, now_local)
     if missing:
         violations.append(Violation(

@@ -106,3 +106,11 @@ def test_details_must_come_from_tools_or_user(answer: str, user: str, ok: bool) 
 def test_action_claim_correction_forces_a_tool_call() -> None:
     violations = verify("Done!", [], "add milk to my list", NOW)
     assert violations and violations[0].requires_action
+
+
+def test_details_from_the_conversation_or_memories_count_as_sourced() -> None:
+    answer = "It was at 10:30 on 14 March, with ana@example.org."
+    assert Rule.UNSOURCED_DETAIL in _rules(answer, [], "what time was that again?")
+    context = ["The dentist is on 2026-03-14 at 10:30.", "Memory: Ana's email is ana@example.org"]
+    violations = verify(answer, [], "what time was that again?", NOW, context)
+    assert violations == []
