@@ -460,7 +460,7 @@ async def test_a_crash_in_the_core_keeps_the_message_and_answers_in_the_users_la
 async def test_an_answer_repeating_a_detail_from_earlier_in_the_chat_passes(
         setup, model: ScriptedModel) -> None:
     assistant, messenger, _ = setup
-    model.respond("Noted: the delivery comes at 17:30.")  # sourced by the user's words
+    model.respond("OK, the delivery comes at 17:30.")  # sourced by the user's words
     await assistant.handle(TextMessage(OWNER, "the delivery comes at 17:30"))
     model.respond("It comes at 17:30.")  # sourced by the conversation the model was given
     await assistant.handle(TextMessage(OWNER, "sorry, what time was it?"))
