@@ -64,7 +64,7 @@ class FileCachedEmbedder:
         return 384
 
     def forget(self, needles: Sequence[str]) -> None:
-        pass
+        """Nothing to drop: the bench's vectors are precomputed, it keeps no text cache."""
 
     async def embed(self, texts: Sequence[str], *, is_query: bool) -> list[Vector]:
         keys = [_key(text, is_query) for text in texts]

@@ -54,7 +54,7 @@ class RandomEmbedder:
         return DIM
 
     def forget(self, needles: Sequence[str]) -> None:
-        pass
+        """Nothing to drop: the bench's vectors are precomputed, it keeps no text cache."""
 
     async def embed(self, texts: Sequence[str], *, is_query: bool) -> list[Vector]:
         matrix = self._rng.standard_normal((len(texts), DIM)).astype(np.float32)

@@ -18,7 +18,7 @@ class ModelError(MayordomoError):
 
 
 class ModelTimeout(ModelError):
-    pass
+    """The endpoint did not answer within LLM_TIMEOUT_SECONDS."""
 
 
 class ModelUnavailable(ModelError):

@@ -153,7 +153,7 @@ class InboxServer:
 
 
 class _BadRequest(Exception):
-    pass
+    """A push the endpoint refuses with HTTP 400; the message says why."""
 
 
 def _from_json(raw: bytes, source: str | None) -> Notification:

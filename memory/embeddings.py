@@ -7,6 +7,7 @@ text contains forgotten content (vectors are derived data of the text).
 
 from __future__ import annotations
 
+import abc
 import asyncio
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -62,7 +63,7 @@ class _LruCache:
             del self._items[key]
 
 
-class _CachingEmbedder:
+class _CachingEmbedder(abc.ABC):
     """Shared cache and batching; subclasses implement `_compute`."""
 
     batch_size = 64
@@ -89,8 +90,9 @@ class _CachingEmbedder:
     def forget(self, needles: Sequence[str]) -> None:
         self._cache.drop_containing(needles)
 
+    @abc.abstractmethod
     async def _compute(self, texts: list[str], is_query: bool) -> list[Vector]:
-        raise NotImplementedError
+        """Embed one batch (uncached texts only), one vector per text, in order."""
 
 
 class LocalEmbedder(_CachingEmbedder):

@@ -14,6 +14,7 @@ from bot.clock import Clock
 from bot.config import Settings
 from bot.core.assistant import Assistant
 from bot.core.events import ChatRef, MessageKind, OutboundMessage
+from bot.errors import ToolError
 from bot.llm import ModelClient
 from bot.scheduler import Scheduler
 from memory.cards import CardDraft, CardStore
@@ -125,6 +126,9 @@ class MemoryService:
     # -- writing -------------------------------------------------------------------------
     async def remember(self, user_key: str, fact: str, category: Category, *, slot: str | None = None) -> Remembered:
         """A fact the user asked to keep: a timeline fact dated by their message, and a card."""
+        fact = fact.strip()
+        if not fact:
+            raise ToolError("the fact is empty")
         now = self.clock.now()
         row = await self.db.fetchone(
             "SELECT id, created_at FROM messages WHERE user_key = ? AND role = 'user' ORDER BY id DESC LIMIT 1",

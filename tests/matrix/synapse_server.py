@@ -7,6 +7,7 @@ Run standalone to measure the start time: `python -m tests.matrix.synapse_server
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import os
@@ -149,12 +150,10 @@ class SynapseServer:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"Synapse exited early; see {self.data_dir}/stderr.log:\n{self._tail()}")
-            try:
+            with contextlib.suppress(httpx.HTTPError):  # not listening yet: try again shortly
                 if httpx.get(f"{self.url}/_matrix/client/versions", timeout=1).status_code == 200:
                     self.start_seconds = time.monotonic() - began
                     return
-            except httpx.HTTPError:
-                pass
             time.sleep(0.1)
         self.stop()
         raise RuntimeError(f"Synapse did not answer within {timeout:.0f} s:\n{self._tail()}")

@@ -50,3 +50,25 @@ async def test_a_turn_sees_profile_and_memories_and_triggers_consolidation(
     assert messenger.texts[-1] == "The ITV of your Seat Ibiza is due in May."
     assert model.requests[-1]["model"] == "scripted-memory"
     assert await service.consolidator.pending(ANA.user_key) == []  # type: ignore[union-attr]
+
+
+async def test_remember_and_timeline_log_share_one_path_and_refuse_an_empty_fact(
+        settings: Settings, db: Database, clock: ManualClock, model: ScriptedModel) -> None:
+    import pytest
+
+    from bot.errors import ToolError
+    from memory.service import MemoryService
+    from memory.timeline import Category
+    from tools.skills.memory import MemorySkill
+    from tools.skills.timeline import TimelineSkill
+
+    assert MemorySkill.remember.parameters["properties"]["slot"]["description"].startswith("if it replaces")
+    assert TimelineSkill.timeline_log.parameters["properties"]["category"]["description"] == "what kind of fact"
+    messenger = RecordingMessenger(platform=Platform.TELEGRAM)
+    assistant, _ = await build_assistant(settings, db, clock, messenger=messenger)
+    service: MemoryService = await install_memory(assistant, Scheduler(db, clock), settings)
+    with pytest.raises(ToolError, match="empty"):
+        await service.remember(ANA.user_key, "   ", Category.OTHER)
+    done = await service.remember(ANA.user_key, "  Moved to Lisbon  ", Category.OTHER)
+    again = await service.remember(ANA.user_key, "Moved to Lisbon", Category.OTHER)
+    assert again.duplicate and again.fact_id == done.fact_id

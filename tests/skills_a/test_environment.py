@@ -321,9 +321,11 @@ async def test_nominatim_waits_one_second_between_requests(
 
 async def test_limiter_lets_the_first_call_through(clock: ManualClock) -> None:
     limiter = MinIntervalLimiter(clock, 1.0)
+    entered: list[float] = []
     async with limiter:
-        pass
+        entered.append(clock.now().timestamp())
     await clock.advance(1.0)
     async with limiter:  # a second later: no wait at all
-        pass
+        entered.append(clock.now().timestamp())
     assert clock.sleepers == 0
+    assert entered[1] - entered[0] == 1.0

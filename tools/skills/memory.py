@@ -21,6 +21,10 @@ from memory.timeline import Category
 from tools.context import ToolContext
 from tools.registry import BoundTool, Risk, Skill, tool
 
+# Shared with the timeline skill's timeline_log, which records the same kind of fact.
+FactCategory = Annotated[Category, "what kind of fact"]
+FactSlot = Annotated[str | None, "if it replaces an earlier state: home_city, employer…"]
+
 PLAN_LIFETIME = timedelta(minutes=15)
 
 
@@ -82,13 +86,9 @@ class MemorySkill(Skill):
 
     @tool(risk=Risk.WRITE)
     async def remember(self, ctx: ToolContext, fact: Annotated[str, "the fact, one clear sentence"],
-                       category: Annotated[Category, "what kind of fact"] = Category.OTHER,
-                       slot: Annotated[str | None, "if it replaces an earlier state: home_city, employer…"] = None,
-                       ) -> str:
+                       category: FactCategory = Category.OTHER, slot: FactSlot = None) -> str:
         """Remember a fact the user asked to keep (dated by their message)."""
-        if not fact.strip():
-            raise ToolError("the fact is empty")
-        done = await self._service.remember(ctx.user_key, fact.strip(), category, slot=slot)
+        done = await self._service.remember(ctx.user_key, fact, category, slot=slot)
         if done.duplicate:
             return f"Already remembered today (fact {done.fact_id})."
         return f"Remembered: fact {done.fact_id}, card {done.card_id}."

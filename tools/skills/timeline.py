@@ -10,6 +10,7 @@ from memory.service import MemoryService
 from memory.timeline import Category
 from tools.context import ToolContext
 from tools.registry import Risk, Skill, tool
+from tools.skills.memory import FactCategory, FactSlot
 
 MAX_RANGE_DAYS = 366
 
@@ -46,13 +47,9 @@ class TimelineSkill(Skill):
 
     @tool(risk=Risk.WRITE)
     async def timeline_log(self, ctx: ToolContext, fact: Annotated[str, "what happened, one sentence"],
-                           category: Annotated[Category, "what kind of fact"] = Category.OTHER,
-                           slot: Annotated[str | None, "if it replaces an earlier state: home_city, employer…"] = None,
-                           ) -> str:
+                           category: FactCategory = Category.OTHER, slot: FactSlot = None) -> str:
         """Log something that happened today (dated by the user's message, not by you)."""
-        if not fact.strip():
-            raise ToolError("the fact is empty")
-        done = await self._service.remember(ctx.user_key, fact.strip(), category, slot=slot)
+        done = await self._service.remember(ctx.user_key, fact, category, slot=slot)
         if done.duplicate:
             return f"Already in the timeline for today (fact {done.fact_id})."
         return f"Logged as fact {done.fact_id}."

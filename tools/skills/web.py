@@ -237,9 +237,9 @@ def _charset(headers: httpx.Headers) -> str:
     if match:
         try:
             "".encode(match.group(1))
-            return match.group(1)
         except LookupError:
-            pass
+            return "utf-8"  # a charset Python does not know: read it as UTF-8
+        return match.group(1)
     return "utf-8"
 
 
