@@ -96,7 +96,7 @@ async def run(settings: Settings) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError):
+        with contextlib.suppress(NotImplementedError):  # loops without signal support (Windows)
             loop.add_signal_handler(sig, stop.set)
     if settings.telegram.enabled:
         from bot.adapters.telegram import TelegramAdapter
