@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, get_args
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import (
@@ -22,7 +22,7 @@ from pydantic import (
     ValidationInfo,
     field_validator,
 )
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
 
 from bot.errors import ConfigError
 
@@ -557,7 +557,33 @@ def load_settings(env_file: str | Path | None = ".env", **overrides: Any) -> Set
             built[name] = section(_env_file=env_file, **values)  # type: ignore[call-arg]
         except ValidationError as exc:
             raise ConfigError(_explain(section, exc)) from None
+        except SettingsError as exc:  # a value that is not even JSON, e.g. POLICY_OVERRIDES={bad
+            raise ConfigError(_explain_unparsable(section, exc)) from None
     return Settings(**built)
+
+
+_FIELD_IN_SETTINGS_ERROR = re.compile(r'field "([^"]+)"')
+
+
+def _explain_unparsable(section: type[_Section], exc: SettingsError) -> str:
+    found = _FIELD_IN_SETTINGS_ERROR.search(str(exc))
+    field_name = found.group(1) if found else "?"
+    prefix = section.model_config.get("env_prefix", "") or ""
+    expected = section.expectations.get(field_name) or "valid JSON"
+    return f"{prefix}{field_name}".upper() + f": expected {expected}; the value is not valid JSON"
+
+
+def _may_echo(section: type[_Section], loc: tuple[Any, ...]) -> bool:
+    """Only a plain top-level value may be quoted back: secrets, headers and env maps never."""
+    if len(loc) != 1 or loc[0] not in section.model_fields:
+        return False
+    pending: list[Any] = [section.model_fields[str(loc[0])].annotation]
+    while pending:
+        kind = pending.pop()
+        if kind is SecretStr or (isinstance(kind, type) and issubclass(kind, BaseModel)):
+            return False
+        pending.extend(get_args(kind))
+    return True
 
 
 def _explain(section: type[_Section], exc: ValidationError) -> str:
@@ -567,8 +593,11 @@ def _explain(section: type[_Section], exc: ValidationError) -> str:
     variable = f"{prefix}{field_name}".upper()
     expected = section.expectations.get(field_name) or error["msg"]
     got = error.get("input")
-    shown = "" if isinstance(got, dict) or got is None else f" (got {json.dumps(str(got))[:60]})"
+    echo = _may_echo(section, tuple(error["loc"])) and not isinstance(got, dict | list) and got is not None
+    shown = f" (got {json.dumps(str(got))[:60]})" if echo else ""
     reason = error["msg"]
+    if len(error["loc"]) > 1:  # where inside the value: keys and indexes, never the values
+        reason += " (at " + ".".join(str(part) for part in error["loc"][1:]) + ")"
     if expected != reason:
         return f"{variable}: expected {expected}{shown}; {reason}"
     return f"{variable}: {reason}{shown}"

@@ -69,6 +69,38 @@ def test_bad_config_stops_the_cli_with_one_line_and_no_traceback(tmp_path: Path)
     assert len(lines) == 1 and "TIMEZONE" in lines[0]
 
 
+@pytest.mark.parametrize(
+    ("env", "secret"),
+    [
+        ({"INBOX_ENABLED": "true", "INBOX_TOKEN": "tok-short-9"}, "tok-short-9"),
+        ({"TELEGRAM_WEBHOOK_SECRET": "hunter2 with spaces!"}, "hunter2 with spaces!"),
+        ({"MCP_SERVERS": '[{"name": "kb", "transport": "http", "url": "http://127.0.0.1:1/mcp",'
+                         ' "headers": {"Authorization": 4242424242}}]'}, "4242424242"),
+        ({"MCP_SERVERS": '[{"name": "kb", "transport": "http", "url": "http://127.0.0.1:1/mcp",'
+                         ' "headers": {"Authorization": "Bearer sk-hdr-77"}, "oops": 1}]'}, "sk-hdr-77"),
+        ({"MCP_SERVERS": '[{"name": "kb", "command": "x", "env": {"API_KEY": ["sk-env-55"]}}]'}, "sk-env-55"),
+    ],
+)
+def test_config_error_leaks_no_secret_to_the_logs(tmp_path: Path, env: dict[str, str], secret: str) -> None:
+    dotenv = tmp_path / "bad.env"
+    dotenv.write_text("".join(f"{key}={value}\n" for key, value in env.items()))
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "--env-file", str(dotenv), "check-config"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 2
+    assert secret not in result.stderr and secret not in result.stdout
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and list(env)[-1] in lines[0]
+
+
+def test_policy_overrides_that_are_not_json_give_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("POLICY_OVERRIDES", "{notes_write: allow")
+    with pytest.raises(ConfigError) as excinfo:
+        load_settings(None)
+    assert str(excinfo.value).startswith("POLICY_OVERRIDES: expected a JSON object")
+
+
 def test_secrets_do_not_print(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LLM_API_KEY", "sk-very-secret-value")
     settings = load_settings(None)
