@@ -158,6 +158,15 @@ async def test_paths_cannot_leave_the_folder(skill: NotesSkill, vault: Path, pat
     assert (vault / ".obsidian" / "workspace.md").exists()
 
 
+@pytest.mark.parametrize("path", ["a\nb.md", "inbox\r.md", "tab\there.md", "gpj.\u202eexe.md", "ma\u200bil.md"])
+async def test_note_named_with_a_newline_is_refused(skill: NotesSkill, vault: Path, path: str) -> None:
+    with pytest.raises(ToolError, match="control or invisible"):
+        await call(skill, "notes_write", path=path, content="x")
+    with pytest.raises(ToolError, match="control or invisible"):
+        await call(skill, "notes_append", path=path, text="x")
+    assert sorted(p.name for p in skill.folder.notes()) == ["compras.md", "ideas.md", "tortilla.md"]
+
+
 async def test_symlinks_out_of_the_folder_are_refused(skill: NotesSkill, vault: Path, tmp_path: Path) -> None:
     secret_dir = tmp_path / "secret"
     secret_dir.mkdir()

@@ -57,6 +57,9 @@ class NotesFolder:
         raw = _unwrap_link(path).replace("\\", "/")
         if not raw or "\x00" in raw:
             raise ToolError("the note path is empty or invalid")
+        if any(unicodedata.category(char) in ("Cc", "Cf") for char in raw):
+            # A newline or an invisible character makes a name that lies in listings and approvals.
+            raise ToolError(f"{path!r} contains control or invisible characters; use plain characters")
         if PurePosixPath(raw).is_absolute() or PureWindowsPath(path).is_absolute() or raw.startswith("~"):
             raise ToolError(f"{path!r} is an absolute path: give a path inside the notes folder")
         if PureWindowsPath(path).drive:
