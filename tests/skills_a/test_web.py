@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import ipaddress
+import socket
+from typing import Any
+
 import httpx
 import pytest
 from pydantic import SecretStr
@@ -12,7 +17,7 @@ from tests.skills_a.conftest import tool_of
 from tests.skills_a.fakes import FakeServices
 from tools.policy import Policy
 from tools.registry import Decision, Skill
-from tools.skills.web import WebSkill
+from tools.skills.web import WebSkill, is_public
 
 
 @pytest.fixture
@@ -167,3 +172,71 @@ async def test_redirect_to_a_private_address_is_refused(
     skill.fetcher._settings = web_settings.model_copy(update={"allow_private_addresses": False})
     with pytest.raises(ToolError, match="private or local"):
         await call(skill, "web_fetch", url=services.page("to-private"))
+
+
+class _LoopbackOnly(httpx.AsyncBaseTransport):
+    """Tests never reach the internet: a connection to a public address literal fails here."""
+
+    def __init__(self) -> None:
+        self.inner = httpx.AsyncHTTPTransport()
+        self.seen: list[httpx.Request] = []
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.seen.append(request)
+        try:
+            public = ipaddress.ip_address(request.url.host).is_global
+        except ValueError:
+            public = False
+        if public:
+            raise httpx.ConnectError("a test never connects to a public address", request=request)
+        return await self.inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+async def test_dns_rebinding_cannot_reach_loopback(
+    web_settings: WebSettings, services: FakeServices, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The name answers a public address to the check and 127.0.0.1 to whoever asks next.
+    loop = asyncio.get_running_loop()
+    real = loop.getaddrinfo
+    answers = ["93.184.216.34", "127.0.0.1"]
+    asked: list[str] = []
+
+    async def rebinding(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        name = host.decode() if isinstance(host, bytes) else host
+        if name != "rebind.test":
+            return await real(host, port, *args, **kwargs)
+        address = answers[min(len(asked), 1)]
+        asked.append(address)
+        return [(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", (address, int(port)))]
+
+    monkeypatch.setattr(loop, "getaddrinfo", rebinding)
+    port = httpx.URL(services.base_url).port
+    transport = _LoopbackOnly()
+    async with httpx.AsyncClient(transport=transport) as client:
+        strict = WebSkill(client, web_settings.model_copy(update={"allow_private_addresses": False}))
+        with pytest.raises(ToolError, match="could not reach"):
+            await call(strict, "web_fetch", url=f"http://rebind.test:{port}/pages/article")
+    assert services.of("pages") == []  # the loopback service was never read
+    assert asked == ["93.184.216.34"]  # resolved once; the connection used that answer
+    sent = transport.seen[-1]
+    assert sent.url.host == "93.184.216.34" and sent.headers["host"] == f"rebind.test:{port}"
+
+
+@pytest.mark.parametrize("address", [
+    "::7f00:1", "::ffff:127.0.0.1", "64:ff9b::7f00:1", "64:ff9b::a9fe:a9fe", "2002:7f00:1::", "2002:c0a8:101::1",
+])
+async def test_ipv6_forms_that_embed_a_private_ipv4_are_refused(web_settings: WebSettings, address: str) -> None:
+    transport = _LoopbackOnly()
+    async with httpx.AsyncClient(transport=transport) as client:
+        strict = WebSkill(client, web_settings.model_copy(update={"allow_private_addresses": False}))
+        with pytest.raises(ToolError, match="private or local address"):
+            await call(strict, "web_fetch", url=f"http://[{address}]/")
+    assert transport.seen == []
+
+
+def test_public_forms_of_embedded_ipv4_stay_allowed() -> None:
+    for address in ("64:ff9b::808:808", "2002:808:808::1", "2606:4700::1111", "93.184.216.34"):
+        assert is_public(ipaddress.ip_address(address))

@@ -37,8 +37,12 @@ async def read_bounded(
     params: Mapping[str, str | int | float] | None = None,
     data: Mapping[str, str] | None = None,
     headers: Mapping[str, str] | None = None,
+    extensions: Mapping[str, Any] | None = None,
 ) -> BoundedBody:
-    """Stream a response and stop reading at `max_bytes`; redirects are not followed."""
+    """Stream a response and stop reading at `max_bytes`; redirects are not followed.
+
+    `extensions` reach the connection layer (httpcore), e.g. the TLS name of a pinned address.
+    """
     chunks: list[bytes] = []
     size = 0
     truncated = False
@@ -52,6 +56,7 @@ async def read_bounded(
             headers=headers,
             timeout=httpx.Timeout(timeout_seconds),
             follow_redirects=False,
+            extensions=dict(extensions or {}),
         ) as response:
             async for chunk in response.aiter_bytes():
                 room = max_bytes - size

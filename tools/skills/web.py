@@ -4,6 +4,9 @@ Everything returned here was written by strangers, so both tools are `untrusted_
 A fetch streams at most `fetch_max_bytes`, follows at most a few redirects (each hop is
 checked again), refuses the owner's private network unless allowed, and extracts the
 readable text with trafilatura from the bytes we already have: trafilatura never fetches.
+The name is resolved once and the connection goes to the address that was checked (Host
+header and TLS name kept), so a name that answers differently the second time (DNS
+rebinding) cannot lead the fetch into the owner's network.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import html
 import ipaddress
 import re
 import socket
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -29,6 +33,32 @@ MAX_REDIRECTS = 5
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
 _TEXT_TYPES = ("text/", "application/json", "application/xml", "application/rss+xml", "application/atom+xml")
 _TAG = re.compile(r"<[^>]+>")
+# IPv6 forms that carry an IPv4 address inside them: the IPv4 part must be public too.
+_NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
+_IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
+
+IpAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+# host, port -> the addresses the name has now.
+Resolver = Callable[[str, int], Awaitable[list[IpAddress]]]
+
+
+async def system_resolver(host: str, port: int) -> list[IpAddress]:
+    """The operating system's resolver, off the event loop."""
+    infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return [ipaddress.ip_address(info[4][0]) for info in infos]
+
+
+def is_public(address: IpAddress) -> bool:
+    """Globally routable, and so is any IPv4 address embedded in an IPv6 one (mapped, 6to4, NAT64)."""
+    if not address.is_global or address.is_multicast:
+        return False
+    if isinstance(address, ipaddress.IPv6Address):
+        embedded = address.ipv4_mapped or address.sixtofour
+        if embedded is None and (address in _IPV4_COMPATIBLE or any(address in net for net in _NAT64)):
+            embedded = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+        if embedded is not None:
+            return embedded.is_global and not embedded.is_multicast
+    return True
 
 
 @dataclass(frozen=True)
@@ -153,25 +183,29 @@ def _dedupe(results: list[SearchResult]) -> list[SearchResult]:
 class PageFetcher:
     """Fetch one page within limits and return its readable text."""
 
-    def __init__(self, http: httpx.AsyncClient, settings: WebSettings) -> None:
+    def __init__(self, http: httpx.AsyncClient, settings: WebSettings, resolver: Resolver = system_resolver) -> None:
         self._http = http
         self._settings = settings
+        self._resolve = resolver
 
     async def fetch(self, url: str) -> Page:
         current = _checked_url(url)
         for _ in range(MAX_REDIRECTS + 1):
-            await self._check_host(current)
+            address = await self._check_host(current)
+            target, headers, extensions = _pinned(current, address)
             body = await read_bounded(
                 self._http,
                 "GET",
-                str(current),
+                str(target),
                 service=f"the web site {current.host}",
                 timeout_seconds=self._settings.timeout_seconds,
                 max_bytes=self._settings.fetch_max_bytes,
                 headers={
+                    **headers,
                     "User-Agent": self._settings.user_agent,
                     "Accept": "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5",
                 },
+                extensions=extensions,
             )
             if body.status in (301, 302, 303, 307, 308) and "location" in body.headers:
                 current = _checked_url(str(current.join(body.headers["location"])))
@@ -201,25 +235,37 @@ class PageFetcher:
             truncated_chars=len(text) > limit,
         )
 
-    async def _check_host(self, url: httpx.URL) -> None:
+    async def _check_host(self, url: httpx.URL) -> IpAddress | None:
+        """The checked address to connect to, or None to let the client resolve (private allowed)."""
         if self._settings.allow_private_addresses:
-            return
+            return None
         host = url.host
         try:
             addresses = [ipaddress.ip_address(host)]
         except ValueError:
             try:
-                infos = await asyncio.get_running_loop().getaddrinfo(
-                    host, url.port or (443 if url.scheme == "https" else 80), type=socket.SOCK_STREAM
+                addresses = await self._resolve(
+                    url.raw_host.decode("ascii"), url.port or (443 if url.scheme == "https" else 80)
                 )
-            except OSError:
+            except (OSError, UnicodeDecodeError):
                 raise ToolError(f"the host {host} does not resolve; check the address") from None
-            addresses = [ipaddress.ip_address(info[4][0]) for info in infos]
+        if not addresses:
+            raise ToolError(f"the host {host} does not resolve; check the address")
         for address in addresses:
-            if not address.is_global or address.is_multicast:
+            if not is_public(address):
                 raise ToolError(
                     f"{host} is a private or local address ({address}); fetching it is not allowed"
                 )
+        return addresses[0]
+
+
+def _pinned(url: httpx.URL, address: IpAddress | None) -> tuple[httpx.URL, dict[str, str], dict[str, Any]]:
+    """The URL to connect to the checked address, with the Host header and TLS name of the real host."""
+    if address is None:
+        return url, {}, {}
+    name = url.raw_host.decode("ascii")
+    extensions: dict[str, Any] = {"sni_hostname": name} if url.scheme == "https" else {}
+    return url.copy_with(host=str(address)), {"Host": url.netloc.decode("ascii")}, extensions
 
 
 def _checked_url(url: str) -> httpx.URL:
