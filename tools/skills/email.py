@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import email.policy
 import re
+import unicodedata
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -25,7 +26,8 @@ from zoneinfo import ZoneInfo
 
 import aioimaplib
 import aiosmtplib
-from pydantic import BaseModel, Field
+import idna
+from pydantic import AfterValidator, BaseModel, Field
 
 from bot.config import EmailSettings
 from bot.errors import ToolError
@@ -45,7 +47,56 @@ SNIPPET_MAX_BYTES = 512_000
 
 Uid = Annotated[int, Field(ge=1, description="the email's uid, as listed by list_unread_email")]
 # Limits keep the whole message readable in one approval (a chat message holds about 4,000 characters).
-Address = Annotated[str, Field(min_length=3, max_length=120)]
+
+
+def plain_address(raw: str) -> str:
+    """An address that reads as what it is: ASCII local part, IDNA (xn--) domain, one script per label.
+
+    Invisible and control characters (U+202E, U+200B) and look-alike letters from another
+    script (a Cyrillic "а" among Latin ones) are refused before anything is shown for approval.
+    """
+    address = raw.strip()
+    hidden = [char for char in address if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp")]
+    if hidden:
+        codes = ", ".join(f"U+{ord(char):04X}" for char in dict.fromkeys(hidden))
+        raise ValueError(f"{ascii(address)} contains invisible or control characters ({codes}); "
+                         "not a plain email address")
+    if not _ADDRESS.match(address):
+        raise ValueError(f"{ascii(address)} is not a plain email address like name@example.org")
+    local, _, domain = address.rpartition("@")
+    if not local.isascii():
+        raise ValueError(f"{ascii(address)}: the part before @ must be plain ASCII (look-alike letters "
+                         "from other alphabets are refused)")
+    for label in domain.split("."):
+        scripts = _scripts(label)
+        if len(scripts) > 1:
+            raise ValueError(f"{ascii(address)}: the domain mixes alphabets ({', '.join(sorted(scripts))}), "
+                             "a look-alike of another address")
+    try:
+        ascii_domain = idna.encode(domain, uts46=True).decode("ascii")
+    except idna.IDNAError:
+        raise ValueError(f"{ascii(address)}: the domain is not a valid internet domain name") from None
+    return f"{local}@{ascii_domain}"
+
+
+def _scripts(label: str) -> set[str]:
+    """The alphabets a domain label's letters come from (LATIN, CYRILLIC, GREEK…)."""
+    return {unicodedata.name(char, "UNKNOWN").split()[0] for char in label if char.isalpha()}
+
+
+def shown_address(address: str) -> str:
+    """An address for the approval: an international domain is also shown decoded, and flagged."""
+    local, _, domain = address.rpartition("@")
+    if "xn--" not in domain.lower():
+        return address
+    try:
+        readable = idna.decode(domain)
+    except idna.IDNAError:
+        return f"{address} (⚠ unreadable international domain)"
+    return f"{address} (⚠ international domain: {local}@{readable})"
+
+
+Address = Annotated[str, Field(min_length=3, max_length=120), AfterValidator(plain_address)]
 Recipients = Annotated[
     list[Address],
     Field(min_length=1, max_length=10, description="recipient addresses, e.g. ['ana@example.org']"),
@@ -180,8 +231,8 @@ def describe_reply(args: BaseModel) -> str:
 
 
 def _outgoing(title: str, args: BaseModel) -> str:
-    to = ", ".join(getattr(args, "to", []) or [])
-    cc = ", ".join(getattr(args, "cc", []) or [])
+    to = ", ".join(shown_address(a) for a in getattr(args, "to", []) or [])
+    cc = ", ".join(shown_address(a) for a in getattr(args, "cc", []) or [])
     lines = [f"{title}:", f"To: {to}"]
     if cc:
         lines.append(f"Cc: {cc}")
