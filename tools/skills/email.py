@@ -59,23 +59,23 @@ def plain_address(raw: str) -> str:
     hidden = [char for char in address if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp")]
     if hidden:
         codes = ", ".join(f"U+{ord(char):04X}" for char in dict.fromkeys(hidden))
-        raise ValueError(f"{ascii(address)} contains invisible or control characters ({codes}); "
+        raise ValueError(f"{address!a} contains invisible or control characters ({codes}); "
                          "not a plain email address")
     if not _ADDRESS.match(address):
-        raise ValueError(f"{ascii(address)} is not a plain email address like name@example.org")
+        raise ValueError(f"{address!a} is not a plain email address like name@example.org")
     local, _, domain = address.rpartition("@")
     if not local.isascii():
-        raise ValueError(f"{ascii(address)}: the part before @ must be plain ASCII (look-alike letters "
+        raise ValueError(f"{address!a}: the part before @ must be plain ASCII (look-alike letters "
                          "from other alphabets are refused)")
     for label in domain.split("."):
         scripts = _scripts(label)
         if len(scripts) > 1:
-            raise ValueError(f"{ascii(address)}: the domain mixes alphabets ({', '.join(sorted(scripts))}), "
+            raise ValueError(f"{address!a}: the domain mixes alphabets ({', '.join(sorted(scripts))}), "
                              "a look-alike of another address")
     try:
         ascii_domain = idna.encode(domain, uts46=True).decode("ascii")
     except idna.IDNAError:
-        raise ValueError(f"{ascii(address)}: the domain is not a valid internet domain name") from None
+        raise ValueError(f"{address!a}: the domain is not a valid internet domain name") from None
     return f"{local}@{ascii_domain}"
 
 
