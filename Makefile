@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 SYNAPSE_VENV := .venv-synapse
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint install synapse bench clean
+.PHONY: run test lint install synapse bench bench-all clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,8 +36,19 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/hadolint Dockerfile
 
+# `bench` runs what finishes in minutes on a fresh clone (LoCoMo on one test conversation,
+# memory scale up to 10k cards); `bench-all` runs every benchmark in full. Embeddings are
+# cached under .cache/, so reruns are quicker.
+QUICK_BENCH := bench/route_catalog.py bench/token_cost.py
+
 bench: $(STAMP)
-	for script in bench/*.py; do $(BIN)/python $$script || exit 1; done
+	for script in $(QUICK_BENCH); do $(BIN)/python $$script || exit 1; done
+	$(BIN)/python bench/memory_scale.py --sizes 1000,10000 --queries 100
+	$(BIN)/python bench/locomo.py --splits test --limit 1
+
+bench-all: $(STAMP)
+	for script in $(QUICK_BENCH) bench/route_bfcl.py bench/memory_scale.py; do $(BIN)/python $$script || exit 1; done
+	$(BIN)/python bench/locomo.py --splits all
 
 clean:
 	rm -rf $(VENV) $(SYNAPSE_VENV) .pytest_cache .mypy_cache .ruff_cache

