@@ -94,6 +94,7 @@ def test_task_policies(tasks: TasksSkill) -> None:
     policy = Policy()
     listing = bound(tasks, "list_tasks")
     assert policy.decide(listing, listing.parse({})) is Decision.ALLOW
+    assert listing.spec.untrusted_output  # a shared list carries other people's text
     create = bound(tasks, "create_task")
     assert policy.decide(create, create.parse({"title": "x"})) is Decision.NOTIFY
     complete = bound(tasks, "complete_task")

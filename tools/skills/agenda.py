@@ -4,6 +4,7 @@ Times go in and come out in the user's time zone (ctx.timezone). A bare date mea
 all-day event; all-day end dates given to and shown by these tools are inclusive (the
 last day), while iCalendar stores them exclusive. Deleting shows the event (title,
 start, end) in the approval and then checks the server still holds that same event.
+Invitations are written by strangers, so the reading tools are `untrusted_output`.
 """
 
 from __future__ import annotations
@@ -64,7 +65,8 @@ class AgendaSkill(Skill):
     def __init__(self, caldav: CalDAVStore) -> None:
         self._caldav = caldav
 
-    @tool(risk=Risk.READ, idempotent=True)
+    # Invitations put strangers' text (titles, descriptions, places, attendees) in the calendar.
+    @tool(risk=Risk.READ, idempotent=True, untrusted_output=True)
     async def list_events(
         self,
         ctx: ToolContext,
@@ -85,7 +87,7 @@ class AgendaSkill(Skill):
             lines.append(f"… and {len(events) - MAX_LISTED} more: ask for a shorter range.")
         return "\n".join(lines)
 
-    @tool(risk=Risk.READ, idempotent=True)
+    @tool(risk=Risk.READ, idempotent=True, untrusted_output=True)
     async def check_availability(
         self,
         ctx: ToolContext,

@@ -4,7 +4,8 @@ Every path the model gives is relative to the folder and checked after resolving
 absolute paths, `..`, hidden parts (`.obsidian`, `.trash`) and symlinks that lead out of
 the folder are refused. Notes and results are bounded in size. Writing notifies the
 user; overwriting an existing note or deleting one needs approval, and the approval
-shows the note's path and its first lines.
+shows the note's path and its first lines. A vault may be shared or synced with others,
+so what the reading tools return is `untrusted_output`.
 """
 
 from __future__ import annotations
@@ -318,7 +319,7 @@ class NotesSkill(Skill):
         except ToolError:
             return repr(path)
 
-    @tool(risk=Risk.READ, idempotent=True)
+    @tool(risk=Risk.READ, idempotent=True, untrusted_output=True)
     async def notes_search(
         self,
         query: Annotated[str, Field(min_length=1, max_length=300, description="words to look for")],
@@ -334,7 +335,7 @@ class NotesSkill(Skill):
             lines.extend(f"    {snippet}" for snippet in hit.snippets)
         return "\n".join(lines)
 
-    @tool(risk=Risk.READ, idempotent=True)
+    @tool(risk=Risk.READ, idempotent=True, untrusted_output=True)
     async def notes_list(
         self,
         folder: Annotated[
@@ -360,7 +361,7 @@ class NotesSkill(Skill):
         notes.sort(key=lambda n: n.stat().st_mtime, reverse=True)
         return [self.folder.relative(n) for n in notes]
 
-    @tool(risk=Risk.READ, idempotent=True)
+    @tool(risk=Risk.READ, idempotent=True, untrusted_output=True)
     async def notes_read(self, path: NotePath) -> str:
         """Read a note's full text."""
         relative, text = await asyncio.to_thread(self.folder.read, path)

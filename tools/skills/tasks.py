@@ -42,7 +42,8 @@ class TasksSkill(RemindersSkill):
         super().__init__(scheduler)
         self._caldav = caldav
 
-    @tool(risk=Risk.READ, idempotent=True)
+    # Shared task lists carry other people's text.
+    @tool(risk=Risk.READ, idempotent=True, untrusted_output=True)
     async def list_tasks(
         self,
         ctx: ToolContext,
