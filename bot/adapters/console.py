@@ -18,6 +18,7 @@ from bot.clock import Clock
 from bot.core.approvals import ApprovalOutcome, ApprovalRequest
 from bot.core.assistant import Assistant
 from bot.core.events import (
+    RECEIPT_MARKS,
     ApprovalDecision,
     ChatRef,
     CommandMessage,
@@ -56,6 +57,8 @@ class ConsoleAdapter:
         prefix = {MessageKind.NOTICE: "  · ", MessageKind.ERROR: "  ! ", MessageKind.SCHEDULED: "  ⏰ "}.get(
             message.kind, "mayordomo> ")
         self._print(prefix + message.text.replace("\n", "\n" + " " * len(prefix)))
+        for receipt in message.receipts:
+            self._print(f"  {RECEIPT_MARKS[receipt.outcome]} {receipt.summary}")
         if message.suggestions:
             self._print("  (try: " + " | ".join(message.suggestions) + ")")
         return SentMessage(chat, str(id(message)))

@@ -54,7 +54,7 @@ from bot.adapters.matrix_location import (
     location_from_beacon,
     location_from_message,
 )
-from bot.adapters.matrix_render import render_markdown, render_with_literals, split_text
+from bot.adapters.matrix_render import render_markdown, render_with_literals, split_text, with_receipts
 from bot.adapters.matrix_store import ApprovalMessages
 from bot.clock import Clock
 from bot.config import MatrixSettings
@@ -344,8 +344,12 @@ class MatrixAdapter:
         msgtype = "m.notice" if message.kind is MessageKind.NOTICE else "m.text"
         last: str | None = None
         try:
-            for chunk in split_text(text):
-                last = await self._put(chat.chat_id, "m.room.message", render_markdown(chunk).content(msgtype))
+            chunks = split_text(text)
+            for index, chunk in enumerate(chunks, start=1):
+                rendered = render_markdown(chunk)
+                if index == len(chunks):
+                    rendered = with_receipts(rendered, message.receipts)
+                last = await self._put(chat.chat_id, "m.room.message", rendered.content(msgtype))
         except MatrixSendError as exc:
             log.error("Matrix: message to %s not sent: %s", chat.chat_id, exc)
             return None

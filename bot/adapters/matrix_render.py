@@ -8,12 +8,15 @@ homeserver's 64 KiB event limit.
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from typing import Any
 
 import nh3
 from markdown_it import MarkdownIt
+
+from bot.core.events import RECEIPT_MARKS, Receipt
 
 # The Matrix client-server spec, "m.room.message msgtypes", HTML subset (img left out:
 # its src must be an mxc:// URI, which an answer never has).
@@ -83,6 +86,19 @@ def render_with_literals(template: str, **literals: str) -> RenderedText:
     body = template.replace("**", "").format(**literals)
     escaped = template.format(**{name: escape_markdown(value) for name, value in literals.items()})
     return RenderedText(body=body, html=sanitize_html(_markdown.render(escaped)))
+
+
+def with_receipts(rendered: RenderedText, receipts: tuple[Receipt, ...]) -> RenderedText:
+    """`rendered` with the receipts under it: plain lines in the body, a quote in the HTML.
+
+    Code wrote the receipts, so they are shown exactly (escaped), never read as Markdown.
+    """
+    if not receipts:
+        return rendered
+    lines = [f"{RECEIPT_MARKS[r.outcome]} {r.summary}" for r in receipts]
+    quote = "<blockquote>" + "<br>".join(html.escape(line, quote=False) for line in lines) + "</blockquote>"
+    body = rendered.body + "\n\n" + "\n".join(lines)
+    return RenderedText(body=body, html=sanitize_html((rendered.html or html.escape(rendered.body)) + quote))
 
 
 def split_text(text: str, limit: int = CHUNK_CHARS) -> list[str]:

@@ -47,6 +47,7 @@ from bot.adapters.telegram_render import (
     append_line,
     plain_with_bold_header,
     render_markdown,
+    with_receipts,
 )
 from bot.clock import Clock
 from bot.config import TelegramSettings
@@ -280,7 +281,7 @@ class TelegramAdapter:
     # -- Messenger ---------------------------------------------------------------------
     async def send(self, chat: ChatRef, message: OutboundMessage) -> SentMessage | None:
         """Post Markdown as one or more messages; the first part's id is returned."""
-        parts = render_markdown(message.text)
+        parts = with_receipts(render_markdown(message.text), message.receipts)
         if not parts:
             log.warning("telegram: nothing to send (empty %s message)", message.kind)
             return None

@@ -16,6 +16,8 @@ from telegram import MessageEntity
 from telegramify_markdown.entity import MessageEntity as ConvertedEntity
 from telegramify_markdown.entity import split_entities, utf16_len
 
+from bot.core.events import RECEIPT_MARKS, Receipt
+
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE_UTF16 = 4096
@@ -58,6 +60,27 @@ def plain_with_bold_header(header: str, body: str) -> RenderedPart:
 def append_line(part: RenderedPart, line: str) -> RenderedPart:
     """The same part with a plain line added after a blank line."""
     return RenderedPart(f"{part.text}\n\n{line}", part.entities)
+
+
+def with_receipts(parts: list[RenderedPart], receipts: tuple[Receipt, ...],
+                  limit: int = MAX_MESSAGE_UTF16) -> list[RenderedPart]:
+    """`parts` with the receipts as a quoted block of plain lines under the last part.
+
+    The block is plain text (no Markdown): code wrote it, and a file name like `a_b` must
+    show as it is. When it does not fit in the last part it becomes a part of its own.
+    """
+    if not receipts:
+        return parts
+    block = "\n".join(f"{RECEIPT_MARKS[r.outcome]} {r.summary}" for r in receipts)
+    if utf16_len(block) > limit:
+        block = block[: limit - 1] + "…"
+    if parts and utf16_len(parts[-1].text) + 2 + utf16_len(block) <= limit:
+        last = parts[-1]
+        offset = utf16_len(last.text) + 2
+        quote = MessageEntity(MessageEntity.BLOCKQUOTE, offset, utf16_len(block))
+        return [*parts[:-1], RenderedPart(f"{last.text}\n\n{block}", (*last.entities, quote))]
+    quote = MessageEntity(MessageEntity.BLOCKQUOTE, 0, utf16_len(block))
+    return [*parts, RenderedPart(block, (quote,))]
 
 
 def _trimmed(text: str, entities: list[ConvertedEntity]) -> RenderedPart | None:

@@ -216,7 +216,8 @@ class Assistant:
         outcome = await self._runner.run(chat, text, message_id, lang)
         kept = outcome.answer if outcome.keep_text else NOT_KEPT
         await self.messages.add(chat, "assistant", kept, self.deps.clock.now(), turn_id=outcome.turn_id)
-        await self.send(chat, OutboundMessage(outcome.answer, outcome.kind, outcome.suggestions))
+        await self.send(chat, OutboundMessage(outcome.answer, outcome.kind, outcome.suggestions,
+                                              outcome.receipts))
         for listener in self.turn_listeners:
             await self._best_effort(listener(chat, outcome.turn_id))
 

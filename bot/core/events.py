@@ -98,13 +98,51 @@ class MessageKind(StrEnum):
     SCHEDULED = "scheduled"  # diary, briefing, digest, reminder
 
 
+class ReceiptOutcome(StrEnum):
+    """What really happened to one action of a turn, as the call record says."""
+
+    DONE = "done"
+    FAILED = "failed"
+    DENIED = "denied"
+    EXPIRED = "expired"
+    CANCELLED = "cancelled"
+    NOTHING_CHANGED = "nothing_changed"  # an action was asked for and none ran
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """One line written by code, in the user's language, about an action of this turn.
+
+    `summary` is plain text (what, on what, the outcome), never Markdown: adapters show it
+    as it is, marked by `outcome`, apart from the model's answer.
+    """
+
+    outcome: ReceiptOutcome
+    summary: str
+
+
+RECEIPT_MARKS = {
+    ReceiptOutcome.DONE: "✅",
+    ReceiptOutcome.FAILED: "❌",
+    ReceiptOutcome.DENIED: "🚫",
+    ReceiptOutcome.EXPIRED: "⌛",
+    ReceiptOutcome.CANCELLED: "🚫",
+    ReceiptOutcome.NOTHING_CHANGED: "ℹ️",
+}
+
+
 @dataclass(frozen=True)
 class OutboundMessage:
-    """Markdown text for a chat; the adapter renders it in its platform's format."""
+    """Markdown text for a chat; the adapter renders it in its platform's format.
+
+    `receipts` say what the turn's actions really did; adapters render them apart from
+    the text (which the model wrote) so the user can tell code's word from the model's.
+    """
 
     text: str
     kind: MessageKind = MessageKind.ANSWER
     suggestions: tuple[str, ...] = field(default_factory=tuple)
+    receipts: tuple[Receipt, ...] = field(default_factory=tuple)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from pydantic import BaseModel
 
 from bot.core import replies
 from bot.core.approvals import ApprovalOutcome
-from bot.core.events import ChatRef, MessageKind, OutboundMessage
+from bot.core.events import ChatRef, MessageKind, OutboundMessage, Receipt
 from bot.core.prompt import (
     UNTRUSTED_CLOSE,
     UNTRUSTED_OPEN,
@@ -30,6 +30,7 @@ from bot.core.prompt import (
     stable_prefix,
     volatile_tail,
 )
+from bot.core.receipts import receipts_for
 from bot.core.routing import RouteDecision, RouteRequest
 from bot.core.tokens import count_tools
 from bot.core.verify import NOT_RUN, CallRecord, CallStatus, Violation, verify
@@ -76,6 +77,7 @@ class TurnOutcome:
     kind: MessageKind = MessageKind.ANSWER
     suggestions: tuple[str, ...] = ()
     keep_text: bool = True  # False after a forget: the answer may quote what was erased
+    receipts: tuple[Receipt, ...] = ()  # what each action really did, written by code
 
 
 NOT_KEPT = "[not kept: this turn erased memory]"
@@ -105,6 +107,7 @@ class TurnRunner:
         state = _TurnState(chat=chat, turn_id=turn_id, user_text=text, lang=lang,
                            untrusted_seen=await self._previous_turn_read_untrusted(chat, turn_id))
         outcome = await self._run(state, message_id)
+        outcome = replace(outcome, receipts=receipts_for(state.calls, state.lang))
         if state.erased_memory:
             outcome = replace(outcome, keep_text=False)
         await a.turns.finish(turn_id, outcome=outcome.status.value,
@@ -343,8 +346,12 @@ class TurnRunner:
         if bound is not None and bound.spec.erases_memory and status is CallStatus.OK:
             state.erased_memory = True
             arguments, result = "{}", NOT_KEPT
-        state.calls.append(CallRecord(name=name, arguments=call.arguments, risk=risk, status=status,
-                                      description=description or call.name, result=result, error=error))
+        state.calls.append(CallRecord(
+            name=name, arguments=call.arguments, risk=risk, status=status,
+            description=description or call.name, result=result, error=error,
+            egress=bound is not None and bound.spec.sends_data_out,
+            erases=bound is not None and bound.spec.erases_memory,
+        ))
         await self._a.turns.record_call(
             state.turn_id, call_id=call.id, tool=name, arguments=arguments, risk=risk.name,
             decision=decision.value, status=status.value, result=result, error=error or None,

@@ -44,10 +44,17 @@ class CallRecord:
     description: str
     result: str = ""
     error: str = ""
+    egress: bool = False  # the tool sends data to third parties
+    erases: bool = False  # the tool erases memory: its arguments are not repeated
 
     @property
     def is_write(self) -> bool:
         return self.risk >= Risk.WRITE
+
+    @property
+    def has_side_effect(self) -> bool:
+        """Changes something, or sends something out: the user gets a receipt for it."""
+        return self.is_write or self.egress
 
 
 class Rule(StrEnum):

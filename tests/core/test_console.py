@@ -112,3 +112,18 @@ async def test_end_of_input_cancels_a_pending_approval(tmp_path: Path, db: Datab
     assert pantry.items == ["milk"]
     row = await db.fetchone("SELECT status FROM approvals")
     assert row["status"] == "cancelled"
+
+
+async def test_console_prints_code_receipts_under_the_answer(tmp_path: Path, db: Database, clock: ManualClock,
+                                                             model: ScriptedModel) -> None:
+    console, out, pantry = await _console(tmp_path, db, clock, model)
+    model.call("remove_item", item="milk")
+    model.respond("Listo, ¿algo más?")
+    await console.feed("quita la leche: milk")
+    await _wait_for(out, "Approve? [y/n]")
+    await console.feed("s")
+    await _settle(console)
+    lines = out.getvalue().splitlines()
+    answer = lines.index("mayordomo> Listo, ¿algo más?")
+    assert lines[answer + 1] == "  ✅ Borrar milk (remove_item): hecho"
+    assert pantry.items == []

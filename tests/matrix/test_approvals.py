@@ -60,8 +60,12 @@ async def test_approval_by_reaction_in_a_group_only_the_owner_decides(world: Mat
     assert APPROVAL_OUTCOME_LABELS[ApprovalOutcome.APPROVED] in edit.content["m.new_content"]["body"]
     assert "groceries" in edit.content["m.new_content"]["body"]
     answer = await alice.message_from(bot.user_id, room, after=mark,
-                                      match=lambda s: s.body == "Deleted the note groceries.")
+                                      match=lambda s: s.body.startswith("Deleted the note groceries."))
     assert answer.content["msgtype"] == "m.text"
+    # Under the answer, code's receipt: plain in the body, quoted in the HTML.
+    assert answer.body == "Deleted the note groceries.\n\n✅ Delete groceries (delete_note): done"
+    assert answer.content["formatted_body"].endswith(
+        "<blockquote>✅ Delete groceries (delete_note): done</blockquote>")
     assert bot.notes.deleted == ["groceries"]
 
     # A late second reaction from the owner is a duplicate: nothing runs again.
@@ -103,8 +107,9 @@ async def test_approval_by_reply_in_an_encrypted_room(world: MatrixWorld) -> Non
     edit = await alice.edit_of(approval.event_id)
     assert edit.decrypted
     assert APPROVAL_OUTCOME_LABELS[ApprovalOutcome.DENIED] in edit.content["m.new_content"]["body"]
-    await alice.message_from(bot.user_id, room, after=mark,
-                             match=lambda s: s.body == "You said no, so the note was not touched.")
+    answer = await alice.message_from(
+        bot.user_id, room, after=mark, match=lambda s: s.body.startswith("You said no, so the note was not touched."))
+    assert answer.body.endswith("\n\n🚫 Delete taxes 2025 (delete_note): denied, not done")
     assert bot.notes.deleted == []
     # The reply decided; it did not start a turn of its own.
     assert "No." not in str(world.model.requests)

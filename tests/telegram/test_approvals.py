@@ -7,7 +7,7 @@ import asyncio
 from bot.adapters.base import APPROVAL_OUTCOME_LABELS, DECISION_NOTICES
 from bot.core.approvals import ApprovalOutcome, DecisionResult
 from tests.telegram.conftest import Harness, approval_id
-from tests.telegram.fake_bot_api import BotMessage
+from tests.telegram.fake_bot_api import BotMessage, utf16_len
 from tests.telegram.updates import OWNER_ID, PARTNER_ID, STRANGER_ID
 
 DESCRIPTION = 'Delete the note "Groceries" for good.'
@@ -51,7 +51,7 @@ async def test_approve_runs_the_tool_and_edits_the_message(tg: Harness) -> None:
     assert await tg.answer_to(query) == DECISION_NOTICES[DecisionResult.ACCEPTED]
     await _edited_to(tg, shown, ApprovalOutcome.APPROVED)
     assert await tg.replies(1, predicate=lambda t: t.startswith("He borrado")) == [
-        "He borrado la nota Groceries."]
+        "He borrado la nota Groceries.\n\n✅ Borrar Groceries (delete_note): hecho"]
     assert tg.skill.deleted == ["Groceries"]
     assert await _status(tg, request_id) == "approved"
     assert shown.edits == 1
@@ -173,3 +173,17 @@ async def test_typing_is_kept_up_while_the_model_works_but_not_while_waiting(tg:
     query = await tg.press(shown, approve=True)
     await tg.answer_to(query)
     await tg.replies(1, predicate=lambda t: t.startswith("He borrado"))
+
+
+async def test_a_receipt_written_by_code_goes_under_the_answer_as_a_quoted_block(tg: Harness) -> None:
+    shown = await _ask_to_delete(tg, "Vale, la dejo como está.")
+    query = await tg.press(shown, approve=False)
+    await tg.answer_to(query)
+    [answer] = await tg.replies(1, predicate=lambda t: "Groceries (delete_note)" in t)
+    block = "🚫 Borrar Groceries (delete_note): denegado, no se hizo"
+    assert answer.endswith("\n\n" + block)
+    sent = next(c.params for c in tg.api.calls_to("sendMessage") if c.params["text"] == answer)
+    quote = [e for e in sent["entities"] if e["type"] == "blockquote"]
+    assert quote == [{"type": "blockquote", "offset": utf16_len(answer) - utf16_len(block),
+                      "length": utf16_len(block)}]
+    assert tg.skill.deleted == []
