@@ -26,7 +26,8 @@ class Messenger(Protocol):
         ...
 
     async def present_approval(self, request: ApprovalRequest) -> SentMessage | None:
-        """Show what will happen (request.description) with Approve/Deny controls."""
+        """Show what will happen (request.description) with Approve/Deny controls, and an
+        "always" control when request.grant is set."""
         ...
 
     async def show_approval_outcome(self, request: ApprovalRequest, outcome: ApprovalOutcome) -> None:
@@ -44,8 +45,17 @@ APPROVAL_OUTCOME_LABELS = {
 
 DECISION_NOTICES = {
     DecisionResult.ACCEPTED: "Got it.",
+    DecisionResult.ACCEPTED_ALWAYS: "Got it; I won't ask again for this (/permissions to undo).",
+    DecisionResult.NOT_GRANTABLE: "This one can only be approved once; nothing changed yet.",
     DecisionResult.UNKNOWN: "This request is unknown or no longer valid; nothing changed.",
     DecisionResult.NOT_OWNER: "Only the person who asked can decide this; nothing changed.",
     DecisionResult.ALREADY_DECIDED: "This was already decided; nothing changed.",
     DecisionResult.EXPIRED: "This request has expired; nothing was done.",
 }
+
+
+def always_label(request: ApprovalRequest) -> str | None:
+    """The text of the "always" control, naming exactly what it would allow; None if not offered."""
+    if request.grant is None:
+        return None
+    return f"♾️ Always: {request.tool} {request.grant.describe()}"

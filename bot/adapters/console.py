@@ -1,8 +1,9 @@
 """A terminal chat with the assistant: the first adapter, and the way to try it locally.
 
 Lines are messages; `/name arg` lines are commands; `/pin LAT LON` shares a location.
-While an approval is pending, the next line answers it (y/yes/s/sí or n/no); it expires
-like any other approval. Turns run as tasks so the prompt keeps reading while one waits.
+While an approval is pending, the next line answers it (y/yes/s/sí or n/no, or a/always/
+siempre for a standing grant when one is offered); it expires like any other approval.
+Turns run as tasks so the prompt keeps reading while one waits.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import sys
 from collections.abc import AsyncIterator
 from typing import TextIO
 
-from bot.adapters.base import APPROVAL_OUTCOME_LABELS, DECISION_NOTICES
+from bot.adapters.base import APPROVAL_OUTCOME_LABELS, DECISION_NOTICES, always_label
 from bot.clock import Clock
 from bot.core.approvals import ApprovalOutcome, ApprovalRequest
 from bot.core.assistant import Assistant
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 
 YES = {"y", "yes", "s", "si", "sí", "ok", "approve"}
 NO = {"n", "no", "deny", "cancel"}
+ALWAYS = {"a", "always", "siempre"}
 
 
 class ConsoleAdapter:
@@ -70,8 +72,12 @@ class ConsoleAdapter:
         minutes = max(1, round((request.expires_at - request.created_at).total_seconds() / 60))
         self._pending.append(request)
         description = request.description.replace("\n", "\n    ")
+        # The prompt line stays exactly as it was: scripts that drive the console read it.
         self._print(f"  ? Approval needed: {description}\n"
                     f"    Approve? [y/n] (expires in {minutes} min; no answer = no)")
+        always = always_label(request)
+        if always is not None:
+            self._print(f"    (or a = {always})")
         return SentMessage(request.chat, request.id)
 
     async def show_approval_outcome(self, request: ApprovalRequest, outcome: ApprovalOutcome) -> None:
@@ -101,10 +107,10 @@ class ConsoleAdapter:
         text = line.rstrip("\n")
         if self._pending and text.strip():
             answer = text.strip().lower()
-            if answer in YES | NO:
+            if answer in YES | NO | ALWAYS:
                 request = self._pending[0]
-                result = await self._assistant.decide(
-                    ApprovalDecision(self.chat, request.id, approve=answer in YES))
+                result = await self._assistant.decide(ApprovalDecision(
+                    self.chat, request.id, approve=answer in YES | ALWAYS, always=answer in ALWAYS))
                 self._print(f"  {DECISION_NOTICES[result]}")
                 return
             self._print("  An approval is waiting: answer y or n first.")
@@ -128,7 +134,6 @@ class ConsoleAdapter:
                 self._print("  Latitude must be within ±90 and longitude within ±180.")
                 return None
             location = Location(lat, lon, self._clock.now(), LocationSource.MANUAL)
-            self._print("  📍 Location saved.")
             return LocationShared(self.chat, location)
         if text.startswith("/") and len(text) > 1 and not text.startswith("//"):
             name, _, argument = text[1:].partition(" ")

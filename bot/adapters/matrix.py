@@ -45,7 +45,7 @@ from nio import (
 from nio.crypto import decrypt_attachment
 from nio.exceptions import EncryptionError
 
-from bot.adapters.base import APPROVAL_OUTCOME_LABELS, DECISION_NOTICES
+from bot.adapters.base import APPROVAL_OUTCOME_LABELS, DECISION_NOTICES, always_label
 from bot.adapters.matrix_location import (
     BEACON_INFO_TYPES,
     BEACON_TYPES,
@@ -80,6 +80,9 @@ log = logging.getLogger(__name__)
 
 APPROVE_KEY = "✅"
 DENY_KEY = "❌"
+ALWAYS_KEY = "♾️"
+_ALWAYS_KEYS = frozenset({"♾", "🔁"})
+_ALWAYS_WORDS = frozenset({"always", "siempre", "a"})
 _APPROVE_KEYS = frozenset({"✅", "✔", "☑", "👍", "🆗"})
 _DENY_KEYS = frozenset({"❌", "✖", "❎", "👎", "🚫"})
 _YES_WORDS = frozenset({"yes", "y", "si", "sí", "ok", "okay", "vale", "approve", "approved", "adelante"})
@@ -126,6 +129,15 @@ class _Undecryptable:
 def _variant_free(key: str) -> str:
     """Reaction keys arrive with or without the emoji variation selector."""
     return key.replace("\ufe0f", "").strip()
+
+
+def approval_answer(text: str) -> tuple[bool, bool] | None:
+    """(approve, always) from a reply or reaction key; None for anything else."""
+    word = re.sub(r"[^\w]+", " ", text.lower()).strip()
+    if word in _ALWAYS_WORDS or _variant_free(text) in _ALWAYS_KEYS:
+        return True, True
+    answer = yes_or_no(text)
+    return None if answer is None else (answer, False)
 
 
 def yes_or_no(text: str) -> bool | None:
@@ -364,11 +376,13 @@ class MatrixAdapter:
         room_id = request.chat.chat_id
         zone = self._assistant.deps.settings.core.zone
         expires = request.expires_at.astimezone(zone).strftime("%H:%M")
+        always = always_label(request)
+        how = (f"React {APPROVE_KEY} to approve once, {ALWAYS_KEY} for “{{always}}” or {DENY_KEY} to deny "
+               "(or reply yes / always / no to this message)" if always is not None else
+               f"React {APPROVE_KEY} to approve or {DENY_KEY} to deny (or reply yes / no to this message)")
         rendered = render_with_literals(
-            "**Approval needed:** {description}\n\n"
-            f"React {APPROVE_KEY} to approve or {DENY_KEY} to deny (or reply yes / no to this "
-            f"message). Expires at {expires} if you do not answer.",
-            description=request.description,
+            "**Approval needed:** {description}\n\n" + how + f". Expires at {expires} if you do not answer.",
+            description=request.description, always=(always or "").removeprefix("♾️ "),
         )
         try:
             event_id = await self._put(room_id, "m.room.message", rendered.content())
@@ -376,7 +390,7 @@ class MatrixAdapter:
             log.error("Matrix: approval %s… not shown: %s", request.id[:6], exc)
             return None
         await self._approvals.add(event_id, request.id, room_id, self._clock.now())
-        for key in (APPROVE_KEY, DENY_KEY):
+        for key in (APPROVE_KEY, ALWAYS_KEY, DENY_KEY) if always is not None else (APPROVE_KEY, DENY_KEY):
             content = {"m.relates_to": {"rel_type": "m.annotation", "event_id": event_id, "key": key}}
             try:
                 reaction_id = await self._put(room_id, "m.reaction", content)
@@ -419,9 +433,14 @@ class MatrixAdapter:
 
     # -- putting events into rooms (the only way out) ----------------------------------
     async def _put(self, room_id: str, event_type: str, content: dict[str, Any]) -> str:
-        """Send one room event, encrypted whenever the room is; returns its event id."""
+        """Send one room event, encrypted whenever the room is (reactions excepted); its event id.
+
+        Reactions go unencrypted, as Element sends them: an encrypted reaction looks like a new
+        message to push rules and notifies, so each approval would buzz the phone three times.
+        A reaction carries only an emoji key and the id it annotates.
+        """
         client = self._require_client()
-        if await self._must_encrypt(room_id):
+        if event_type != "m.reaction" and await self._must_encrypt(room_id):
             event_type, content = await self._encrypt(room_id, event_type, content)
         method, path, data = Api.room_send(client.access_token, room_id, event_type, content, uuid4())
         # nio's public room_send never encrypts reactions; the raw send keeps one guarded path.
@@ -573,10 +592,10 @@ class MatrixAdapter:
         text = strip_reply_fallback(body) if reply_to else body
         if reply_to:
             approval = await self._approvals.by_event(reply_to)
-            answer = yes_or_no(text)
+            answer = approval_answer(text)
             if approval is not None and approval.room_id == chat.chat_id and answer is not None:
                 await self._receipt(room.room_id, event.event_id)
-                await self._decide(chat, approval.request_id, answer)
+                await self._decide(chat, approval.request_id, *answer)
                 return
         addressed, text = self._addressed(room, content, text)
         if not addressed:
@@ -671,19 +690,21 @@ class MatrixAdapter:
             return
         key = _variant_free(str(relation.get("key", "")))
         if key in _APPROVE_KEYS:
-            approve = True
+            approve, always = True, False
+        elif key in _ALWAYS_KEYS:
+            approve, always = True, True
         elif key in _DENY_KEYS:
-            approve = False
+            approve, always = False, False
         else:
             return
         approval = await self._approvals.by_event(str(relation.get("event_id", "")))
         if approval is None or approval.room_id != chat.chat_id:
             return
-        await self._decide(chat, approval.request_id, approve)
+        await self._decide(chat, approval.request_id, approve, always)
 
-    async def _decide(self, chat: ChatRef, request_id: str, approve: bool) -> None:
-        result = await self._assistant.decide(ApprovalDecision(chat, request_id, approve))
-        if result is not DecisionResult.ACCEPTED:
+    async def _decide(self, chat: ChatRef, request_id: str, approve: bool, always: bool = False) -> None:
+        result = await self._assistant.decide(ApprovalDecision(chat, request_id, approve, always))
+        if result not in (DecisionResult.ACCEPTED, DecisionResult.ACCEPTED_ALWAYS):
             await self.send(chat, OutboundMessage(DECISION_NOTICES[result], MessageKind.NOTICE))
 
     async def _refuse(self, room: MatrixRoom, sender: str, content: dict[str, Any]) -> None:

@@ -41,7 +41,7 @@ from telegram.ext import Application, ApplicationBuilder, ContextTypes, TypeHand
 from telegram.request import HTTPXRequest, RequestData
 from telegram.warnings import PTBDeprecationWarning
 
-from bot.adapters.base import APPROVAL_OUTCOME_LABELS, DECISION_NOTICES
+from bot.adapters.base import APPROVAL_OUTCOME_LABELS, DECISION_NOTICES, always_label
 from bot.adapters.telegram_render import (
     RenderedPart,
     append_line,
@@ -83,7 +83,7 @@ MAX_WEBHOOK_BODY_BYTES = 1024 * 1024
 # Strangers get one refusal each per process; the set is bounded so it cannot grow forever.
 MAX_REMEMBERED_STRANGERS = 10_000
 
-_CALLBACK = re.compile(r"^(?P<verb>ok|no):(?P<id>[A-Za-z0-9_-]{16,43})$")
+_CALLBACK = re.compile(r"^(?P<verb>ok|al|no):(?P<id>[A-Za-z0-9_-]{16,43})$")
 _COMMAND_NAME = re.compile(r"^[a-z0-9_]{1,32}$")
 
 REFUSAL = (
@@ -100,17 +100,19 @@ class TelegramDeliveryError(MayordomoError):
     """Telegram did not accept a message, even after retrying network errors."""
 
 
-def callback_data(request_id: str, approve: bool) -> str:
-    """What an Approve/Deny button carries: the verb and the request's 128-bit random id."""
-    return f"{'ok' if approve else 'no'}:{request_id}"
+def callback_data(request_id: str, approve: bool, always: bool = False) -> str:
+    """What an approval button carries: the verb and the request's 128-bit random id."""
+    verb = ("al" if always else "ok") if approve else "no"
+    return f"{verb}:{request_id}"
 
 
-def parse_callback_data(data: str | None) -> tuple[str, bool] | None:
-    """(request id, approve) from a button's data; None for anything we did not make."""
+def parse_callback_data(data: str | None) -> tuple[str, bool, bool] | None:
+    """(request id, approve, always) from a button's data; None for anything we did not make."""
     match = _CALLBACK.match(data or "")
     if match is None:
         return None
-    return match.group("id"), match.group("verb") == "ok"
+    verb = match.group("verb")
+    return match.group("id"), verb in ("ok", "al"), verb == "al"
 
 
 def parse_command(message: Message, bot_username: str | None) -> tuple[str, str] | None:
@@ -308,10 +310,7 @@ class TelegramAdapter:
 
     async def present_approval(self, request: ApprovalRequest) -> SentMessage | None:
         part = _approval_part(request)
-        keyboard = InlineKeyboardMarkup([[
-            InlineKeyboardButton("✅ Approve", callback_data=callback_data(request.id, True)),
-            InlineKeyboardButton("❌ Deny", callback_data=callback_data(request.id, False)),
-        ]])
+        keyboard = InlineKeyboardMarkup(approval_buttons(request))
         sent, attempts = await self._send_part(request.chat, part, keyboard)
         await self._record(request.chat, sent.message_id, "approval", 1, 1, attempts)
         self._open_approvals[request.id] = dataclasses.replace(request, message_id=str(sent.message_id))
@@ -435,8 +434,8 @@ class TelegramAdapter:
         if parsed is None:
             result = DecisionResult.UNKNOWN
         else:
-            request_id, approve = parsed
-            result = await self._assistant.decide(ApprovalDecision(chat, request_id, approve))
+            request_id, approve, always = parsed
+            result = await self._assistant.decide(ApprovalDecision(chat, request_id, approve, always))
         await self._answer(query, DECISION_NOTICES[result])
 
     async def _refuse(self, update: Update, user: User) -> None:
@@ -622,6 +621,16 @@ class TelegramAdapter:
         return web.Response(text="ok")
 
 
+def approval_buttons(request: ApprovalRequest) -> list[list[InlineKeyboardButton]]:
+    """One button per row, so a long "always" label (and any later button) fits a phone."""
+    rows = [[InlineKeyboardButton("✅ Approve once", callback_data=callback_data(request.id, True))]]
+    always = always_label(request)
+    if always is not None:
+        rows.append([InlineKeyboardButton(always[:64], callback_data=callback_data(request.id, True, True))])
+    rows.append([InlineKeyboardButton("❌ Deny", callback_data=callback_data(request.id, False))])
+    return rows
+
+
 def _approval_part(request: ApprovalRequest) -> RenderedPart:
     minutes = max(1, round((request.expires_at - request.created_at).total_seconds() / 60))
     part = plain_with_bold_header(f"⚠️ {APPROVAL_HEADER}", request.description)
@@ -650,6 +659,7 @@ def _seconds(value: float | timedelta) -> float:
 __all__ = [
     "TelegramAdapter",
     "TelegramDeliveryError",
+    "approval_buttons",
     "callback_data",
     "parse_callback_data",
     "parse_command",

@@ -18,7 +18,9 @@ from typing import Any
 
 from bot.clock import Clock
 from bot.core.events import ApprovalDecision, ChatRef, Platform
+from bot.core.grants import GrantStore, scope_from_json, scope_to_json
 from memory.db import Database
+from tools.policy import GrantScope
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +37,8 @@ class DecisionResult(StrEnum):
     """What happened to a button press; adapters turn it into a short notice."""
 
     ACCEPTED = "accepted"
+    ACCEPTED_ALWAYS = "accepted_always"  # approved, and a standing grant was recorded
+    NOT_GRANTABLE = "not_grantable"  # "always" asked for a request that may only be approved once
     UNKNOWN = "unknown"
     NOT_OWNER = "not_owner"
     ALREADY_DECIDED = "already_decided"
@@ -52,6 +56,7 @@ class ApprovalRequest:
     expires_at: datetime
     turn_id: int | None = None
     message_id: str | None = None
+    grant: GrantScope | None = None  # what "always" would grant; None: approve once or deny only
 
     def arguments_dict(self) -> dict[str, Any]:
         loaded = json.loads(self.arguments)
@@ -61,12 +66,14 @@ class ApprovalRequest:
 class ApprovalBroker:
     def __init__(self, db: Database, clock: Clock, timeout: timedelta) -> None:
         self._db = db
+        self.grants = GrantStore(db)
         self._clock = clock
         self.timeout = timeout
         self._waiting: dict[str, asyncio.Future[ApprovalOutcome]] = {}
 
     async def open(
-        self, chat: ChatRef, tool: str, arguments: str, description: str, turn_id: int | None
+        self, chat: ChatRef, tool: str, arguments: str, description: str, turn_id: int | None,
+        grant: GrantScope | None = None,
     ) -> ApprovalRequest:
         now = self._clock.now()
         request = ApprovalRequest(
@@ -78,10 +85,11 @@ class ApprovalBroker:
             created_at=now,
             expires_at=now + self.timeout,
             turn_id=turn_id,
+            grant=grant,
         )
         await self._db.execute(
             "INSERT INTO approvals(id, user_key, platform, chat_id, turn_id, tool, arguments,"
-            " description, status, created_at, expires_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            " description, status, created_at, expires_at, grant_scope) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 request.id,
                 chat.user_key,
@@ -94,6 +102,7 @@ class ApprovalBroker:
                 ApprovalOutcome.PENDING.value,
                 now.isoformat(),
                 request.expires_at.isoformat(),
+                scope_to_json(grant) if grant is not None else None,
             ),
         )
         self._waiting[request.id] = asyncio.get_running_loop().create_future()
@@ -130,7 +139,7 @@ class ApprovalBroker:
 
     async def decide(self, decision: ApprovalDecision) -> DecisionResult:
         row = await self._db.fetchone(
-            "SELECT user_key, status, expires_at FROM approvals WHERE id = ?",
+            "SELECT user_key, status, expires_at, tool, grant_scope FROM approvals WHERE id = ?",
             (decision.request_id,),
         )
         if row is None:
@@ -145,6 +154,14 @@ class ApprovalBroker:
         if self._clock.now() >= datetime.fromisoformat(row["expires_at"]):
             await self._finish(decision.request_id, ApprovalOutcome.EXPIRED)
             return DecisionResult.EXPIRED
+        if decision.approve and decision.always:
+            scope = scope_from_json(row["grant_scope"])
+            if scope is None:
+                return DecisionResult.NOT_GRANTABLE
+            if not await self._finish(decision.request_id, ApprovalOutcome.APPROVED,
+                                      grant=(row["user_key"], row["tool"], scope)):
+                return DecisionResult.ALREADY_DECIDED
+            return DecisionResult.ACCEPTED_ALWAYS
         outcome = ApprovalOutcome.APPROVED if decision.approve else ApprovalOutcome.DENIED
         if not await self._finish(decision.request_id, outcome):
             return DecisionResult.ALREADY_DECIDED
@@ -168,12 +185,19 @@ class ApprovalBroker:
             await self._finish(row["id"], ApprovalOutcome.CANCELLED)
         return [_request_from_row(row) for row in stale]
 
-    async def _finish(self, request_id: str, outcome: ApprovalOutcome) -> bool:
-        """Move a pending request to `outcome`; False if something else got there first."""
-        changed = await self._db.rowcount(
-            "UPDATE approvals SET status = ?, decided_at = ? WHERE id = ? AND status = ?",
-            (outcome.value, self._clock.now().isoformat(), request_id, ApprovalOutcome.PENDING.value),
-        )
+    async def _finish(self, request_id: str, outcome: ApprovalOutcome,
+                      grant: tuple[str, str, GrantScope] | None = None) -> bool:
+        """Move a pending request to `outcome` (recording a grant with it, all or nothing);
+        False if something else got there first."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            changed = await tx.rowcount(
+                "UPDATE approvals SET status = ?, decided_at = ? WHERE id = ? AND status = ?",
+                (outcome.value, now.isoformat(), request_id, ApprovalOutcome.PENDING.value),
+            )
+            if changed and grant is not None:
+                user_key, tool, scope = grant
+                await self.grants.add(tx, user_key, tool, scope, request_id, now)
         if changed:
             future = self._waiting.get(request_id)
             if future is not None and not future.done():
@@ -196,4 +220,5 @@ def _request_from_row(row: Any) -> ApprovalRequest:
         expires_at=datetime.fromisoformat(row["expires_at"]),
         turn_id=row["turn_id"],
         message_id=row["message_id"],
+        grant=scope_from_json(row["grant_scope"]),
     )

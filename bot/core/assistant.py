@@ -283,10 +283,29 @@ class Assistant:
             )
             return OutboundMessage(replies.location_status(reading))
 
+        async def permissions(event: CommandMessage) -> OutboundMessage:
+            grants = self.broker.grants
+            user_key = event.chat.user_key
+            words = event.argument.split()
+            if not words:
+                return OutboundMessage(replies.permissions_list(
+                    [(g.id, g.description) for g in await grants.active(user_key)]))
+            if words[0].lower() in ("revoke", "revocar", "quitar") and len(words) == 2:
+                target = words[1].lower()
+                now = self.deps.clock.now()
+                if target in ("all", "todo", "todos"):
+                    return OutboundMessage(replies.permissions_revoked(await grants.revoke(user_key, None, now)))
+                if target.isdigit():
+                    return OutboundMessage(replies.permissions_revoked(
+                        await grants.revoke(user_key, int(target), now)))
+            return OutboundMessage(replies.permissions_usage(), MessageKind.ERROR)
+
         self.add_command("start", start, "say hello and list what I can do")
         self.add_command("help", help_, "list the commands")
         self.add_command("reset", reset, "start a fresh conversation (memory is kept)")
         self.add_command("location", location, "show the location I know and its age")
+        self.add_command("permissions", permissions,
+                         "list what I may do without asking; /permissions revoke N (or all)")
 
     async def _best_effort(self, work: Awaitable[object]) -> None:
         try:

@@ -81,11 +81,15 @@ class LocationShared:
 
 @dataclass(frozen=True)
 class ApprovalDecision:
-    """A button press, reaction, reply or y/n answering an approval request."""
+    """A button press, reaction, reply or y/n answering an approval request.
+
+    `always` (with approve) also asks for a standing grant for the request's scope.
+    """
 
     chat: ChatRef
     request_id: str
     approve: bool
+    always: bool = False
 
 
 InboundEvent = TextMessage | VoiceMessage | CommandMessage | LocationShared | ApprovalDecision

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from bot.core.events import Location
 from memory.locations import LocationReading
@@ -128,3 +128,33 @@ def location_saved(location: Location, live: bool) -> str:
     if live:
         return f"📍 Following your live location{accuracy}; weather and places nearby will use it."
     return f"📍 Got your location: {place}{accuracy}. Weather and places nearby will use it."
+
+
+def grant_saved(lang: str, description: str) -> str:
+    return _pick(
+        lang,
+        f"🔓 A partir de ahora no preguntaré antes de: {description}. /permissions lo muestra y lo revoca.",
+        f"🔓 From now on I won't ask before: {description}. /permissions lists and revokes it.",
+    )
+
+
+def ran_on_grant(lang: str) -> str:
+    return _pick(lang, " (permiso permanente; /permissions)", " (standing permission; /permissions)")
+
+
+def permissions_list(grants: Sequence[tuple[int, str]]) -> str:
+    if not grants:
+        return "No standing permissions: I ask before every action that needs a yes."
+    lines = [f"{number}. {description}" for number, description in grants]
+    return ("Standing permissions (I act without asking for these):\n" + "\n".join(lines)
+            + "\n\nRevoke one with `/permissions revoke N`, or all with `/permissions revoke all`.")
+
+
+def permissions_revoked(count: int) -> str:
+    if count == 0:
+        return "Nothing was revoked: no such standing permission. `/permissions` lists them."
+    return f"Revoked {count} standing permission{'s' if count != 1 else ''}: I will ask again."
+
+
+def permissions_usage() -> str:
+    return "Use `/permissions` to list, `/permissions revoke N` or `/permissions revoke all` to revoke."

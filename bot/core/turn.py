@@ -38,6 +38,7 @@ from bot.errors import ModelError, ToolArgumentsError, ToolError
 from bot.llm import ChatMessage, Completion, Role, ToolCall
 from memory.messages import chat_key
 from tools.context import ToolContext
+from tools.policy import GrantScope
 from tools.registry import BoundTool, Decision, tool
 from tools.truncate import truncate
 
@@ -272,11 +273,22 @@ class TurnRunner:
             await self._record(state, call, bound, Decision.ALLOW, CallStatus.INVALID_ARGUMENTS, "", str(exc), "")
             return f"ERROR: {exc}"
         target, target_args = bound.target(args)
-        decision = deps.policy.decide(target, target_args, untrusted_seen=state.untrusted_seen)
+        policy = deps.policy
+        decision = policy.decide(target, target_args, untrusted_seen=state.untrusted_seen)
         description = target.describe(target_args)
         approval_id: str | None = None
+        grant = None
         if decision is Decision.REQUIRE_APPROVAL:
-            outcome, approval_id = await self._ask(state, bound, args, description)
+            grant = policy.granted(target, target_args,
+                                   await a.broker.grants.active(state.chat.user_key, target.name),
+                                   untrusted_seen=state.untrusted_seen)
+            if grant is not None:
+                # The owner said "always" to this tool within this scope: run it and tell.
+                decision = Decision.NOTIFY
+                await a.broker.grants.record_use(grant, state.turn_id, call.id, clock.now())
+        if decision is Decision.REQUIRE_APPROVAL:
+            scope = policy.grantable(target, target_args, untrusted_seen=state.untrusted_seen)
+            outcome, approval_id = await self._ask(state, bound, args, description, scope)
             if outcome is not ApprovalOutcome.APPROVED:
                 status = CallStatus(outcome.value)
                 await self._record(state, call, target, decision, status, "", "", description, approval_id)
@@ -300,7 +312,8 @@ class TurnRunner:
         result = _render(raw)
         await self._record(state, call, target, decision, CallStatus.OK, result, "", description, approval_id)
         if decision is Decision.NOTIFY:
-            await a.send(state.chat, OutboundMessage(f"🔔 {description}", MessageKind.NOTICE))
+            shown_notice = f"🔔 {description}" + (replies.ran_on_grant(state.lang) if grant is not None else "")
+            await a.send(state.chat, OutboundMessage(shown_notice, MessageKind.NOTICE))
         shown = truncate(result, core.tool_result_chars)
         if target.spec.untrusted_output:
             state.untrusted_seen = True
@@ -309,11 +322,11 @@ class TurnRunner:
         return shown
 
     async def _ask(self, state: _TurnState, bound: BoundTool, args: BaseModel,
-                   description: str) -> tuple[ApprovalOutcome, str]:
+                   description: str, scope: GrantScope | None) -> tuple[ApprovalOutcome, str]:
         a = self._a
         request = await a.broker.open(
             state.chat, bound.name, json.dumps(args.model_dump(mode="json"), ensure_ascii=False),
-            description, state.turn_id,
+            description, state.turn_id, scope,
         )
         try:
             request = await a.present_approval(request)
@@ -328,6 +341,10 @@ class TurnRunner:
             return ApprovalOutcome.CANCELLED, request.id
         outcome = await a.broker.wait(request)
         await a.show_outcome(request, outcome)
+        granted = await a.broker.grants.by_approval(request.id) if outcome is ApprovalOutcome.APPROVED else None
+        if granted is not None:
+            await a.send(state.chat, OutboundMessage(replies.grant_saved(state.lang, granted.description),
+                                                     MessageKind.NOTICE))
         return outcome, request.id
 
     async def _failed(self, state: _TurnState, call: ToolCall, bound: BoundTool, decision: Decision,

@@ -127,3 +127,28 @@ async def test_console_prints_code_receipts_under_the_answer(tmp_path: Path, db:
     answer = lines.index("mayordomo> Listo, ¿algo más?")
     assert lines[answer + 1] == "  ✅ Borrar milk (remove_item): hecho"
     assert pantry.items == []
+
+
+async def test_console_always_answer_grants_and_a_pin_is_confirmed_once(
+        tmp_path: Path, db: Database, clock: ManualClock, model: ScriptedModel) -> None:
+    console, out, pantry = await _console(tmp_path, db, clock, model)
+    pantry.items = ["milk", "eggs"]
+    model.call("remove_item", item="milk")
+    model.respond("Removed.")
+    await console.feed("remove the milk")
+    await _wait_for(out, "Approve? [y/n]")  # the prompt line scripts read is unchanged
+    assert "(or a = ♾️ Always: remove_item with any arguments)" in out.getvalue()
+    await console.feed("a")
+    await _settle(console)
+    assert pantry.items == ["eggs"] and "From now on I won't ask before: remove_item" in out.getvalue()
+
+    model.call("remove_item", item="eggs")
+    model.respond("Removed the eggs too.")
+    await console.feed("remove the eggs")
+    await _settle(console)
+    assert pantry.items == [] and out.getvalue().count("Approve? [y/n]") == 1
+    assert "standing permission" in out.getvalue()
+
+    await console.feed("/pin 40.4168 -3.7038")
+    await _settle(console)
+    assert out.getvalue().count("📍") == 1

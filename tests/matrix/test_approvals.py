@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 from bot.adapters.base import APPROVAL_OUTCOME_LABELS, DECISION_NOTICES
 from bot.core.approvals import ApprovalOutcome, DecisionResult
@@ -78,7 +79,7 @@ async def test_approval_by_reaction_in_a_group_only_the_owner_decides(world: Mat
     # The controls are gone (the bot's reactions redacted), the stranger was refused once,
     # and the unaddressed chatter never reached the model.
     raw = await alice.raw_timeline(room)
-    assert sum(1 for e in raw if e["sender"] == bot.user_id and e["type"] == "m.room.redaction") == 2
+    assert sum(1 for e in raw if e["sender"] == bot.user_id and e["type"] == "m.room.redaction") == 3  # ✅ ♾️ ❌
     refusals = [s for s in alice.seen if s.sender == bot.user_id and s.body.startswith("Sorry")]
     assert len(refusals) == 1
     prompts = str(world.model.requests)
@@ -101,6 +102,16 @@ async def test_approval_by_reply_in_an_encrypted_room(world: MatrixWorld) -> Non
     approval = await _approval_message(alice, bot.user_id, room, mark)
     assert approval.decrypted
     assert "Delete the note “taxes 2025” for good" in approval.body
+    # One notification: the prompt is the bot's only encrypted event; its reactions go in the
+    # clear, as Element sends them, and default push rules do not notify for m.reaction.
+    raw_events = [e for e in await alice.raw_timeline(room)
+                  if e["sender"] == bot.user_id and "state_key" not in e]
+    print("\n--- Matrix approval, as the homeserver stores it ---\n" + "\n".join(
+        f"{e['type']} {json.dumps(e['content'].get('m.relates_to') or {}, ensure_ascii=False)}"
+        for e in raw_events))
+    after_prompt = raw_events[[e["event_id"] for e in raw_events].index(approval.event_id):]
+    assert [e["type"] for e in after_prompt] == ["m.room.encrypted", "m.reaction", "m.reaction", "m.reaction"]
+    assert [e["content"]["m.relates_to"]["key"] for e in after_prompt[1:]] == ["✅", "♾️", "❌"]
 
     mark = alice.mark
     await alice.reply(room, approval.event_id, f"> <{bot.user_id}> Approval needed\n\nNo.")
@@ -116,7 +127,8 @@ async def test_approval_by_reply_in_an_encrypted_room(world: MatrixWorld) -> Non
 
     for raw in await alice.raw_timeline(room):
         if raw["sender"] == bot.user_id and "state_key" not in raw:
-            assert raw["type"] in {"m.room.encrypted", "m.room.redaction"}, raw
+            # Reactions go in the clear, as Element sends them (one notification per approval).
+            assert raw["type"] in {"m.room.encrypted", "m.room.redaction", "m.reaction"}, raw
 
 
 async def test_approval_expires_and_the_message_says_so(world: MatrixWorld) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.adapters.matrix import MatrixAdapter, fingerprint, strip_reply_fallback, yes_or_no
+from bot.adapters.matrix import MatrixAdapter, approval_answer, fingerprint, strip_reply_fallback, yes_or_no
 from bot.adapters.matrix_location import (
     BadLocation,
     beacon_info_is_live,
@@ -106,6 +106,14 @@ def test_yes_no_replies_and_reply_fallbacks() -> None:
     assert strip_reply_fallback("> <@bot:x> Approval needed\n> more\n\nsí") == "sí"
     assert strip_reply_fallback("plain") == "plain"
     assert fingerprint("abcdefghij") == "abcd efgh ij"
+
+
+def test_always_replies_and_keys() -> None:
+    for text in ("always", "Siempre.", "♾️", "♾", "🔁"):
+        assert approval_answer(text) == (True, True), text
+    assert approval_answer("sí") == (True, False)
+    assert approval_answer("no") == (False, False)
+    assert approval_answer("always, but not that one") is None
 
 
 async def test_an_unreachable_homeserver_is_a_clear_config_error(tmp_path: Path, db: Database,

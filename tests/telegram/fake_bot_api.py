@@ -411,3 +411,16 @@ def _check_markup(markup: Any) -> None:
             data = button.get("callback_data")
             if data is not None and not 1 <= len(data.encode()) <= 64:
                 raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+
+
+def transcript(calls: list[ApiCall], skip: frozenset[str] = frozenset({"getUpdates", "getMe",
+                                                                       "setMyCommands", "deleteWebhook"})) -> str:
+    """The calls as one line each (method and the parameters that matter), for reading a test's log."""
+    lines: list[str] = []
+    for call in calls:
+        if call.method in skip:
+            continue
+        shown = {k: (f"<{len(v)} bytes>" if isinstance(v, bytes) else v) for k, v in call.params.items()
+                 if k not in {"entities", "link_preview_options"}}
+        lines.append(f"{call.method} {json.dumps(shown, ensure_ascii=False, default=str)}")
+    return "\n".join(lines)

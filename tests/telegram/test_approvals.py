@@ -40,11 +40,14 @@ async def _edited_to(tg: Harness, shown: BotMessage, outcome: ApprovalOutcome) -
 
 async def test_approve_runs_the_tool_and_edits_the_message(tg: Harness) -> None:
     shown = await _ask_to_delete(tg, "He borrado la nota Groceries.")
-    buttons = shown.reply_markup["inline_keyboard"][0]  # type: ignore[index]
-    assert [b["text"] for b in buttons] == ["✅ Approve", "❌ Deny"]
+    rows = shown.reply_markup["inline_keyboard"]  # type: ignore[index]
+    buttons = [b for row in rows for b in row]
+    assert all(len(row) == 1 for row in rows)  # one per row: long labels fit a phone
+    assert [b["text"] for b in buttons] == ["✅ Approve once", "♾️ Always: delete_note with any arguments",
+                                            "❌ Deny"]
     request_id = approval_id(shown)
     assert len(request_id) == 22  # 128 random bits, URL-safe
-    assert [b["callback_data"] for b in buttons] == [f"ok:{request_id}", f"no:{request_id}"]
+    assert [b["callback_data"] for b in buttons] == [f"ok:{request_id}", f"al:{request_id}", f"no:{request_id}"]
     assert tg.skill.deleted == []  # nothing happens before the yes
 
     query = await tg.press(shown, approve=True)

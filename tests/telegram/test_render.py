@@ -58,12 +58,15 @@ def test_whitespace_only_text_renders_to_nothing() -> None:
 
 def test_callback_data_round_trips_and_rejects_forgeries() -> None:
     request_id = "AbC-_0123456789abcdefg"
-    assert parse_callback_data(callback_data(request_id, True)) == (request_id, True)
-    assert parse_callback_data(callback_data(request_id, False)) == (request_id, False)
+    assert parse_callback_data(callback_data(request_id, True)) == (request_id, True, False)
+    assert parse_callback_data(callback_data(request_id, True, True)) == (request_id, True, True)
+    assert parse_callback_data(callback_data(request_id, False)) == (request_id, False, False)
+    # "always" on a deny is still a deny: no grant can come from a no.
+    assert parse_callback_data(callback_data(request_id, False, True)) == (request_id, False, False)
     for forged in [None, "", "ok:", "yes:" + request_id, "ok:short", "ok:" + request_id + "!",
                    "ok:../../etc", "ok:" + request_id + ":1", '{"ok": 1}']:
         assert parse_callback_data(forged) is None, forged
-    assert len(callback_data(request_id, True).encode()) <= 64
+    assert len(callback_data(request_id, True, True).encode()) <= 64
 
 
 def _command(text: str) -> Message:
