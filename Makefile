@@ -39,7 +39,7 @@ lint: $(STAMP)
 # `bench` runs what finishes in minutes on a fresh clone (LoCoMo on one test conversation,
 # memory scale up to 10k cards); `bench-all` runs every benchmark in full. Embeddings are
 # cached under .cache/, so reruns are quicker.
-QUICK_BENCH := bench/route_catalog.py bench/token_cost.py
+QUICK_BENCH := bench/route_catalog.py bench/token_cost.py bench/embed_rate.py
 
 bench: $(STAMP)
 	for script in $(QUICK_BENCH); do $(BIN)/python $$script || exit 1; done

@@ -101,6 +101,17 @@ class CardStore:
         sources = await self._sources([row["id"] for row in rows])
         return [_card(row, sources.get(row["id"], ())) for row in rows]
 
+    async def from_id(self, first_id: int, limit: int) -> list[Card]:
+        """Cards of every user from this id on, in id order (maintenance: re-embedding)."""
+        rows = await self._db.fetchall("SELECT * FROM memory_cards WHERE id >= ? ORDER BY id LIMIT ?",
+                                       (first_id, limit))
+        sources = await self._sources([row["id"] for row in rows])
+        return [_card(row, sources.get(row["id"], ())) for row in rows]
+
+    async def count_from(self, first_id: int) -> int:
+        row = await self._db.fetchone("SELECT COUNT(*) AS n FROM memory_cards WHERE id >= ?", (first_id,))
+        return int(row["n"]) if row else 0
+
     async def count(self, user_key: str) -> int:
         row = await self._db.fetchone("SELECT COUNT(*) AS n FROM memory_cards WHERE user_key = ?", (user_key,))
         return int(row["n"]) if row else 0

@@ -1,4 +1,4 @@
-"""`mayordomo memory …`: export one user's memory, or forget something, from the command line."""
+"""`mayordomo memory …`: export one user's memory, forget something, or re-embed every card."""
 
 from __future__ import annotations
 
@@ -11,14 +11,15 @@ from bot.clock import SystemClock
 from bot.config import load_settings
 from bot.errors import MayordomoError
 from memory.db import Database
-from memory.embeddings import build_embedder
+from memory.embeddings import build_embedder, centre_of
 from memory.export import export_user
 from memory.forget import USAGE, TargetError, parse_target
+from memory.reembed import Reembedder, ReembedProgress
 from memory.service import MemoryService
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    parser = subparsers.add_parser("memory", help="export or forget a user's memory")
+    parser = subparsers.add_parser("memory", help="export or forget a user's memory, or re-embed it")
     commands = parser.add_subparsers(dest="memory_command", required=True)
 
     export = commands.add_parser("export", help="one user's whole memory as Markdown and JSON")
@@ -31,6 +32,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     forget.add_argument("what", nargs="+", help=USAGE)
     forget.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     forget.set_defaults(handler=lambda args: asyncio.run(_forget(args)))
+
+    reembed = commands.add_parser(
+        "reembed", help="embed every card again with the configured embedder (resumes where it stopped)")
+    reembed.add_argument("--all", action="store_true",
+                         help="start over on every card even if the embedder did not change")
+    reembed.add_argument("--batch", type=int, default=64, help="cards per embedding batch (default 64)")
+    reembed.set_defaults(handler=lambda args: asyncio.run(_reembed(args)))
 
 
 async def _service(env_file: str = ".env") -> MemoryService:
@@ -79,6 +87,37 @@ async def _forget(args: argparse.Namespace) -> int:
         report = await service.forgetter.execute(plan)
         print(report.render())
         return 0 if report.verification.value == "verified gone" else 3
+    except MayordomoError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        await service.db.close()
+
+
+async def _reembed(args: argparse.Namespace) -> int:
+    if args.batch < 1:
+        print("error: --batch must be at least 1", file=sys.stderr)
+        return 2
+    service = await _service(getattr(args, "env_file", ".env"))
+    try:
+        embedder = service.embedder
+        if service.vectors.embedder_name != embedder.name or service.vectors.dim != embedder.dim:
+            change = await service.vectors.adopt(embedder.name, embedder.dim, await centre_of(embedder))
+            print(f"embedder {embedder.name}: index {change.value}")
+        if args.all:
+            await service.reembedder.queue()
+        if not await service.reembedder.pending():
+            print("nothing to re-embed: every card has a vector from " + embedder.name)
+            return 0
+        reembedder = Reembedder(service.db, service.cards, embedder, batch=args.batch)
+
+        def show(progress: ReembedProgress) -> None:
+            print(f"re-embedded {progress.done} cards, {progress.remaining} to go"
+                  f" ({progress.cards_per_second:.1f} cards/s)", flush=True)
+
+        result = await reembedder.run(show)
+        print(f"done: {result.done} cards in {result.seconds:.1f} s ({result.cards_per_second:.1f} cards/s)")
+        return 0
     except MayordomoError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

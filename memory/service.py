@@ -25,6 +25,7 @@ from memory.embeddings import Embedder, Vector, build_embedder, centre_of
 from memory.forget import Forgetter
 from memory.messages import StoredMessage, _row
 from memory.profile import ProfileStore
+from memory.reembed import Reembedder
 from memory.retrieval import Hit, RetrievalTuning, Retriever
 from memory.timeline import Category, FactDraft, TimelineStore
 from memory.tuning import tune_for_retrieval
@@ -58,6 +59,7 @@ class MemoryService:
         self.diary = DiaryStore(db)
         self.retriever = Retriever(self.cards, embedder,
                                    RetrievalTuning(age_half_life_days=memory.age_half_life_days))
+        self.reembedder = Reembedder(db, self.cards, embedder)
         self.forgetter = Forgetter(db, self.cards, self.timeline, self.profile, self.diary, embedder, clock)
         self.consolidator: Consolidator | None = None
         self.diary_writer: DiaryWriter | None = None
@@ -69,30 +71,17 @@ class MemoryService:
             self.diary_writer = DiaryWriter(db, model, self.diary, self.timeline, clock, self.zone)
 
     async def start(self) -> EmbedderChange:
-        """Adopt the configured embedder; a different one re-embeds every card."""
+        """Adopt the configured embedder; a different one re-embeds every card (resuming an
+        interrupted re-embedding first)."""
         await tune_for_retrieval(self.db)
         await self.vectors.load()
-        if self.vectors.embedder_name == self.embedder.name and self.vectors.dim == self.embedder.dim:
-            return EmbedderChange.SAME
-        change = await self.vectors.adopt(self.embedder.name, self.embedder.dim, await centre_of(self.embedder))
-        if change in (EmbedderChange.REEMBED, EmbedderChange.REBUILT):
-            await self.reembed_all()
+        change = EmbedderChange.SAME
+        if self.vectors.embedder_name != self.embedder.name or self.vectors.dim != self.embedder.dim:
+            change = await self.vectors.adopt(self.embedder.name, self.embedder.dim,
+                                              await centre_of(self.embedder))
+        if await self.reembedder.pending():
+            await self.reembedder.run()
         return change
-
-    async def reembed_all(self, batch: int = 64) -> int:
-        rows = await self.db.fetchall("SELECT DISTINCT user_key FROM memory_cards")
-        done = 0
-        for row in rows:
-            cards = await self.cards.for_user(row["user_key"])
-            for start in range(0, len(cards), batch):
-                chunk = cards[start:start + batch]
-                vectors = await self.embedder.embed([card.body for card in chunk], is_query=False)
-                async with self.db.transaction() as tx:
-                    for card, vector in zip(chunk, vectors, strict=True):
-                        await self.vectors.put(tx, card.id, card.user_key, vector)
-                done += len(chunk)
-        log.info("re-embedded %d cards with %s", done, self.embedder.name)
-        return done
 
     # -- reading -------------------------------------------------------------------------
     async def recall(self, user_key: str, query: str, limit: int | None = None,

@@ -22,6 +22,7 @@ import numpy as np
 
 from bot.errors import MayordomoError
 from memory.db import Database, Transaction
+from memory.reembed import queue_reembed
 
 TABLE = "memory_cards_vec"
 # vec0 allocates whole chunks per partition (user); with 1-bit vectors a chunk of 1024 rows
@@ -99,6 +100,8 @@ class VectorIndex:
                 " center = excluded.center",
                 (name, dim, to_blob(centre)),
             )
+            if previous is not None:
+                await queue_reembed(tx, name)  # with the change itself: a crash cannot lose it
         self.embedder_name, self.dim, self.center = name, dim, centre
         if previous is None:
             return EmbedderChange.NEW
