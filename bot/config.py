@@ -251,15 +251,15 @@ class RouterSettings(_Section):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True, env_prefix="ROUTER_")
 
     mode: str = Field(default="embedding", pattern="^(embedding|all|hybrid)$")
-    # A skill is chosen when its score reaches its threshold (per-skill JSON overrides the default)
-    # or lies within `margin` of the best score; at most `top_k` skills are chosen.
-    default_threshold: float = Field(default=0.90, ge=0, le=1)
+    # Per skill, the score at which a skill is chosen even when another scores higher; by
+    # default calibrated from the router's own examples (JSON per skill overrides that).
     thresholds: dict[str, float] = Field(default_factory=dict)
-    margin: float = Field(default=0.04, ge=0, le=1)
-    top_k: int = Field(default=4, ge=1, le=20)
-    # Below this best score the message alone says too little: the previous turn's skills stay.
+    # Skills within this margin of the best score of a request are chosen too.
+    margin: float = Field(default=0.01, ge=0, le=1)
+    # A message that refers back ("delete that one") and scores below this keeps the last skills.
     follow_up_threshold: float = Field(default=0.88, ge=0, le=1)
-    time_budget_ms: int = Field(default=300, ge=10, le=10_000)
+    # Only a stall reaches this (a warm local router answers in milliseconds): then every skill.
+    time_budget_ms: int = Field(default=2000, ge=10, le=10_000)
     model_budget_ms: int = Field(default=800, ge=50, le=10_000)
     defer: str = Field(default="never", pattern="^(never|auto|always)$")
 

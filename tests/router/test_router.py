@@ -72,14 +72,49 @@ async def test_clear_new_request_is_not_drowned_by_older_context(make_router, av
 
 
 async def test_thresholds_come_from_settings(make_router, available) -> None:
-    strict = make_router(default_threshold=1.0, margin=0.0, top_k=4)
-    decision = await strict.route(request("will it rain tomorrow?"), available)
-    assert decision.skills == {"environment"}
-    forced = make_router(default_threshold=1.0, margin=0.0, top_k=4, thresholds={"diary": 0.0})
+    calibrated = make_router()
+    decision = await calibrated.route(request("will it rain tomorrow?"), available)
+    assert "diary" not in decision.skills
+    forced = make_router(thresholds={"diary": 0.0})
     decision = await forced.route(request("will it rain tomorrow?"), available)
-    assert decision.skills == {"environment", "diary"}
-    capped = make_router(default_threshold=0.0, margin=1.0, top_k=2)
-    assert len((await capped.route(request("will it rain tomorrow?"), available)).skills) == 2
+    assert {"environment", "diary"} <= decision.skills
+
+
+async def test_skills_are_chosen_by_evidence_not_up_to_a_cap(make_router, available) -> None:
+    decision = await make_router().route(request("will it rain in Bilbao tomorrow?"), available)
+    assert decision.skills == {"environment"}
+
+
+@pytest.mark.parametrize(("text", "needed"), [
+    ("did the flight confirmation email come in? if so put the flight in my calendar and tell me "
+     "the weather in lisbon for that day", {"email", "agenda", "environment"}),
+    ("mira si me ha escrito el casero y si es así apúntame una tarea para llamarle", {"email", "tasks"}),
+    ("read my latest diary entry, then save the highlights as a note", {"diary", "notes"}),
+])
+async def test_each_request_of_a_message_gets_its_skill(make_router, available, text: str,
+                                                        needed: set[str]) -> None:
+    decision = await make_router().route(request(text), available)
+    assert needed <= decision.skills
+
+
+@pytest.mark.parametrize("text", ["gracias!!", "perfect, thanks", "vale, genial", "ok"])
+async def test_thanks_after_a_busy_turn_route_to_core_only(make_router, available, text: str) -> None:
+    busy = ["email", "agenda", "tasks", "environment"]
+    decision = await make_router().route(request(text, previous=busy, recent=["qué tengo hoy?"]), available)
+    assert decision.skills == frozenset()
+
+
+async def test_only_a_message_that_refers_back_keeps_the_previous_skills(make_router, available) -> None:
+    router = make_router()
+    for text in ("y mañana?", "and tomorrow?", "what about Paris?"):
+        kept = await router.route(request(text, previous=["environment"]), available)
+        assert "environment" in kept.skills, text
+        assert "refers back" in kept.reason or "environment" in (await router.route(request(text), available)).skills
+    fresh = await router.route(request("qué artículos nuevos hay en mis feeds?", previous=["environment"]),
+                               available)
+    assert "environment" not in fresh.skills and "news" in fresh.skills
+    question = await router.route(request("what's the capital of Australia?", previous=["email"]), available)
+    assert "email" not in question.skills
 
 
 def test_router_settings_are_read_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

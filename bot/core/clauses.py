@@ -1,0 +1,123 @@
+"""How a chat message splits into requests, and whether it leans on the previous turn.
+
+People chain requests ("check the mail and, if so, put it in my calendar"; "mira el correo y
+si es así apúntalo") and answer the assistant in fragments ("y mañana?", "the second one",
+"sí porfa"). The router scores each request on its own words, and only a message that
+refers back inherits the previous turn's skills; thanks and small talk inherit nothing.
+Rules are lexical on purpose: they are cheap, predictable and the same in Spanish and English.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+MAX_CLAUSES = 6
+# A piece shorter than this (in words) is not a request of its own: it stays with its neighbour.
+MIN_CLAUSE_WORDS = 2
+
+# Sentence ends, semicolons and commas; "?" and "!" also open a new request in Spanish (¿ ¡).
+_PUNCTUATION = re.compile(r"\s*(?:[.!?;]+(?=\s|$)|,|[¿¡])\s*")
+# Words that start a new request inside a sentence. Longest first, so "and then" beats "and".
+_CONNECTORS = (
+    "and if so", "and if not", "and then", "if so", "if not", "if there is", "if there are",
+    "and also", "and", "then", "also", "plus", "after that", "afterwards", "but",
+    "y si es así", "y si es asi", "si es así", "si es asi", "si lo hay", "si los hay", "si no",
+    "y luego", "y después", "y despues", "y además", "y ademas", "y también", "y tambien",
+    "luego", "después", "despues", "además", "ademas", "y", "e", "pero",
+)
+_CONNECTOR = re.compile(
+    r"\s+(?:" + "|".join(re.escape(c) for c in sorted(_CONNECTORS, key=len, reverse=True)) + r")\s+",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+# Openers of an elliptical follow-up: "and tomorrow?", "y el sábado?", "what about Paris?".
+_ELLIPSIS_OPENERS = (
+    "and", "also", "what about", "how about", "same for", "same", "or", "then",
+    "y", "e", "también", "tambien", "y qué tal", "y que tal", "qué tal", "que tal", "o", "igual",
+    "lo mismo",
+)
+# Words that point at something said before: pronouns, "the other one", corrections, yes-please.
+_REFERENCES = frozenset("""
+it that those them him her one ones other another previous second third same again instead
+actually rather yes yeah yep sure
+lo le les eso esa ese esos esas ello aquello otro otra otros otras anterior segundo segunda
+tercero tercera mismo misma sí dale venga porfa claro hazlo mejor better
+""".split())
+# Clitic endings that make a verb refer back: "bórralo", "mándaselo", "contéstale".
+_CLITIC = re.compile(r"\w{3,}(?:lo|la|los|las|le|les|selo|sela|selos|selas)$")
+# Thanks, greetings-goodbye and acknowledgements: never a request by themselves.
+_SMALL_TALK = frozenset("""
+thanks thank you thx ty cheers great perfect nice cool ok okay fine good awesome lol haha
+hi hello hey bye goodnight np no problem nah that s all it much so very
+hola gracias muchas mil genial perfecto guay vale ok okey bien muy estupendo jaja jajaja jeje
+adiós adios chao chau nada eso es todo de acuerdo nop no
+""".split())
+_SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", "buenas noches",
+                       "nos vemos")
+
+
+def _plain(text: str) -> str:
+    """Lower case without accents, so "Sí" and "si" compare equal."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def split_clauses(text: str) -> tuple[str, ...]:
+    """The requests of a message, in order (one item when it holds one request)."""
+    pieces: list[str] = []
+    for sentence in _PUNCTUATION.split(text.strip()):
+        pieces.extend(part for part in _CONNECTOR.split(f" {sentence} ") if part.strip())
+    clauses: list[str] = []
+    for piece in (part.strip(" ,.;:-") for part in pieces):
+        if not piece:
+            continue
+        if clauses and len(words(piece)) < MIN_CLAUSE_WORDS:
+            clauses[-1] = f"{clauses[-1]} {piece}"
+        elif clauses and len(words(clauses[-1])) < MIN_CLAUSE_WORDS:
+            clauses[-1] = f"{clauses[-1]} {piece}"
+        else:
+            clauses.append(piece)
+    if len(clauses) > MAX_CLAUSES:
+        clauses = [*clauses[: MAX_CLAUSES - 1], " ".join(clauses[MAX_CLAUSES - 1:])]
+    return tuple(clauses) or (text.strip(),)
+
+
+def is_small_talk(text: str) -> bool:
+    """Thanks, acknowledgements and goodbyes only ("perfect, thanks!", "vale gracias")."""
+    plain = _plain(" ".join(words(text)))
+    for phrase in _SMALL_TALK_PHRASES:
+        plain = plain.replace(_plain(phrase), " ")
+    found = plain.split()
+    if not found:
+        return bool(words(text))
+    plain_small_talk = {_plain(word) for word in _SMALL_TALK}
+    return bool(found) and all(word in plain_small_talk for word in found)
+
+
+def is_elliptical(text: str) -> bool:
+    """A fragment that only makes sense with the previous turn: "y mañana?", "and Paris?"."""
+    found = words(text)
+    if not found or len(found) > 5:
+        return False
+    if len(found) <= 2 and not is_small_talk(text):
+        return True  # "mañana?", "the second", "a las 8"
+    plain = " ".join(_plain(word) for word in found)
+    return any(plain == opener or plain.startswith(f"{opener} ")
+               for opener in (_plain(o) for o in _ELLIPSIS_OPENERS))
+
+
+def refers_back(text: str) -> bool:
+    """Whether the message leans on what was said before (pronouns, "the second one", "sí")."""
+    if is_small_talk(text):
+        return False
+    if is_elliptical(text):
+        return True
+    found = words(text)
+    references = {_plain(word) for word in _REFERENCES}
+    return any(_plain(word) in references or _CLITIC.fullmatch(word) for word in found)

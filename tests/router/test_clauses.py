@@ -1,0 +1,54 @@
+"""Splitting a message into its requests, and telling follow-ups from small talk."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.core.clauses import is_elliptical, is_small_talk, refers_back, split_clauses
+
+
+@pytest.mark.parametrize(("text", "clauses"), [
+    ("did the flight email come in? if so put it in my calendar and tell me the weather in lisbon",
+     ("did the flight email come in", "put it in my calendar", "tell me the weather in lisbon")),
+    ("busca el correo del vuelo, mételo en el calendario y dime qué tiempo hará",
+     ("busca el correo del vuelo", "mételo en el calendario", "dime qué tiempo hará")),
+    ("mira si me ha escrito el casero y si es así apúntame una tarea",
+     ("mira si me ha escrito el casero", "apúntame una tarea")),
+    ("check the backups; then read me the alerts", ("check the backups", "read me the alerts")),
+    ("¿tengo algo el lunes? ¡avísame el domingo!", ("tengo algo el lunes", "avísame el domingo")),
+])
+def test_a_message_splits_into_its_requests(text: str, clauses: tuple[str, ...]) -> None:
+    assert split_clauses(text) == clauses
+
+
+@pytest.mark.parametrize("text", ["what's 15.5% of 240?", "qué tiempo hace?", "remind me at 8"])
+def test_one_request_stays_whole(text: str) -> None:
+    assert split_clauses(text) == (text.rstrip("?"),)
+
+
+def test_a_lone_word_stays_with_its_neighbour_and_long_messages_are_capped() -> None:
+    assert split_clauses("bread and milk") == ("bread milk",)
+    many = " and ".join(f"do thing number {n}" for n in range(12))
+    assert len(split_clauses(many)) == 6
+
+
+@pytest.mark.parametrize("text", ["gracias!!", "perfect, thanks", "ok", "vale, genial", "nah that's fine",
+                                  "buenas noches, hasta mañana", "thank you so much!"])
+def test_thanks_and_goodbyes_are_small_talk_and_never_refer_back(text: str) -> None:
+    assert is_small_talk(text)
+    assert not refers_back(text)
+
+
+@pytest.mark.parametrize("text", ["y mañana?", "and tomorrow?", "¿y el sábado?", "what about Paris?", "mañana?"])
+def test_fragments_are_elliptical_follow_ups(text: str) -> None:
+    assert is_elliptical(text) and refers_back(text) and not is_small_talk(text)
+
+
+@pytest.mark.parametrize(("text", "back"), [
+    ("delete that one", True), ("read me the second one", True), ("mándaselo a Jorge", True),
+    ("sí porfa", True), ("bórralo", True), ("mejor a las 8", True),
+    ("what's on my calendar tomorrow?", False), ("add milk to the shopping list", False),
+    ("qué tiempo hace en Madrid?", False),
+])
+def test_references_to_the_previous_turn(text: str, back: bool) -> None:
+    assert refers_back(text) is back
