@@ -25,12 +25,12 @@ from bot.core.stats import install_stats
 from bot.llm import ModelClient
 from bot.scheduler import Scheduler
 from memory.db import Database
-from memory.service import install_memory
 from tools.mcp import connect_mcp_servers
 from tools.registry import ToolRegistry
 from tools.skills.core import CoreSkill
 from tools.skills.day_a import day_skills_a
 from tools.skills.day_b import install_day_b
+from tools.skills.memory import install_memory
 from tools.skills.outside import OutsideWorld, install_outside_world
 
 log = logging.getLogger("mayordomo")

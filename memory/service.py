@@ -1,5 +1,7 @@
-"""The memory, assembled: stores, retrieval, consolidation, diary and forget behind one object,
-and `install_memory`, which wires it into the assistant (skills, prompt, /forget, jobs)."""
+"""The memory, assembled: stores, retrieval, consolidation, diary and forget behind one object.
+
+It knows nothing of skills: the memory, timeline and diary skills are built from it in
+`tools/skills/`."""
 
 from __future__ import annotations
 
@@ -8,20 +10,16 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from apscheduler.triggers.cron import CronTrigger
-
 from bot.clock import Clock
 from bot.config import Settings
-from bot.core.assistant import Assistant
-from bot.core.events import ChatRef, MessageKind, OutboundMessage
+from bot.core.events import ChatRef
 from bot.errors import ToolError
 from bot.llm import ModelClient
-from bot.scheduler import Scheduler
 from memory.cards import CardDraft, CardStore
 from memory.consolidation import Consolidator, PassResult
 from memory.db import Database
 from memory.diary import DiaryOutcome, DiaryResult, DiaryStore, DiaryWriter
-from memory.embeddings import Embedder, Vector, build_embedder, centre_of
+from memory.embeddings import Embedder, Vector, centre_of
 from memory.forget import Forgetter
 from memory.messages import StoredMessage, _row
 from memory.profile import ProfileStore
@@ -185,51 +183,4 @@ def _title(fact: str) -> str:
     return flat if len(flat) <= 60 else flat[:59] + "…"
 
 
-async def install_memory(assistant: Assistant, scheduler: Scheduler, settings: Settings) -> MemoryService:
-    """Build the memory and wire it in: skills, prompt source, /forget, turn listener, jobs."""
-    from memory.commands import ForgetCommand
-    from tools.skills.diary import DiarySkill
-    from tools.skills.memory import MemorySkill
-    from tools.skills.timeline import TimelineSkill
-
-    deps = assistant.deps
-    embedder = await build_embedder(settings.memory, settings.llm)
-    service = MemoryService(settings, deps.db, deps.clock, embedder, deps.model)
-    await service.start()
-    deps.registry.add_skill(MemorySkill(service))
-    deps.registry.add_skill(TimelineSkill(service))
-    deps.registry.add_skill(DiarySkill(service))
-    assistant.add_prompt_source(service)
-    command = ForgetCommand(service, assistant)
-    assistant.add_command("forget", command.handle,
-                          "forget something for good: /forget <topic> | card N | fact N | diary YYYY-MM-DD"
-                          " | rule <section> N")
-    assistant.add_turn_listener(service.after_turn)
-    zone = settings.core.zone
-
-    async def consolidation_job(fired_at: datetime) -> None:
-        await service.consolidate_idle(fired_at)
-
-    async def diary_job(fired_at: datetime) -> None:
-        await post_diaries(service, assistant, fired_at)
-
-    every = settings.memory.check_every_minutes
-    scheduler.add_cron("memory-consolidation", CronTrigger(minute=f"*/{every}", timezone=zone), zone,
-                       consolidation_job)
-    scheduler.add_daily("memory-diary", settings.memory.diary_hour, settings.memory.diary_minute, zone, diary_job)
-    return service
-
-
-async def post_diaries(service: MemoryService, assistant: Assistant, fired_at: datetime) -> list[DiaryResult]:
-    """The nightly job: write each user's entry for the day and post it; a skipped day posts nothing."""
-    day = service.diary_day(fired_at)
-    results = []
-    for user_key in await service.users():
-        result = await service.write_diary(user_key, day)
-        results.append(result)
-        if result.outcome is DiaryOutcome.WRITTEN and result.entry is not None:
-            await assistant.deliver(user_key, OutboundMessage(result.entry.render(), MessageKind.SCHEDULED))
-    return results
-
-
-__all__ = ["MemoryService", "install_memory", "post_diaries"]
+__all__ = ["MemoryService"]

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from caldav.davclient import DAVClient
 
-from tests.email.mailserver import MailServer, start_mail_server
+from tests.skills.email.mailserver import MailServer, start_mail_server
 
 
 @pytest.fixture(scope="session")

@@ -11,14 +11,12 @@ import asyncio
 import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
-from bot.adapters.base import Messenger
-from bot.clock import Clock
-from bot.config import Settings
 from bot.core import replies
 from bot.core.approvals import ApprovalBroker, ApprovalOutcome, ApprovalRequest, DecisionResult
+from bot.core.deps import CoreDeps
 from bot.core.events import (
     ApprovalDecision,
     ChatRef,
@@ -34,40 +32,19 @@ from bot.core.events import (
     VoiceMessage,
 )
 from bot.core.language import detect_language
+from bot.core.messenger import Messenger
 from bot.core.prompt import PromptSource
-from bot.core.routing import AllSkillsRouter, ExposeAll, SkillRouter, ToolExposure
-from bot.core.turn import NOT_KEPT, TurnRunner
+from bot.core.routing import SkillRouter, ToolExposure
+from bot.core.turn import NOT_KEPT, TurnDeps, TurnRunner
 from bot.errors import ConfigError, ModelError
-from bot.llm import ModelClient
-from memory.db import Database
 from memory.locations import LocationStore
 from memory.messages import ChatDirectory, MessageStore
 from memory.turns import TurnStore
-from tools.policy import Policy
-from tools.registry import Decision, ToolRegistry
 
 log = logging.getLogger(__name__)
 
 CommandHandler = Callable[[CommandMessage], Awaitable[OutboundMessage]]
 TurnListener = Callable[[ChatRef, int], Awaitable[None]]
-
-
-@dataclass(frozen=True)
-class CoreDeps:
-    """Everything the core needs, built once by the app (or a test) and passed in."""
-
-    settings: Settings
-    db: Database
-    clock: Clock
-    model: ModelClient | None
-    registry: ToolRegistry
-    router: SkillRouter = field(default_factory=AllSkillsRouter)
-    exposure: ToolExposure = field(default_factory=ExposeAll)
-
-    @property
-    def policy(self) -> Policy:
-        overrides = {k: Decision(v) for k, v in self.settings.core.policy_overrides.items()}
-        return Policy(overrides=overrides)
 
 
 @dataclass(frozen=True)
@@ -91,7 +68,11 @@ class Assistant:
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._commands: dict[str, _Command] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        self._runner = TurnRunner(self)
+        self._runner = TurnRunner(TurnDeps(
+            core=lambda: self.deps, messages=self.messages, turns=self.turns, locations=self.locations,
+            broker=self.broker, prompt_sources=self.prompt_sources, send=self.send, typing=self.typing,
+            present_approval=self.present_approval, show_outcome=self.show_outcome,
+        ))
         self._add_builtin_commands()
 
     # -- wiring ----------------------------------------------------------------------

@@ -43,7 +43,15 @@ from tools.registry import BoundTool, Decision, tool
 from tools.truncate import truncate
 
 if TYPE_CHECKING:
-    from bot.core.assistant import Assistant
+    from collections.abc import Awaitable, Callable, Sequence
+
+    from bot.core.approvals import ApprovalBroker, ApprovalRequest
+    from bot.core.deps import CoreDeps
+    from bot.core.events import SentMessage
+    from bot.core.prompt import PromptSource
+    from memory.locations import LocationStore
+    from memory.messages import MessageStore
+    from memory.turns import TurnStore
 
 log = logging.getLogger(__name__)
 
@@ -97,9 +105,29 @@ class _TurnState:
     verification_log: list[dict[str, Any]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class TurnDeps:
+    """The few things a turn needs from the assistant that runs it."""
+
+    core: Callable[[], CoreDeps]  # read at each use: the router is swapped in after start-up
+    messages: MessageStore
+    turns: TurnStore
+    locations: LocationStore
+    broker: ApprovalBroker
+    prompt_sources: Sequence[PromptSource]
+    send: Callable[[ChatRef, OutboundMessage], Awaitable[SentMessage | None]]
+    typing: Callable[[ChatRef], Awaitable[None]]
+    present_approval: Callable[[ApprovalRequest], Awaitable[ApprovalRequest]]
+    show_outcome: Callable[[ApprovalRequest, ApprovalOutcome], Awaitable[None]]
+
+    @property
+    def deps(self) -> CoreDeps:
+        return self.core()
+
+
 class TurnRunner:
-    def __init__(self, assistant: Assistant) -> None:
-        self._a = assistant
+    def __init__(self, deps: TurnDeps) -> None:
+        self._a = deps
 
     async def run(self, chat: ChatRef, text: str, message_id: int, lang: str) -> TurnOutcome:
         a = self._a

@@ -14,10 +14,10 @@ from bot.clock import ManualClock
 from bot.config import NewsSettings, NotesSettings, WebSettings
 from bot.core.assistant import Assistant
 from memory.db import Database
-from tests.email.mailserver import MailAccount, MailServer
-from tests.news.feedserver import FeedServer
 from tests.scripted_model import ScriptedModel
-from tests.skills_b.conftest import caldav_settings, calendar_name  # noqa: F401  (fixtures)
+from tests.skills.conftest import caldav_settings, calendar_name  # noqa: F401  (fixtures)
+from tests.skills.email.mailserver import MailAccount, MailServer
+from tests.skills.news.feedserver import FeedServer
 from tests.support import RecordingMessenger, build_assistant, make_settings
 from tools.registry import Skill
 from tools.skills.email import EmailSkill

@@ -25,14 +25,14 @@ from bot.core.events import TextMessage
 from bot.core.prompt import UNTRUSTED_CLOSE, UNTRUSTED_OPEN
 from bot.inbox_server import InboxServer
 from memory.db import Database
-from tests.email.mailserver import MailAccount, MailServer
 from tests.injection.compromised import CompromisedModel, ToolCallSpec
-from tests.news.feedserver import FeedServer, Item, rss
 from tests.scripted_model import ScriptedModel
-from tests.skills_b.conftest import RadicaleServer
+from tests.skills.conftest import RadicaleServer
+from tests.skills.email.mailserver import MailAccount, MailServer
+from tests.skills.news.feedserver import FeedServer, Item, rss
 from tests.support import OWNER
+from tools.caldav import CalDAVStore
 from tools.skills.agenda import AgendaSkill
-from tools.skills.caldav_store import CalDAVStore
 
 ATTACKER = "attacker@evil.example"
 PLANTED_EMAIL = (

@@ -13,10 +13,10 @@ from bot.core.events import MessageKind, Platform
 from bot.scheduler import Scheduler
 from memory.db import Database
 from memory.diary import DiaryOutcome, DiaryStatus
-from memory.service import install_memory
 from tests.memory.conftest import ANA, say
 from tests.scripted_model import Scripted, ScriptedModel
 from tests.support import RecordingMessenger, build_assistant
+from tools.skills.memory import install_memory
 
 
 def entry(narrative: str, **extra: Any) -> str:

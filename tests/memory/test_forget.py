@@ -19,13 +19,13 @@ from memory.diary import DiaryEntry, DiaryStatus
 from memory.forget import ForgetKind, ForgetTarget, Verification, parse_target
 from memory.profile import ProfileSection
 from memory.schemas import Mood
-from memory.service import MemoryService, install_memory
+from memory.service import MemoryService
 from tests.memory.conftest import ANA, BOB, card, consolidation, conversation
 from tests.scripted_model import ScriptedModel
 from tests.support import build_assistant
 from tools.context import ToolContext
 from tools.registry import Risk
-from tools.skills.memory import MemorySkill
+from tools.skills.memory import MemorySkill, install_memory
 
 START = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 SECRET = "Zarzamora"

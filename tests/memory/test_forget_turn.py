@@ -8,11 +8,11 @@ from bot.core.approvals import ApprovalOutcome
 from bot.core.events import Platform, TextMessage
 from bot.scheduler import Scheduler
 from memory.db import Database
-from memory.service import install_memory
 from tests.memory.conftest import ANA
 from tests.memory.test_forget import file_bytes, fill
 from tests.scripted_model import Scripted, ScriptedModel
 from tests.support import RecordingMessenger, build_assistant
+from tools.skills.memory import install_memory
 
 
 async def test_forget_turn_keeps_none_of_its_text(settings: Settings, db: Database, clock: ManualClock,

@@ -9,10 +9,10 @@ from bot.config import Settings
 from bot.core.events import Platform, TextMessage
 from bot.scheduler import Scheduler
 from memory.db import Database
-from memory.service import install_memory
 from tests.memory.conftest import ANA, BOB, card, consolidation, conversation
 from tests.scripted_model import ScriptedModel
 from tests.support import RecordingMessenger, build_assistant
+from tools.skills.memory import install_memory
 
 
 async def test_a_turn_sees_profile_and_memories_and_triggers_consolidation(

@@ -16,10 +16,9 @@ from zoneinfo import ZoneInfo
 from pydantic import BaseModel
 
 from bot.errors import ToolError
+from tools.caldav import CalDAVStore, CalendarEvent, EventChanges
 from tools.context import ToolContext
-from tools.registry import Risk, Skill, tool
-from tools.skills.caldav_store import CalDAVStore, CalendarEvent, EventChanges
-from tools.skills.when import (
+from tools.dates import (
     WHEN_HELP,
     day_bounds,
     format_span,
@@ -28,6 +27,7 @@ from tools.skills.when import (
     parse_when,
     pretty_local,
 )
+from tools.registry import Risk, Skill, tool
 
 MAX_LISTED = 100
 

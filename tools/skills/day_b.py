@@ -17,12 +17,12 @@ from bot.briefing import Briefing
 from bot.clock import Clock
 from bot.config import BriefingSettings, Settings
 from memory.locations import LocationStore
+from tools.caldav import CalDAVStore, CalendarEvent, TodoItem
+from tools.dates import day_bounds
 from tools.skills.agenda import AgendaSkill
-from tools.skills.caldav_store import CalDAVStore, CalendarEvent, TodoItem
 from tools.skills.environment import OpenMeteoClient
 from tools.skills.reminders import ReminderDelivery, RemindersSkill
 from tools.skills.tasks import TasksSkill, is_overdue
-from tools.skills.when import day_bounds
 
 if TYPE_CHECKING:
     from bot.core.assistant import Assistant

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
-from typing import Annotated
+from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING, Annotated
 
+from bot.core.events import MessageKind, OutboundMessage
 from bot.errors import ToolError
-from memory.diary import DiaryStatus
+from memory.diary import DiaryOutcome, DiaryResult, DiaryStatus
 from memory.service import MemoryService
 from tools.context import ToolContext
 from tools.registry import Risk, Skill, tool
+
+if TYPE_CHECKING:
+    from bot.core.assistant import Assistant
 
 
 class DiarySkill(Skill):
@@ -48,3 +52,15 @@ class DiarySkill(Skill):
         if not entries:
             return "No diary entry matches."
         return "\n\n".join(entry.render() for entry in entries)
+
+
+async def post_diaries(service: MemoryService, assistant: Assistant, fired_at: datetime) -> list[DiaryResult]:
+    """The nightly job: write each user's entry for the day and post it; a skipped day posts nothing."""
+    day = service.diary_day(fired_at)
+    results = []
+    for user_key in await service.users():
+        result = await service.write_diary(user_key, day)
+        results.append(result)
+        if result.outcome is DiaryOutcome.WRITTEN and result.entry is not None:
+            await assistant.deliver(user_key, OutboundMessage(result.entry.render(), MessageKind.SCHEDULED))
+    return results

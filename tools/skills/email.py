@@ -33,7 +33,7 @@ from bot.config import EmailSettings
 from bot.errors import ToolError
 from tools.context import ToolContext
 from tools.registry import Decision, Risk, Skill, tool
-from tools.skills.plaintext import html_to_text, one_line, tidy
+from tools.text import html_to_text, one_line, tidy
 
 _FETCH_START = re.compile(rb"^\d+ FETCH \(")
 _UID = re.compile(rb"\bUID (\d+)")

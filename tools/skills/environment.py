@@ -25,8 +25,8 @@ from bot.clock import Clock
 from bot.config import EnvironmentSettings
 from bot.errors import ToolError
 from tools.context import ToolContext, format_age
+from tools.http import get_json
 from tools.registry import Risk, Skill, tool
-from tools.skills.external import get_json
 
 # WMO weather interpretation codes, as documented by Open-Meteo.
 WMO_CODES: dict[int, str] = {

@@ -27,7 +27,7 @@ from bot.errors import ToolError
 from memory.db import Database
 from tools.context import ToolContext
 from tools.registry import Risk, Skill, tool
-from tools.skills.plaintext import one_line
+from tools.text import one_line
 
 SOURCE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 TITLE_CHARS = 300

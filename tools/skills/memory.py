@@ -2,7 +2,8 @@
 
 Forgetting is two calls: `forget_preview` lists exactly what would go and returns a plan
 id; `forget(plan_id)` is DESTRUCTIVE, so the user approves a description that lists the
-same items, and only that plan is executed.
+same items, and only that plan is executed. `install_memory` builds the memory service and
+wires it in with the timeline and diary skills.
 """
 
 from __future__ import annotations
@@ -10,20 +11,26 @@ from __future__ import annotations
 import dataclasses
 import secrets
 from datetime import datetime, timedelta
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
+from apscheduler.triggers.cron import CronTrigger
 from pydantic import BaseModel
 
+from bot.config import Settings
 from bot.errors import ToolError
+from memory.commands import ForgetCommand
+from memory.embeddings import build_embedder
 from memory.forget import ForgetPlan, TargetError, parse_target
 from memory.service import MemoryService
 from memory.timeline import Category
 from tools.context import ToolContext
 from tools.registry import BoundTool, Risk, Skill, tool
+from tools.skills.diary import DiarySkill, post_diaries
+from tools.skills.timeline import FactCategory, FactSlot, TimelineSkill
 
-# Shared with the timeline skill's timeline_log, which records the same kind of fact.
-FactCategory = Annotated[Category, "what kind of fact"]
-FactSlot = Annotated[str | None, "if it replaces an earlier state: home_city, employer…"]
+if TYPE_CHECKING:
+    from bot.core.assistant import Assistant
+    from bot.scheduler import Scheduler
 
 PLAN_LIFETIME = timedelta(minutes=15)
 
@@ -129,3 +136,34 @@ class MemorySkill(Skill):
         if pending is None:
             return "Forget: unknown or expired plan (nothing will be deleted)."
         return pending.plan.describe()
+
+
+async def install_memory(assistant: Assistant, scheduler: Scheduler, settings: Settings) -> MemoryService:
+    """Build the memory and wire it in: the memory, timeline and diary skills, prompt source,
+    /forget, turn listener, jobs."""
+    deps = assistant.deps
+    embedder = await build_embedder(settings.memory, settings.llm)
+    service = MemoryService(settings, deps.db, deps.clock, embedder, deps.model)
+    await service.start()
+    deps.registry.add_skill(MemorySkill(service))
+    deps.registry.add_skill(TimelineSkill(service))
+    deps.registry.add_skill(DiarySkill(service))
+    assistant.add_prompt_source(service)
+    command = ForgetCommand(service, assistant)
+    assistant.add_command("forget", command.handle,
+                          "forget something for good: /forget <topic> | card N | fact N | diary YYYY-MM-DD"
+                          " | rule <section> N")
+    assistant.add_turn_listener(service.after_turn)
+    zone = settings.core.zone
+
+    async def consolidation_job(fired_at: datetime) -> None:
+        await service.consolidate_idle(fired_at)
+
+    async def diary_job(fired_at: datetime) -> None:
+        await post_diaries(service, assistant, fired_at)
+
+    every = settings.memory.check_every_minutes
+    scheduler.add_cron("memory-consolidation", CronTrigger(minute=f"*/{every}", timezone=zone), zone,
+                       consolidation_job)
+    scheduler.add_daily("memory-diary", settings.memory.diary_hour, settings.memory.diary_minute, zone, diary_job)
+    return service

@@ -34,7 +34,7 @@ from bot.errors import ToolError
 from memory.db import Database
 from tools.context import ToolContext
 from tools.registry import Decision, Risk, Skill, tool
-from tools.skills.plaintext import html_to_text, one_line
+from tools.text import html_to_text, one_line
 
 ENTRY_TEXT_CHARS = 50_000
 READ_CHARS = 12_000

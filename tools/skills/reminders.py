@@ -21,8 +21,8 @@ from bot.core.language import detect_language
 from bot.errors import ToolError
 from bot.scheduler import OnceJob, Scheduler
 from tools.context import ToolContext, format_age
+from tools.dates import DATETIME_HELP, format_when, parse_datetime, pretty_local
 from tools.registry import Decision, Risk, Skill, tool
-from tools.skills.when import DATETIME_HELP, format_when, parse_datetime, pretty_local
 
 log = logging.getLogger(__name__)
 

@@ -10,11 +10,11 @@ from pydantic import BaseModel
 
 from bot.errors import ToolError
 from bot.scheduler import Scheduler
+from tools.caldav import CalDAVStore, TodoItem
 from tools.context import ToolContext
+from tools.dates import WHEN_HELP, format_when, parse_when, pretty_local
 from tools.registry import Risk, tool
-from tools.skills.caldav_store import CalDAVStore, TodoItem
 from tools.skills.reminders import RemindersSkill
-from tools.skills.when import WHEN_HELP, format_when, parse_when, pretty_local
 
 MAX_LISTED = 100
 

@@ -10,9 +10,12 @@ from memory.service import MemoryService
 from memory.timeline import Category
 from tools.context import ToolContext
 from tools.registry import Risk, Skill, tool
-from tools.skills.memory import FactCategory, FactSlot
 
 MAX_RANGE_DAYS = 366
+
+# Shared with the memory skill's remember, which records the same kind of fact.
+FactCategory = Annotated[Category, "what kind of fact"]
+FactSlot = Annotated[str | None, "if it replaces an earlier state: home_city, employer…"]
 
 
 class TimelineSkill(Skill):

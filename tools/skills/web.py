@@ -26,8 +26,8 @@ from pydantic import BaseModel, Field
 
 from bot.config import WebSettings
 from bot.errors import ToolError
+from tools.http import get_json, read_bounded
 from tools.registry import BoundTool, Skill, tool
-from tools.skills.external import get_json, read_bounded
 
 MAX_REDIRECTS = 5
 _HTML_TYPES = ("text/html", "application/xhtml+xml")

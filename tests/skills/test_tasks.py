@@ -12,11 +12,11 @@ from bot.config import CalDAVSettings
 from bot.errors import ToolError
 from bot.scheduler import Scheduler
 from memory.db import Database
-from tests.skills_b.conftest import RadicaleServer
-from tests.skills_b.helpers import bound, call, context
+from tests.skills.conftest import RadicaleServer
+from tests.skills.helpers import bound, call, context
+from tools.caldav import CalDAVStore
 from tools.policy import Policy
 from tools.registry import Decision
-from tools.skills.caldav_store import CalDAVStore
 from tools.skills.tasks import TasksSkill
 
 

@@ -13,8 +13,8 @@ from pydantic import SecretStr
 
 from bot.config import WebSettings
 from bot.errors import ToolError
-from tests.skills_a.conftest import tool_of
-from tests.skills_a.fakes import FakeServices
+from tests.skills.conftest import tool_of
+from tests.skills.fakes import FakeServices
 from tools.policy import Policy
 from tools.registry import Decision, Skill
 from tools.skills.web import WebSkill, is_public

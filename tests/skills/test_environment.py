@@ -13,8 +13,8 @@ import pytest
 from bot.clock import ManualClock
 from bot.config import EnvironmentSettings
 from bot.errors import ToolError
-from tests.skills_a.conftest import run_tool, share_location, tool_of
-from tests.skills_a.fakes import SEVILLA, SOL, FakeServices
+from tests.skills.conftest import run_tool, share_location, tool_of
+from tests.skills.fakes import SEVILLA, SOL, FakeServices
 from tools.context import ToolContext
 from tools.policy import Policy
 from tools.registry import Decision

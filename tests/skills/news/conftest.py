@@ -11,7 +11,7 @@ import pytest
 from bot.clock import ManualClock
 from bot.config import NewsSettings
 from memory.db import Database
-from tests.news.feedserver import FeedServer
+from tests.skills.news.feedserver import FeedServer
 from tools.skills.news import NewsSkill
 
 NewsFactory = Callable[..., NewsSkill]

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from bot.clock import ManualClock
 from memory.db import Database
-from tests.news.conftest import NewsFactory
-from tests.news.feedserver import FeedServer, Item, atom, rss
+from tests.skills.news.conftest import NewsFactory
+from tests.skills.news.feedserver import FeedServer, Item, atom, rss
 from tools.skills.news import FetchOutcome
 
 NOW = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)

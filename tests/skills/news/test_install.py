@@ -12,7 +12,7 @@ from bot.core.events import MessageKind
 from bot.scheduler import Scheduler
 from memory.db import Database
 from memory.profile import ProfileStore
-from tests.news.feedserver import FeedServer, Item, rss
+from tests.skills.news.feedserver import FeedServer, Item, rss
 from tests.support import OWNER, build_assistant, make_settings
 from tools.skills.outside import NEWS_DIGEST_JOB, install_outside_world
 

@@ -7,8 +7,8 @@ from datetime import UTC, date, datetime
 import pytest
 
 from bot.errors import ToolError
-from tests.skills_b.helpers import MADRID
-from tools.skills.when import (
+from tests.skills.helpers import MADRID
+from tools.dates import (
     day_bounds,
     format_span,
     format_when,

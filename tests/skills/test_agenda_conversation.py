@@ -17,7 +17,7 @@ from bot.core.events import MessageKind, TextMessage
 from bot.scheduler import Scheduler
 from memory.db import Database
 from tests.scripted_model import ScriptedModel
-from tests.skills_b.conftest import RadicaleServer, WeatherPeer
+from tests.skills.conftest import RadicaleServer, WeatherPeer
 from tests.support import OWNER, RecordingMessenger, build_assistant, make_settings
 from tools.skills.day_b import install_day_b
 

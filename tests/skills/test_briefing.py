@@ -16,8 +16,8 @@ from bot.core.assistant import Assistant
 from bot.core.events import Location, LocationSource, MessageKind
 from bot.scheduler import Scheduler
 from memory.db import Database
-from tests.skills_b.conftest import WeatherPeer
-from tests.skills_b.helpers import call, context
+from tests.skills.conftest import WeatherPeer
+from tests.skills.helpers import call, context
 from tests.support import OWNER, RecordingMessenger, build_assistant, make_settings
 from tools.registry import Skill
 from tools.skills.day_b import install_day_b

@@ -9,7 +9,7 @@ import pytest
 
 from bot.config import NotesSettings
 from bot.errors import ToolError
-from tests.skills_a.conftest import tool_of
+from tests.skills.conftest import tool_of
 from tools.policy import Policy
 from tools.registry import Decision, Skill
 from tools.skills.notes import NotesSkill

@@ -17,7 +17,7 @@ from bot.clock import ManualClock
 from bot.config import InboxSettings
 from bot.inbox_server import InboxServer
 from memory.db import Database
-from tests.email.toolcall import bound, call, tool_context
+from tests.skills.email.toolcall import bound, call, tool_context
 from tools.skills.inbox import InboxSkill, Notification, NotificationStatus, classify
 
 TOKEN = "test-inbox-token-0123456789"

@@ -1,4 +1,4 @@
-"""Small helpers for the skills_b tests: a ToolContext for the owner, calling tools by name."""
+"""Small helpers for the skill tests: a ToolContext for the owner, calling tools by name."""
 
 from __future__ import annotations
 

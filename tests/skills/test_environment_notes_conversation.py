@@ -19,8 +19,8 @@ from bot.core.assistant import Assistant
 from bot.core.events import Location, LocationShared, LocationSource, TextMessage
 from memory.db import Database
 from tests.scripted_model import ScriptedModel
-from tests.skills_a.fakes import SOL, FakeServices
-from tests.skills_a.test_environment import COORDINATE_WORDS, property_names
+from tests.skills.fakes import SOL, FakeServices
+from tests.skills.test_environment import COORDINATE_WORDS, property_names
 from tests.support import OWNER, RecordingMessenger, build_assistant, make_settings
 from tools.skills.day_a import day_skills_a
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.email.mailserver import MailAccount, MailServer
+from tests.skills.email.mailserver import MailAccount, MailServer
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from bot.core.events import MessageKind
 from bot.errors import ToolError
 from bot.scheduler import Scheduler
 from memory.db import Database
-from tests.skills_b.helpers import MADRID, bound, call, context
+from tests.skills.helpers import MADRID, bound, call, context
 from tests.support import OWNER, RecordingMessenger, build_assistant, make_settings
 from tools.policy import Policy
 from tools.registry import Decision

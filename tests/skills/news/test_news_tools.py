@@ -9,9 +9,9 @@ import pytest
 from bot.clock import ManualClock
 from bot.errors import ToolError
 from memory.db import Database
-from tests.email.toolcall import bound, call, tool_context
-from tests.news.conftest import NewsFactory
-from tests.news.feedserver import FeedServer, Item, rss
+from tests.skills.email.toolcall import bound, call, tool_context
+from tests.skills.news.conftest import NewsFactory
+from tests.skills.news.feedserver import FeedServer, Item, rss
 from tools.policy import Policy
 from tools.registry import Decision
 

@@ -13,8 +13,8 @@ from bot.clock import ManualClock
 from bot.config import EmailSettings
 from bot.errors import ToolArgumentsError, ToolError
 from memory.db import Database
-from tests.email.mailserver import MailAccount, MailServer
-from tests.email.toolcall import bound, call, tool_context
+from tests.skills.email.mailserver import MailAccount, MailServer
+from tests.skills.email.toolcall import bound, call, tool_context
 from tools.policy import Policy
 from tools.registry import Decision
 from tools.skills.email import SNIPPET_MAX_BYTES, EmailSkill
@@ -209,7 +209,7 @@ async def test_wrong_password_and_unreachable_server_are_clear_errors(
     assert "not-the-password-xyz" not in str(smtp_refused.value)
     assert mail_server.sent_by(mail_account.address) == []
 
-    from tests.email.mailserver import free_port
+    from tests.skills.email.mailserver import free_port
 
     closed = EmailSkill(mail_account.settings.model_copy(update={"imap_port": free_port()}))
     with pytest.raises(ToolError, match="could not talk to the mail server"):

@@ -17,12 +17,12 @@ from bot.clock import ManualClock
 from bot.config import CalDAVSettings
 from bot.errors import ToolError
 from memory.db import Database
-from tests.skills_b.conftest import RadicaleServer
-from tests.skills_b.helpers import MADRID, bound, call, context
+from tests.skills.conftest import RadicaleServer
+from tests.skills.helpers import MADRID, bound, call, context
+from tools.caldav import CalDAVStore
 from tools.policy import Policy
 from tools.registry import Decision
 from tools.skills.agenda import AgendaSkill
-from tools.skills.caldav_store import CalDAVStore
 
 
 def server_events(radicale: RadicaleServer, calendar_name: str) -> list[icalendar.Component]:
