@@ -1,4 +1,4 @@
-"""What every adapter shows the same way: the labels of approval outcomes and decision notices.
+"""What every adapter shows the same way: approval outcome labels, decision notices, the "always" label.
 
 The interface adapters implement (Messenger) lives in the core: `bot/core/messenger.py`.
 """

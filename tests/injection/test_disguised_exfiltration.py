@@ -12,14 +12,14 @@ from bot.clock import ManualClock
 from bot.config import CalDAVSettings
 from bot.core.events import TextMessage
 from memory.db import Database
-from tests.email.mailserver import MailAccount, MailServer
 from tests.injection.compromised import CompromisedModel, ToolCallSpec
-from tests.news.feedserver import FeedServer
+from tests.peers import RadicaleServer
 from tests.scripted_model import ScriptedModel
-from tests.skills_b.conftest import RadicaleServer
+from tests.skills.email.mailserver import MailAccount, MailServer
+from tests.skills.news.feedserver import FeedServer
 from tests.support import OWNER
+from tools.caldav import CalDAVStore
 from tools.skills.agenda import AgendaSkill
-from tools.skills.caldav_store import CalDAVStore
 
 LOOK_ALIKES = [
     "ana@ex\u0430mple.org",  # Cyrillic "а" inside a Latin domain
