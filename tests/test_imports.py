@@ -16,14 +16,29 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+def _runtime_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node except the bodies of `if TYPE_CHECKING:` (annotations only, never run)."""
+    found: list[ast.AST] = []
+    pending: list[ast.AST] = [tree]
+    while pending:
+        node = pending.pop()
+        found.append(node)
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                pending.extend(child.orelse)
+            else:
+                pending.append(child)
+    return found
+
+
 def import_graph() -> dict[str, set[str]]:
-    """Module -> the project modules it imports anywhere (type-checking imports included)."""
+    """Module -> the project modules it imports when it runs (at the top or inside a function)."""
     files = {_module_name(path): path for package in PACKAGES for path in (ROOT / package).rglob("*.py")}
     graph: dict[str, set[str]] = {}
     for name, path in files.items():
         package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
         found: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 found.update(alias.name for alias in node.names)
             elif isinstance(node, ast.ImportFrom):
@@ -76,6 +91,12 @@ def test_the_walk_sees_real_imports() -> None:
     graph = import_graph()
     assert "bot.core.assistant" in graph["bot.app"]
     assert "bot.core.events" in graph["bot.core.assistant"]
+
+
+def test_type_checking_imports_do_not_count() -> None:
+    tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import a\nelse:\n    import b\n")
+    imported = {alias.name for node in _runtime_nodes(tree) if isinstance(node, ast.Import) for alias in node.names}
+    assert imported == {"b"}
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:
