@@ -59,12 +59,15 @@ class CoreSettings(_Section):
     approval_timeout_seconds: int = Field(default=300, ge=5)
     location_max_age_minutes: int = Field(default=60, ge=1)
     policy_overrides: dict[str, str] = Field(default_factory=dict)
+    # user key ("telegram:123") -> chat id that may receive scheduled private posts.
+    scheduled_chats: dict[str, str] = Field(default_factory=dict)
 
     expectations: ClassVar[dict[str, str]] = {
         "timezone": "an IANA time zone such as Europe/Madrid",
         "language": "auto, es or en",
         "log_level": "DEBUG, INFO, WARNING or ERROR",
         "policy_overrides": 'a JSON object such as {"notes_write": "require_approval"}',
+        "scheduled_chats": 'a JSON object such as {"telegram:123456789": "-1001234567890"}',
     }
 
     @field_validator("timezone")
@@ -83,6 +86,14 @@ class CoreSettings(_Section):
         for tool_name, decision in value.items():
             if decision not in allowed:
                 raise ValueError(f"{tool_name}: {decision!r} is not one of {sorted(allowed)}")
+        return value
+
+    @field_validator("scheduled_chats")
+    @classmethod
+    def _user_keys(cls, value: dict[str, str]) -> dict[str, str]:
+        for user_key in value:
+            if not re.fullmatch(r"(telegram|matrix|console):.+", user_key):
+                raise ValueError(f"{user_key!r} is not a user such as telegram:123456789 or matrix:@me:example.org")
         return value
 
     @property

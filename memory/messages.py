@@ -77,21 +77,26 @@ class ChatDirectory:
         self._db = db
 
     async def seen(self, chat: ChatRef, at: datetime) -> None:
+        # An event that does not know the chat's kind never erases what an earlier one saw.
         await self._db.execute(
-            "INSERT INTO chats(user_key, platform, chat_id, user_id, last_seen) VALUES (?,?,?,?,?)"
-            " ON CONFLICT(platform, chat_id, user_id) DO UPDATE SET last_seen = excluded.last_seen",
-            (chat.user_key, chat.platform.value, chat.chat_id, chat.user_id, at.isoformat()),
+            "INSERT INTO chats(user_key, platform, chat_id, user_id, last_seen, kind) VALUES (?,?,?,?,?,?)"
+            " ON CONFLICT(platform, chat_id, user_id) DO UPDATE SET last_seen = excluded.last_seen,"
+            " kind = CASE WHEN excluded.kind = 'unknown' THEN chats.kind ELSE excluded.kind END",
+            (chat.user_key, chat.platform.value, chat.chat_id, chat.user_id, at.isoformat(), chat.kind.value),
         )
 
-    async def latest(self, user_key: str) -> ChatRef | None:
-        from bot.core.events import Platform
+    async def private(self, user_key: str) -> ChatRef | None:
+        """The user's most recently used private chat (only them and the bot), if any."""
+        from bot.core.events import ChatKind, Platform
 
         row = await self._db.fetchone(
-            "SELECT * FROM chats WHERE user_key = ? ORDER BY last_seen DESC LIMIT 1", (user_key,)
+            "SELECT * FROM chats WHERE user_key = ? AND kind = ? ORDER BY last_seen DESC LIMIT 1",
+            (user_key, ChatKind.PRIVATE.value),
         )
         if row is None:
             return None
-        return ChatRef(platform=Platform(row["platform"]), chat_id=row["chat_id"], user_id=row["user_id"])
+        return ChatRef(platform=Platform(row["platform"]), chat_id=row["chat_id"], user_id=row["user_id"],
+                       kind=ChatKind.PRIVATE)
 
     async def users(self) -> list[str]:
         rows = await self._db.fetchall("SELECT DISTINCT user_key FROM chats ORDER BY user_key")

@@ -14,6 +14,7 @@ from bot.core.approvals import ApprovalOutcome, ApprovalRequest
 from bot.core.assistant import Assistant, CoreDeps
 from bot.core.events import (
     ApprovalDecision,
+    ChatKind,
     ChatRef,
     OutboundMessage,
     Platform,
@@ -25,7 +26,7 @@ from memory.db import Database
 from tools.registry import Skill, ToolRegistry
 from tools.skills.core import CoreSkill
 
-OWNER = ChatRef(Platform.CONSOLE, chat_id="chat-1", user_id="owner")
+OWNER = ChatRef(Platform.CONSOLE, chat_id="chat-1", user_id="owner", kind=ChatKind.PRIVATE)
 STRANGER = ChatRef(Platform.CONSOLE, chat_id="chat-1", user_id="stranger")
 
 

@@ -21,6 +21,7 @@ from bot.core.assistant import Assistant
 from bot.core.events import (
     RECEIPT_MARKS,
     ApprovalDecision,
+    ChatKind,
     ChatRef,
     CommandMessage,
     InboundEvent,
@@ -50,7 +51,7 @@ class ConsoleAdapter:
         self._clock = clock
         self._lines = lines
         self._out = out or sys.stdout
-        self.chat = ChatRef(Platform.CONSOLE, chat_id="console", user_id=user_id)
+        self.chat = ChatRef(Platform.CONSOLE, chat_id="console", user_id=user_id, kind=ChatKind.PRIVATE)
         self._pending: list[ApprovalRequest] = []
         self._turns: set[asyncio.Task[None]] = set()
 

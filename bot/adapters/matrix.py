@@ -62,6 +62,7 @@ from bot.core.approvals import ApprovalOutcome, ApprovalRequest, DecisionResult
 from bot.core.assistant import Assistant
 from bot.core.events import (
     ApprovalDecision,
+    ChatKind,
     ChatRef,
     CommandMessage,
     InboundEvent,
@@ -540,7 +541,8 @@ class MatrixAdapter:
         if sender == client.user_id:
             return
         allowed = sender in self._allowed
-        chat = ChatRef(Platform.MATRIX, room.room_id, sender)
+        kind = ChatKind.PRIVATE if room.member_count <= 2 else ChatKind.GROUP
+        chat = ChatRef(Platform.MATRIX, room.room_id, sender, kind)
         if isinstance(event, MegolmEvent):
             # In a group it may not have been meant for the bot: only a direct room hears about it.
             if allowed and room.member_count <= 2:

@@ -55,6 +55,7 @@ from bot.core.approvals import ApprovalOutcome, ApprovalRequest, DecisionResult
 from bot.core.assistant import Assistant
 from bot.core.events import (
     ApprovalDecision,
+    ChatKind,
     ChatRef,
     CommandMessage,
     InboundEvent,
@@ -349,8 +350,10 @@ class TelegramAdapter:
             await self._refuse(update, user)
             return
         effective_chat = update.effective_chat
+        kind = (ChatKind.UNKNOWN if effective_chat is None
+                else ChatKind.PRIVATE if effective_chat.type == effective_chat.PRIVATE else ChatKind.GROUP)
         chat = ChatRef(Platform.TELEGRAM, str(effective_chat.id if effective_chat else user.id),
-                       str(user.id))
+                       str(user.id), kind)
         if update.callback_query is not None:
             await self._on_press(update.callback_query, chat)
             return

@@ -149,12 +149,20 @@ class Assistant:
         return await self.messenger(chat.platform).send(chat, message)
 
     async def deliver(self, user_key: str, message: OutboundMessage) -> SentMessage | None:
-        """Post a scheduled message into the user's most recent chat; None if none is known."""
-        chat = await self.chats.latest(user_key)
+        """Post a scheduled message into the user's private chat (or the chat configured for
+        it); None when there is none: the diary or a briefing never goes to a group by default."""
+        chat = self._configured_chat(user_key) or await self.chats.private(user_key)
         if chat is None or chat.platform not in self._messengers:
-            log.warning("no chat to deliver a %s message to %s", message.kind, user_key)
+            log.warning("no private chat to deliver a %s message to %s", message.kind, user_key)
             return None
         return await self.send(chat, message)
+
+    def _configured_chat(self, user_key: str) -> ChatRef | None:
+        chat_id = self.deps.settings.core.scheduled_chats.get(user_key)
+        if not chat_id:
+            return None
+        platform, _, user_id = user_key.partition(":")
+        return ChatRef(Platform(platform), chat_id, user_id)
 
     async def present_approval(self, request: ApprovalRequest) -> ApprovalRequest:
         messenger = self._messengers.get(request.chat.platform)

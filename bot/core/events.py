@@ -13,13 +13,26 @@ class Platform(StrEnum):
     MATRIX = "matrix"
 
 
+class ChatKind(StrEnum):
+    """Who else reads a chat: only the owner and the bot, others too, or not known."""
+
+    PRIVATE = "private"
+    GROUP = "group"
+    UNKNOWN = "unknown"
+
+
 @dataclass(frozen=True)
 class ChatRef:
-    """Where a message came from: the platform, the chat (room) and the sender."""
+    """Where a message came from: the platform, the chat (room) and the sender.
+
+    `kind` is what the adapter saw when the message arrived; it is not part of the
+    chat's identity (a room is the same room when it grows).
+    """
 
     platform: Platform
     chat_id: str
     user_id: str
+    kind: ChatKind = field(default=ChatKind.UNKNOWN, compare=False)
 
     @property
     def user_key(self) -> str:

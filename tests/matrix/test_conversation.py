@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.events import ChatRef, MessageKind, OutboundMessage, Platform
+from bot.core.events import ChatKind, ChatRef, MessageKind, OutboundMessage, Platform
 from tests.matrix.conftest import MatrixWorld
 from tests.matrix.human import WAIT_SECONDS
 
@@ -115,7 +115,8 @@ async def test_when_encryption_fails_nothing_is_sent_in_plaintext(
     monkeypatch.setattr(client, "encrypt", broken)
     user_key = f"matrix:{alice.client.user_id}"
     # The room is the user's latest chat, so a scheduled post goes there.
-    await bot.assistant.chats.seen(ChatRef(Platform.MATRIX, room, alice.client.user_id), world.clock.now())
+    await bot.assistant.chats.seen(ChatRef(Platform.MATRIX, room, alice.client.user_id, ChatKind.PRIVATE),
+                                   world.clock.now())
     sent = await bot.assistant.deliver(user_key, OutboundMessage("must not leak", MessageKind.SCHEDULED))
     assert sent is None
     timeline = await alice.raw_timeline(room)

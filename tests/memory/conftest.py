@@ -12,7 +12,7 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.config import Settings
-from bot.core.events import ChatRef, Platform
+from bot.core.events import ChatKind, ChatRef, Platform
 from bot.llm import ModelClient
 from memory.db import Database
 from memory.embeddings import LocalEmbedder
@@ -21,7 +21,7 @@ from memory.service import MemoryService
 from tests.scripted_model import ScriptedModel
 from tests.support import make_settings
 
-ANA = ChatRef(Platform.TELEGRAM, chat_id="100", user_id="100")
+ANA = ChatRef(Platform.TELEGRAM, chat_id="100", user_id="100", kind=ChatKind.PRIVATE)
 BOB = ChatRef(Platform.TELEGRAM, chat_id="200", user_id="200")
 
 _EMBEDDER: LocalEmbedder | None = None

@@ -88,3 +88,9 @@ def press(user_id: int, query_id: str, data: str, on_chat: int, on_message: int,
     query = CallbackQuery(query_id, user(user_id), chat_instance=f"ci{on_chat}", message=shown,
                           data=data)
     return Update(0, callback_query=query)
+
+
+def group_text(user_id: int, message_id: int, when: datetime, body: str, group_id: int) -> Update:
+    """A message the user writes in a group (other people read it too)."""
+    return Update(0, message=Message(message_id, when, Chat(group_id, Chat.SUPERGROUP, title="Family"),
+                                     from_user=user(user_id), text=body))
