@@ -54,7 +54,13 @@ from bot.adapters.matrix_location import (
     location_from_beacon,
     location_from_message,
 )
-from bot.adapters.matrix_render import render_markdown, render_with_literals, split_text, with_receipts
+from bot.adapters.matrix_render import (
+    NO_PREVIEWS,
+    render_markdown,
+    render_with_literals,
+    split_text,
+    with_receipts,
+)
 from bot.adapters.matrix_store import ApprovalMessages
 from bot.clock import Clock
 from bot.config import MatrixSettings
@@ -416,6 +422,7 @@ class MatrixAdapter:
             "body": f"* {rendered.body}",
             "format": "org.matrix.custom.html",
             "formatted_body": f"* {rendered.html}",
+            NO_PREVIEWS: [],
             "m.new_content": rendered.content(),
             "m.relates_to": {"rel_type": "m.replace", "event_id": request.message_id},
         }

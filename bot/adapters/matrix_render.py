@@ -34,6 +34,8 @@ MATRIX_ATTRIBUTES = {
 }
 MATRIX_URL_SCHEMES = frozenset({"https", "http", "ftp", "mailto", "magnet"})
 
+NO_PREVIEWS = "com.beeper.linkpreviews"
+
 # Characters per event; Matrix caps a whole event at 65,536 bytes (body + HTML + envelope).
 CHUNK_CHARS = 12_000
 
@@ -48,7 +50,9 @@ class RenderedText:
 
     def content(self, msgtype: str = "m.text") -> dict[str, Any]:
         """The m.room.message content for this text."""
-        content: dict[str, Any] = {"msgtype": msgtype, "body": self.body}
+        # MSC4095: an empty list of bundled previews tells clients that honour it not to
+        # fetch previews (a fetched link that carries data would leak it without a click).
+        content: dict[str, Any] = {"msgtype": msgtype, "body": self.body, NO_PREVIEWS: []}
         if self.html:
             content["format"] = "org.matrix.custom.html"
             content["formatted_body"] = self.html

@@ -29,6 +29,7 @@ from telegram import (
     CallbackQuery,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    LinkPreviewOptions,
     Message,
     ReplyKeyboardMarkup,
     Update,
@@ -37,7 +38,7 @@ from telegram import (
 from telegram import Location as TelegramLocation
 from telegram.constants import ChatAction, MessageEntityType
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
-from telegram.ext import Application, ApplicationBuilder, ContextTypes, TypeHandler
+from telegram.ext import Application, ApplicationBuilder, ContextTypes, Defaults, TypeHandler
 from telegram.request import HTTPXRequest, RequestData
 from telegram.warnings import PTBDeprecationWarning
 
@@ -230,6 +231,9 @@ class TelegramAdapter:
             .get_updates_request(TolerantUpdatesRequest(connection_pool_size=2, read_timeout=10.0))
             .request(HTTPXRequest(connection_pool_size=32, read_timeout=30.0, media_write_timeout=60.0))
             .job_queue(None)
+            # A preview makes Telegram's servers fetch a link nobody clicked: a link that
+            # carries data (…?d=<secret>) would leak it. Off for every send and edit.
+            .defaults(Defaults(link_preview_options=LinkPreviewOptions(is_disabled=True)))
             .concurrent_updates(False)
             .build()
         )
