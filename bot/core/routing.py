@@ -22,15 +22,22 @@ class RouteRequest:
 
 
 @dataclass(frozen=True)
+class QueryEmbedding:
+    """The user message's embedding and the model that made it (vectors of other models differ)."""
+
+    model: str
+    vector: npt.NDArray[np.float32] = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
 class RouteDecision:
     skills: frozenset[str]
     scores: Mapping[str, float] = field(default_factory=dict)
     fail_open: bool = False
     reason: str = ""
     # The user message's embedding, when the router made one, so memory retrieval can reuse it
-    # instead of embedding the same text again; `query_model` says which model made it.
-    query_vector: npt.NDArray[np.float32] | None = field(default=None, compare=False, repr=False)
-    query_model: str = ""
+    # instead of embedding the same text again.
+    query: QueryEmbedding | None = None
 
     def as_record(self) -> dict[str, object]:
         return {

@@ -31,7 +31,7 @@ from bot.core.prompt import (
     volatile_tail,
 )
 from bot.core.receipts import receipts_for
-from bot.core.routing import RouteDecision, RouteRequest
+from bot.core.routing import QueryEmbedding, RouteDecision, RouteRequest
 from bot.core.tokens import count_tools
 from bot.core.verify import NOT_RUN, CallRecord, CallStatus, Violation, verify
 from bot.errors import ModelError, ToolArgumentsError, ToolError
@@ -102,6 +102,7 @@ class _TurnState:
     untrusted_seen: bool = False
     erased_memory: bool = False
     context: list[str] = field(default_factory=list)  # what the prompt carried besides this message
+    query: QueryEmbedding | None = None  # the message's embedding, made by the router
     verification_log: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -151,6 +152,7 @@ class TurnRunner:
         assert deps.model is not None
         history = await a.messages.recent(state.chat, core.history_messages, before_id=message_id)
         route = await self._route(state, history)
+        state.query = route.query
         tools = deps.exposure.select(deps.registry.for_skills(route.skills))
         schemas = [bound.spec.openai_schema() for bound in tools] + [RESPOND.spec.openai_schema()]
         catalog = [bound.spec.openai_schema() for bound in deps.registry]
@@ -255,7 +257,7 @@ class TurnRunner:
         for source in a.prompt_sources:
             try:
                 stable.append(await source.stable(state.chat.user_key) or "")
-                volatile.append(await source.volatile(state.chat, state.user_text) or "")
+                volatile.append(await source.volatile(state.chat, state.user_text, state.query) or "")
             except Exception:
                 log.exception("prompt source %s failed; turn goes on without it", type(source).__name__)
         location = await a.locations.read(

@@ -211,3 +211,14 @@ async def test_a_skill_nothing_describes_is_kept_not_dropped(make_router, availa
     decision = await make_router().route(request("will it rain tomorrow?"), {**available, "mcp_mystery": ""})
     assert "mcp_mystery" in decision.skills
     assert "no examples or description for ['mcp_mystery']" in decision.reason
+
+
+async def test_the_message_vector_is_the_one_memory_would_make(make_router, available) -> None:
+    from memory.embeddings import LocalEmbedder
+
+    text = "what did I tell you about Marta's birthday and is it on my calendar?"
+    decision = await make_router().route(request(text), available)
+    memory_embedder = LocalEmbedder()
+    assert decision.query is not None and decision.query.model == memory_embedder.name
+    [own] = await memory_embedder.embed([text], is_query=True)
+    assert float(np.dot(own, decision.query.vector)) > 0.999
