@@ -61,6 +61,11 @@ class CoreSettings(_Section):
     policy_overrides: dict[str, str] = Field(default_factory=dict)
     # user key ("telegram:123") -> chat id that may receive scheduled private posts.
     scheduled_chats: dict[str, str] = Field(default_factory=dict)
+    # Photos and files: the largest accepted, how much extracted text a turn may read, and the
+    # longest side a photo is scaled down to before it goes to the model.
+    max_attachment_bytes: int = Field(default=20 * 1024 * 1024, ge=1024)
+    attachment_text_chars: int = Field(default=30_000, ge=500)
+    image_max_side: int = Field(default=1536, ge=256, le=4096)
 
     expectations: ClassVar[dict[str, str]] = {
         "timezone": "an IANA time zone such as Europe/Madrid",
@@ -114,6 +119,10 @@ class LLMSettings(_Section):
     router_model: str | None = None
     memory_model: str | None = None
     transcription_model: str | None = None
+    # Photos go to the model as images only when it can see them: the chat model itself
+    # (LLM_VISION=true) or a separate one used for turns that carry a photo.
+    vision: bool = False
+    vision_model: str | None = None
     timeout_seconds: float = Field(default=60.0, gt=0)
     max_retries: int = Field(default=2, ge=0, le=10)
     # USD per million tokens, for the cost estimate in /stats.
@@ -130,8 +139,13 @@ class LLMSettings(_Section):
     def configured(self) -> bool:
         return bool(self.base_url and self.chat_model)
 
+    @property
+    def sees_images(self) -> bool:
+        return self.vision or bool(self.vision_model)
+
     def model_for(self, role: str) -> str:
-        chosen = {"router": self.router_model, "memory": self.memory_model}.get(role)
+        chosen = {"router": self.router_model, "memory": self.memory_model,
+                  "vision": self.vision_model}.get(role)
         model = chosen or self.chat_model
         if not model:
             raise ConfigError("LLM_CHAT_MODEL: expected the name of the chat model (it is empty)")
@@ -152,6 +166,9 @@ class TelegramSettings(_Section):
     send_retries: int = Field(default=3, ge=0, le=10)
     retry_backoff_seconds: float = Field(default=1.0, gt=0)
     max_voice_bytes: int = Field(default=20 * 1024 * 1024, ge=1024)
+    # Telegram's Bot API lets a bot download files up to 20 MB; larger ones are refused unread.
+    max_file_bytes: int = Field(default=20 * 1024 * 1024, ge=1024)
+    max_files_per_message: int = Field(default=5, ge=1, le=10)  # items of one album (media group)
     # Webhook mode instead of long polling when webhook_url is set (public HTTPS URL).
     webhook_url: str | None = None
     webhook_listen: str = "127.0.0.1"

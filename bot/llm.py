@@ -30,6 +30,7 @@ class Role(StrEnum):
     CHAT = "chat"
     ROUTER = "router"
     MEMORY = "memory"
+    VISION = "vision"  # a turn whose messages carry an image
 
 
 @dataclass(frozen=True)

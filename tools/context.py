@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 from bot.clock import Clock
 from bot.core.events import ChatRef
 from bot.errors import ToolError
+from memory.attachments import AttachmentStore
 from memory.locations import LocationReading, LocationStore
 
 
@@ -20,6 +21,7 @@ class ToolContext:
     locations: LocationStore
     location_max_age: timedelta
     turn_id: int | None = None
+    attachments: AttachmentStore | None = None  # the photos and files this user sent
 
     @property
     def user_key(self) -> str:

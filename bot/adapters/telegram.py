@@ -27,10 +27,12 @@ from aiohttp import web
 from telegram import (
     BotCommand,
     CallbackQuery,
+    Document,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     LinkPreviewOptions,
     Message,
+    PhotoSize,
     ReplyKeyboardMarkup,
     Update,
     User,
@@ -57,6 +59,8 @@ from bot.core.assistant import Assistant
 from bot.core.events import (
     ApprovalDecision,
     ChatKind,
+    AttachmentKind,
+    AttachmentMessage,
     ChatRef,
     CommandMessage,
     InboundEvent,
@@ -92,7 +96,13 @@ REFUSAL = (
     "Sorry, this is a private assistant and you are not on its list of users. "
     "(Your Telegram user id is {user_id}.)"
 )
-UNSUPPORTED = "I can read text, voice notes and locations; I can't do anything with this kind of message."
+UNSUPPORTED = ("I can read text, voice notes, locations, photos and files; I can't do anything with this "
+               "kind of message.")
+FILE_TOO_BIG = ("That file is too large for me ({size:,} bytes; the limit is {limit:,}, "
+                "TELEGRAM_MAX_FILE_BYTES). I did not keep it.")
+TOO_MANY_FILES = "I take up to {limit} photos or files per message; the rest of this album was not kept."
+# Albums arrive as one message per item sharing a media_group_id; remember a bounded number.
+MAX_REMEMBERED_ALBUMS = 1_000
 VOICE_TOO_BIG = "That voice note is too large for me ({size:,} bytes; the limit is {limit:,})."
 APPROVAL_HEADER = "Approval needed"
 APPROVAL_FOOTER = "Answer within {minutes} min; no answer means no."
@@ -214,6 +224,7 @@ class TelegramAdapter:
         self._typing_tasks: dict[str, asyncio.Task[None]] = {}
         self._open_approvals: dict[str, ApprovalRequest] = {}
         self._refused: set[int] = set()
+        self._albums: Counter[str] = Counter()
         self._webhook_runner: web.AppRunner | None = None
         self._bot_username: str | None = None
 
@@ -372,6 +383,9 @@ class TelegramAdapter:
         if message.voice is not None:
             await self._voice(chat, message)
             return
+        if message.photo or message.document is not None:
+            await self._attachment(chat, message)
+            return
         if _command_for_another_bot(message, self._bot_username):
             return
         event = self._event_for(chat, message)
@@ -492,6 +506,48 @@ class TelegramAdapter:
         extension = (voice.mime_type or "audio/ogg").rsplit("/", 1)[-1]
         filename = f"voice.{'ogg' if extension in ('ogg', 'opus', 'oga') else extension}"
         await self._assistant.handle(VoiceMessage(chat, audio, filename, str(message.message_id)))
+
+    # -- photos and files --------------------------------------------------------------
+    async def _attachment(self, chat: ChatRef, message: Message) -> None:
+        """Check what Telegram declares (size, album count) before downloading anything."""
+        settings = self._settings
+        item = message.photo[-1] if message.photo else message.document  # the largest photo size
+        assert item is not None
+        if item.file_size is not None and item.file_size > settings.max_file_bytes:
+            await self._notice(chat, FILE_TOO_BIG.format(size=item.file_size, limit=settings.max_file_bytes))
+            return
+        group = message.media_group_id
+        if group is not None:
+            if len(self._albums) >= MAX_REMEMBERED_ALBUMS:
+                self._albums.clear()
+            self._albums[group] += 1
+            if self._albums[group] > settings.max_files_per_message:
+                if self._albums[group] == settings.max_files_per_message + 1:
+                    await self._notice(chat, TOO_MANY_FILES.format(limit=settings.max_files_per_message))
+                return
+        self._spawn(chat, self._download_attachment(chat, message))
+
+    async def _download_attachment(self, chat: ChatRef, message: Message) -> None:
+        limit = self._settings.max_file_bytes
+        if message.photo:
+            item: PhotoSize | Document = message.photo[-1]
+            kind, filename, mime = AttachmentKind.PHOTO, f"photo-{message.message_id}.jpg", "image/jpeg"
+        else:
+            assert message.document is not None
+            item = message.document
+            kind = AttachmentKind.DOCUMENT
+            filename = item.file_name or f"file-{message.message_id}"
+            mime = item.mime_type or "application/octet-stream"
+        file = await self._retrying(item.get_file)
+        if file.file_size is not None and file.file_size > limit:
+            await self._notice(chat, FILE_TOO_BIG.format(size=file.file_size, limit=limit))
+            return
+        data = bytes(await self._retrying(file.download_as_bytearray))
+        if len(data) > limit:
+            await self._notice(chat, FILE_TOO_BIG.format(size=len(data), limit=limit))
+            return
+        await self._assistant.handle(AttachmentMessage(chat, kind, data, filename, mime, message.caption or "",
+                                                       str(message.message_id)))
 
     # -- outbound helpers --------------------------------------------------------------
     async def _send_part(

@@ -13,12 +13,16 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import timedelta
+from pathlib import PurePosixPath
 
 from bot.core import replies
 from bot.core.approvals import ApprovalBroker, ApprovalOutcome, ApprovalRequest, DecisionResult
 from bot.core.deps import CoreDeps
+from bot.core.documents import READABLE, DocumentError, extract_text, readable
 from bot.core.events import (
     ApprovalDecision,
+    AttachmentKind,
+    AttachmentMessage,
     ChatRef,
     CommandMessage,
     InboundEvent,
@@ -31,12 +35,14 @@ from bot.core.events import (
     TextMessage,
     VoiceMessage,
 )
+from bot.core.images import IMAGE_SUFFIXES, ImageError, data_url, downscaled_jpeg
 from bot.core.language import detect_language
 from bot.core.messenger import Messenger
 from bot.core.prompt import PromptSource
 from bot.core.routing import SkillRouter, ToolExposure
-from bot.core.turn import NOT_KEPT, TurnDeps, TurnRunner
+from bot.core.turn import NOT_KEPT, TurnAttachment, TurnDeps, TurnRunner
 from bot.errors import ConfigError, ModelError
+from memory.attachments import AttachmentStore
 from memory.locations import LocationStore
 from memory.messages import ChatDirectory, MessageStore
 from memory.turns import TurnStore
@@ -61,6 +67,7 @@ class Assistant:
         self.turns = TurnStore(deps.db)
         self.locations = LocationStore(deps.db)
         self.chats = ChatDirectory(deps.db)
+        self.attachments = AttachmentStore(deps.db)
         self.broker = ApprovalBroker(deps.db, deps.clock, timedelta(seconds=core.approval_timeout_seconds))
         self.prompt_sources: list[PromptSource] = []
         self.turn_listeners: list[TurnListener] = []
@@ -72,6 +79,7 @@ class Assistant:
             core=lambda: self.deps, messages=self.messages, turns=self.turns, locations=self.locations,
             broker=self.broker, prompt_sources=self.prompt_sources, send=self.send, typing=self.typing,
             present_approval=self.present_approval, show_outcome=self.show_outcome,
+            attachments=self.attachments,
         ))
         self._add_builtin_commands()
 
@@ -131,6 +139,8 @@ class Assistant:
                     await self._command(event)
                 elif isinstance(event, VoiceMessage):
                     await self._voice(event)
+                elif isinstance(event, AttachmentMessage):
+                    await self._attachment(event)
                 elif isinstance(event, TextMessage):
                     await self._text(event.chat, event.text)
             except Exception:
@@ -184,11 +194,11 @@ class Assistant:
             await self._best_effort(messenger.typing(chat))
 
     # -- the kinds of event ------------------------------------------------------------
-    async def _text(self, chat: ChatRef, text: str) -> None:
+    async def _text(self, chat: ChatRef, text: str, attached: TurnAttachment | None = None) -> None:
         core = self.deps.settings.core
         now = self.deps.clock.now()
         lang = detect_language(text, core.language)
-        if not text.strip():
+        if not text.strip() and attached is None:
             await self.send(chat, OutboundMessage(replies.empty_message(lang), MessageKind.ERROR))
             return
         if len(text) > core.max_message_chars:
@@ -197,18 +207,80 @@ class Assistant:
             await self.send(chat, OutboundMessage(
                 replies.too_long(lang, len(text), core.max_message_chars), MessageKind.ERROR))
             return
-        message_id = await self.messages.add(chat, "user", text, now)
+        stored = f"{text}\n{attached.note}".strip() if attached is not None else text
+        message_id = await self.messages.add(chat, "user", stored, now)
         if self.deps.model is None:
             await self.send(chat, OutboundMessage(replies.no_model(lang), MessageKind.ERROR))
             return
         await self.typing(chat)
-        outcome = await self._runner.run(chat, text, message_id, lang)
+        outcome = await self._runner.run(chat, text, message_id, lang, attached)
         kept = outcome.answer if outcome.keep_text else NOT_KEPT
         await self.messages.add(chat, "assistant", kept, self.deps.clock.now(), turn_id=outcome.turn_id)
         await self.send(chat, OutboundMessage(outcome.answer, outcome.kind, outcome.suggestions,
                                               outcome.receipts))
         for listener in self.turn_listeners:
             await self._best_effort(listener(chat, outcome.turn_id))
+
+    async def _attachment(self, event: AttachmentMessage) -> None:
+        """Keep the original, read what can be read, and let the model see it (or say why not)."""
+        settings = self.deps.settings
+        core = settings.core
+        chat = event.chat
+        lang = detect_language(event.caption, core.language)
+        size = len(event.data)
+        if size > core.max_attachment_bytes:
+            await self.send(chat, OutboundMessage(replies.attachment_too_big(lang, size, core.max_attachment_bytes),
+                                                  MessageKind.ERROR))
+            return
+        kind = event.kind
+        if kind is AttachmentKind.DOCUMENT and (
+                event.mime_type.startswith("image/") or PurePosixPath(event.filename.lower()).suffix in IMAGE_SUFFIXES):
+            kind = AttachmentKind.PHOTO  # a photo sent "as a file" is still a photo
+        if kind is AttachmentKind.DOCUMENT and not readable(event.filename, event.mime_type):
+            await self.send(chat, OutboundMessage(replies.unreadable_format(lang, event.filename, READABLE),
+                                                  MessageKind.ERROR))
+            return
+        attachment_id = await self.attachments.add(chat, kind, event.filename, event.mime_type, event.data,
+                                                   self.deps.clock.now())
+        if kind is AttachmentKind.PHOTO:
+            attached = await self._photo(event, attachment_id, lang)
+        else:
+            attached = await self._document(event, attachment_id, lang)
+        if attached is not None:
+            await self._text(chat, event.caption, attached)
+
+    async def _photo(self, event: AttachmentMessage, attachment_id: int, lang: str) -> TurnAttachment | None:
+        settings = self.deps.settings
+        if not settings.llm.sees_images:
+            await self.send(event.chat, OutboundMessage(replies.photo_needs_vision(lang, attachment_id),
+                                                        MessageKind.NOTICE))
+            if not event.caption.strip():
+                return None
+            # The caption may still ask for something that needs no eyes ("save it in my notes").
+            return TurnAttachment(note=replies.photo_unseen_note(attachment_id))
+        try:
+            jpeg = await asyncio.to_thread(downscaled_jpeg, event.data, settings.core.image_max_side)
+        except ImageError as exc:
+            await self.attachments.set_text(attachment_id, None, str(exc))
+            await self.send(event.chat, OutboundMessage(replies.attachment_unreadable(lang, str(exc), attachment_id),
+                                                        MessageKind.ERROR))
+            return None
+        return TurnAttachment(note=replies.photo_note(attachment_id), image_url=data_url(jpeg))
+
+    async def _document(self, event: AttachmentMessage, attachment_id: int, lang: str) -> TurnAttachment | None:
+        core = self.deps.settings.core
+        try:
+            text, cut = await asyncio.to_thread(extract_text, event.data, event.filename, event.mime_type,
+                                                core.attachment_text_chars)
+        except DocumentError as exc:
+            await self.attachments.set_text(attachment_id, None, str(exc))
+            await self.send(event.chat, OutboundMessage(replies.attachment_unreadable(lang, str(exc), attachment_id),
+                                                        MessageKind.ERROR))
+            return None
+        await self.attachments.set_text(attachment_id, text, None)
+        note = replies.document_note(event.filename, attachment_id, len(event.data),
+                                     core.attachment_text_chars if cut else None)
+        return TurnAttachment(note=note, document_text=text)
 
     async def _voice(self, event: VoiceMessage) -> None:
         lang = detect_language("", self.deps.settings.core.language)

@@ -105,7 +105,26 @@ class ApprovalDecision:
     always: bool = False
 
 
-InboundEvent = TextMessage | VoiceMessage | CommandMessage | LocationShared | ApprovalDecision
+class AttachmentKind(StrEnum):
+    PHOTO = "photo"
+    DOCUMENT = "document"
+
+
+@dataclass(frozen=True)
+class AttachmentMessage:
+    """A photo or a file with its caption; the core stores it, reads it and decides."""
+
+    chat: ChatRef
+    kind: AttachmentKind
+    data: bytes
+    filename: str
+    mime_type: str
+    caption: str = ""
+    message_id: str | None = None
+
+
+InboundEvent = (TextMessage | VoiceMessage | CommandMessage | LocationShared | ApprovalDecision
+                | AttachmentMessage)
 
 
 class MessageKind(StrEnum):

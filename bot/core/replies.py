@@ -158,3 +158,57 @@ def permissions_revoked(count: int) -> str:
 
 def permissions_usage() -> str:
     return "Use `/permissions` to list, `/permissions revoke N` or `/permissions revoke all` to revoke."
+
+
+def _size(size: int) -> str:
+    return f"{size / 1024 / 1024:.1f} MB" if size >= 1024 * 1024 else f"{max(1, size // 1024)} KB"
+
+
+def attachment_too_big(lang: str, size: int, limit: int) -> str:
+    return _pick(
+        lang,
+        f"Ese archivo ocupa {_size(size)} y el límite es {_size(limit)} (MAX_ATTACHMENT_BYTES); no lo he guardado.",
+        f"That file is {_size(size)} and the limit is {_size(limit)} (MAX_ATTACHMENT_BYTES); I did not keep it.",
+    )
+
+
+def unreadable_format(lang: str, filename: str, readable: str) -> str:
+    return _pick(
+        lang,
+        f"No sé leer “{filename}”: leo archivos PDF, Word (.docx), texto y Markdown. No lo he guardado.",
+        f"I can't read “{filename}”: I read {readable} files. I did not keep it.",
+    )
+
+
+def attachment_unreadable(lang: str, reason: str, attachment_id: int) -> str:
+    return _pick(
+        lang,
+        f"No he podido leerlo: {reason} He guardado el original (adjunto {attachment_id}).",
+        f"I couldn't read it: {reason} I kept the original (attachment {attachment_id}).",
+    )
+
+
+def photo_needs_vision(lang: str, attachment_id: int) -> str:
+    return _pick(
+        lang,
+        f"📷 Para ver fotos necesito un modelo con visión (LLM_VISION=true o LLM_VISION_MODEL). "
+        f"La he guardado (adjunto {attachment_id}); puedo archivarla en tus notas si me lo pides.",
+        f"📷 Photos need a vision model (LLM_VISION=true or LLM_VISION_MODEL). I kept it "
+        f"(attachment {attachment_id}); I can file it in your notes if you ask.",
+    )
+
+
+def photo_note(attachment_id: int) -> str:
+    return (f"[The user sent a photo: attachment {attachment_id}. "
+            "notes_save_attachment files it in the notes if they ask.]")
+
+
+def photo_unseen_note(attachment_id: int) -> str:
+    return (f"[The user sent a photo (attachment {attachment_id}) that you cannot see: no vision model. "
+            "notes_save_attachment files it in the notes if they ask.]")
+
+
+def document_note(filename: str, attachment_id: int, size: int, cut_at: int | None) -> str:
+    cut = f"; only its first {cut_at:,} characters are shown" if cut_at else ""
+    return (f"[The user sent the file “{filename}” (attachment {attachment_id}, {_size(size)}{cut}). "
+            "Its text follows; notes_save_attachment files the original in the notes if they ask.]")

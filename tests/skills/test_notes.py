@@ -222,6 +222,7 @@ async def test_missing_folder_is_just_empty(tmp_path: Path) -> None:
 
 
 def test_context_type_is_not_needed() -> None:
-    # Notes tools never ask for a ToolContext: the user's location is irrelevant to them.
+    # Notes tools never ask for a ToolContext (the user's location is irrelevant to them),
+    # except saving an attachment: only the context says whose attachments may be reached.
     for bound in NotesSkill(NotesSettings(_env_file=None)).tools():  # type: ignore[call-arg]
-        assert not bound.spec.wants_context
+        assert bound.spec.wants_context == (bound.name == "notes_save_attachment"), bound.name

@@ -47,11 +47,13 @@ class NotesSkill(Skill):
 
 
 def telegram_settings(tmp_path: Path, model: ScriptedModel, api: FakeBotApi,
-                      llm: dict[str, Any] | None = None, **telegram: Any) -> Settings:
+                      llm: dict[str, Any] | None = None, sections: dict[str, Any] | None = None,
+                      **telegram: Any) -> Settings:
     return make_settings(
         tmp_path,
         model.base_url,
         llm={"transcription_model": "scripted-whisper", **(llm or {})},
+        **(sections or {}),
         telegram={
             "bot_token": api.token,
             "allowed_users": f"{OWNER_ID},{PARTNER_ID}",
@@ -78,10 +80,12 @@ class Stack:
 
 
 async def start_stack(settings: Settings, db: Database, clock: ManualClock,
-                      skill: NotesSkill) -> Stack:
+                      skill: NotesSkill, extra_skills: tuple[Skill, ...] = ()) -> Stack:
     registry = ToolRegistry()
     registry.add_skill(CoreSkill())
     registry.add_skill(skill)
+    for extra in extra_skills:
+        registry.add_skill(extra)
     model = ModelClient(settings.llm, db, clock) if settings.llm.base_url else None
     assistant = Assistant(CoreDeps(settings=settings, db=db, clock=clock, model=model,
                                    registry=registry))
@@ -191,10 +195,12 @@ async def api() -> AsyncIterator[FakeBotApi]:
 
 async def make_harness(tmp_path: Path, model: ScriptedModel, api: FakeBotApi, db: Database,
                        clock: ManualClock, llm: dict[str, Any] | None = None,
+                       sections: dict[str, Any] | None = None,
+                       extra_skills: Callable[[Settings], tuple[Skill, ...]] | None = None,
                        **telegram: Any) -> Harness:
-    settings = telegram_settings(tmp_path, model, api, llm, **telegram)
+    settings = telegram_settings(tmp_path, model, api, llm, sections, **telegram)
     skill = NotesSkill()
-    stack = await start_stack(settings, db, clock, skill)
+    stack = await start_stack(settings, db, clock, skill, extra_skills(settings) if extra_skills else ())
     return Harness(api, model, db, clock, settings, skill, stack)
 
 

@@ -95,6 +95,7 @@ class FakeBotApi:
     messages: dict[tuple[int, int], BotMessage] = field(default_factory=dict)
     sent: list[BotMessage] = field(default_factory=list)  # in the order they were sent
     files: dict[str, tuple[str, bytes]] = field(default_factory=dict)
+    pushed: list[dict[str, Any]] = field(default_factory=list)  # every update tests pushed
     webhook_url: str = ""
     _updates: list[dict[str, Any]] = field(default_factory=list)
     _failures: defaultdict[str, deque[int]] = field(default_factory=lambda: defaultdict(deque))
@@ -142,6 +143,7 @@ class FakeBotApi:
         if isinstance(query, dict) and "id" in query:
             self._callback_ids.add(str(query["id"]))
         self._updates.append(data)
+        self.pushed.append(data)
         await self._notify()
         return int(data["update_id"])
 

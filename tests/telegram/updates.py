@@ -8,9 +8,11 @@ from typing import Any
 from telegram import (
     CallbackQuery,
     Chat,
+    Document,
     Location,
     Message,
     MessageEntity,
+    PhotoSize,
     Sticker,
     Update,
     User,
@@ -48,6 +50,21 @@ def text(user_id: int, message_id: int, when: datetime, body: str) -> Update:
 def voice(user_id: int, message_id: int, when: datetime, file_id: str, size: int) -> Update:
     note = Voice(file_id, f"u{file_id}", duration=1, mime_type="audio/ogg", file_size=size)
     return Update(0, message=_message(user_id, message_id, when, voice=note))
+
+
+def photo(user_id: int, message_id: int, when: datetime, file_id: str, size: int,
+          caption: str | None = None, group: str | None = None) -> Update:
+    """A photo as Telegram sends it: several sizes, the largest last."""
+    sizes = (PhotoSize(f"{file_id}-thumb", f"u{file_id}-t", 90, 60, file_size=1200),
+             PhotoSize(file_id, f"u{file_id}", 1280, 853, file_size=size))
+    return Update(0, message=_message(user_id, message_id, when, photo=sizes, caption=caption,
+                                      media_group_id=group))
+
+
+def document(user_id: int, message_id: int, when: datetime, file_id: str, name: str, mime: str,
+             size: int, caption: str | None = None) -> Update:
+    item = Document(file_id, f"u{file_id}", file_name=name, mime_type=mime, file_size=size)
+    return Update(0, message=_message(user_id, message_id, when, document=item, caption=caption))
 
 
 def sticker(user_id: int, message_id: int, when: datetime) -> Update:

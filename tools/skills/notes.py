@@ -22,9 +22,11 @@ from pydantic import BaseModel, Field
 
 from bot.config import NotesSettings
 from bot.errors import ToolError
+from tools.context import ToolContext
 from tools.registry import BoundTool, Decision, Risk, Skill, tool
 
 NOTE_SUFFIX = ".md"
+ATTACHMENTS = "attachments"  # where photos and files the user sent are kept in the notes folder
 _PREVIEW_LINES = 5
 
 NotePath = Annotated[
@@ -205,6 +207,20 @@ class NotesFolder:
         hits.sort(key=lambda hit: (-hit.score, hit.path))
         return hits[:limit]
 
+    def save_attachment(self, name: str, data: bytes) -> str:
+        """Write a file into attachments/ under a safe, unused name; its path from the root."""
+        stem = PurePosixPath(name.replace("\\", "/")).name
+        safe = "".join(c if c.isalnum() or c in "-_. " else "_" for c in stem).strip(" .") or "attachment"
+        folder = self.root.resolve() / ATTACHMENTS
+        target = folder / safe
+        base, suffix = PurePosixPath(safe).stem, PurePosixPath(safe).suffix
+        counter = 2
+        while target.exists():
+            target = folder / f"{base} ({counter}){suffix}"
+            counter += 1
+        self._atomic_write(target, data)
+        return self.relative(target)
+
     def _check_size(self, size: int) -> None:
         if size > self.max_note_bytes:
             raise ToolError(
@@ -269,6 +285,12 @@ def _describe_append(args: BaseModel) -> str:
     first = text.strip().splitlines()[0] if text.strip() else ""
     shown = first if len(first) <= 120 else first[:117] + "…"
     return f"Append {len(text)} characters to the note {getattr(args, 'path', '?')!r}: {shown}"
+
+
+def _describe_save_attachment(args: BaseModel) -> str:
+    name = getattr(args, "name", None)
+    as_name = f" as {name!r}" if name else ""
+    return f"Save attachment {getattr(args, 'attachment_id', '?')} in the notes folder's {ATTACHMENTS}/{as_name}"
 
 
 def _write_policy(args: BaseModel) -> Decision:
@@ -389,6 +411,24 @@ class NotesSkill(Skill):
         """Add text at the end of a note (the note is created if it does not exist)."""
         relative, created = await asyncio.to_thread(self.folder.append, path, text)
         return f"{'Created' if created else 'Appended to'} the note {relative}."
+
+    @tool(risk=Risk.WRITE, describe=_describe_save_attachment)
+    async def notes_save_attachment(
+        self,
+        ctx: ToolContext,
+        attachment_id: Annotated[int, Field(ge=1, description="the attachment number from the user's message")],
+        name: Annotated[str | None, Field(max_length=120, description="a file name to save it as (optional)")] = None,
+    ) -> str:
+        """Save a photo or file the user sent, as it is, in the notes folder's attachments/."""
+        store = ctx.attachments
+        found = await store.get(ctx.user_key, attachment_id) if store is not None else None
+        data = await store.data(ctx.user_key, attachment_id) if store is not None else None
+        if found is None or data is None:
+            raise ToolError(f"there is no attachment {attachment_id} from this user")
+        relative = await asyncio.to_thread(self.folder.save_attachment, name or found.filename, data)
+        link = relative.replace(" ", "%20")
+        embed = "!" if found.kind.value == "photo" else ""
+        return f"Saved {relative} ({found.size} bytes). Link it from a note with: {embed}[{found.filename}]({link})"
 
     @tool(risk=Risk.DESTRUCTIVE)
     async def notes_delete(self, path: NotePath) -> str:
