@@ -58,9 +58,9 @@ from bot.core.approvals import ApprovalOutcome, ApprovalRequest, DecisionResult
 from bot.core.assistant import Assistant
 from bot.core.events import (
     ApprovalDecision,
-    ChatKind,
     AttachmentKind,
     AttachmentMessage,
+    ChatKind,
     ChatRef,
     CommandMessage,
     InboundEvent,
