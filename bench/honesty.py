@@ -302,7 +302,7 @@ async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("cases", type=Path)
     parser.add_argument("--only", action="append", default=[], help="run only these case ids")
-    parser.add_argument("--verbose", action="store_true", help="print what the user saw per failing case")
+    parser.add_argument("--verbose", action="store_true", help="print what the user saw in every case")
     options = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     cases = [json.loads(line) for line in options.cases.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -317,8 +317,8 @@ async def main() -> int:
         for case in cases:
             result = await run_case(case, model, hostile)
             results.append(result)
-            if result.problems and (options.verbose or result.leaked or result.altered or result.crashed):
-                print(f"# {result.case_id} [{result.category}/{result.lang}]: {'; '.join(result.problems)}")
+            if options.verbose or result.leaked or result.altered or result.crashed or not result.valid:
+                print(f"# {result.case_id} [{result.category}/{result.lang}]: {'; '.join(result.problems) or 'ok'}")
                 if options.verbose:
                     print("#   " + result.seen.strip().replace("\n", "\n#   "))
     finally:

@@ -79,11 +79,27 @@ def gave_up(lang: str, done: list[str], failed: list[str], not_done: list[str]) 
                      + _pick(lang, "¿Quieres que lo intente de nuevo?", "Do you want me to try again?"))
     if not_done:
         lines.append(_pick(lang, "No hecho: ", "Not done: ") + "; ".join(not_done) + ".")
-    if not lines:
-        lines.append(_pick(lang, "No he hecho nada en este turno.", "I didn't do anything in this turn."))
     lines.append(_pick(lang, "No he podido darte una respuesta mejor; reformúlalo si hace falta.",
                        "I couldn't put together a better answer; please rephrase if needed."))
     return "\n".join(lines)
+
+
+def not_done(lang: str, some_done: bool) -> str:
+    """What was asked for was not (all) done; the receipts below say what really ran."""
+    if some_done:
+        return _pick(lang, "No he hecho todo lo que pediste; debajo tienes lo que se hizo de verdad.",
+                     "I didn't do everything you asked; below is what really happened.")
+    return _pick(lang, "No lo he hecho: no se ha cambiado nada.", "I haven't done that: nothing was changed.")
+
+
+def no_source(lang: str) -> str:
+    return _pick(lang, "No tengo ninguna fuente para ese dato, así que prefiero no inventármelo.",
+                 "I have no source for that detail, so I won't make it up.")
+
+
+def unconfirmed(lang: str) -> str:
+    return _pick(lang, "No he podido confirmar lo que iba a decirte, así que lo he dejado fuera.",
+                 "I couldn't confirm what I was about to tell you, so I left it out.")
 
 
 def round_limit(lang: str) -> str:

@@ -21,8 +21,10 @@ import httpx
 from pydantic import BaseModel
 
 from bot.core import replies
+from bot.core.actions import ActionKind
 from bot.core.approvals import ApprovalOutcome
 from bot.core.events import ChatRef, MessageKind, OutboundMessage, Receipt
+from bot.core.intent import asked_actions
 from bot.core.prompt import (
     UNTRUSTED_CLOSE,
     UNTRUSTED_OPEN,
@@ -33,7 +35,7 @@ from bot.core.prompt import (
 from bot.core.receipts import receipts_for
 from bot.core.routing import QueryEmbedding, RouteDecision, RouteRequest
 from bot.core.tokens import count_tools
-from bot.core.verify import NOT_RUN, CallRecord, CallStatus, Violation, verify
+from bot.core.verify import NOT_RUN, CallRecord, CallStatus, Verdict, Violation, check
 from bot.errors import ModelError, ToolArgumentsError, ToolError
 from bot.llm import ChatMessage, Completion, Role, ToolCall
 from memory.messages import chat_key
@@ -74,6 +76,7 @@ RESPOND = BoundTool(spec=respond, skill="core")
 class TurnStatus(StrEnum):
     ANSWERED = "answered"
     CORRECTED = "corrected"  # verification failed at least once, then the model got it right
+    TRIMMED = "trimmed"  # unbacked sentences were dropped, the rest of the answer kept
     REPLACED = "replaced"  # code wrote the answer because the model could not be honest
     MODEL_FAILED = "model_failed"
     ROUND_LIMIT = "round_limit"
@@ -104,6 +107,7 @@ class _TurnState:
     erased_memory: bool = False
     context: list[str] = field(default_factory=list)  # what the prompt carried besides this message
     query: QueryEmbedding | None = None  # the message's embedding, made by the router
+    asked: frozenset[ActionKind] = frozenset()  # the actions the user's words ask for
     verification_log: list[dict[str, Any]] = field(default_factory=list)
     attached: TurnAttachment | None = None
 
@@ -152,8 +156,9 @@ class TurnRunner:
                            attached=attached)
         if attached is not None and attached.document_text is not None:
             state.untrusted_seen = True  # a file's text is a stranger's words, like a web page
+        state.asked = await asyncio.to_thread(asked_actions, text)
         outcome = await self._run(state, message_id)
-        outcome = replace(outcome, receipts=receipts_for(state.calls, state.lang))
+        outcome = replace(outcome, receipts=receipts_for(state.calls, state.lang, action_asked=bool(state.asked)))
         if state.erased_memory:
             outcome = replace(outcome, keep_text=False)
         await a.turns.finish(turn_id, outcome=outcome.status.value,
@@ -208,20 +213,27 @@ class TurnRunner:
                                      "content": "ERROR: respond needs {\"text\": \"...\"}."})
                 continue
             now_local = a.deps.clock.now().astimezone(core.zone)
-            violations = verify(answer, state.calls, state.user_text, now_local, state.context)
+            # Off the event loop: a long answer or tool result must not stall other chats.
+            verdict = await asyncio.to_thread(
+                check, answer, tuple(state.calls), state.user_text, now_local, tuple(state.context), state.asked)
             state.verification_log.append({
                 "attempt": retries + 1,
-                "violations": [{"rule": v.rule.value, "detail": v.detail} for v in violations],
+                "violations": [{"rule": v.rule.value, "detail": v.detail} for v in verdict.violations],
+                "dropped": len(verdict.dropped),
             })
-            if not violations:
+            if verdict.ok:
                 status = TurnStatus.CORRECTED if retries else TurnStatus.ANSWERED
                 return TurnOutcome(state.turn_id, answer, status, suggestions=suggestions)
-            if retries >= core.max_verification_retries:
-                log.warning("turn %s: answer replaced after %s corrections", state.turn_id, retries)
-                return TurnOutcome(state.turn_id, self._honest_answer(state), TurnStatus.REPLACED)
-            retries += 1
-            forced = any(v.requires_action for v in violations)
-            messages.append(_correction(respond_call, violations))
+            if retries < core.max_verification_retries and any(v.requires_action for v in verdict.violations):
+                # Acting (or looking up) is what is missing: the model gets to do it, with a tool forced.
+                retries += 1
+                forced = True
+                messages.append(_correction(respond_call, list(verdict.violations)))
+                continue
+            log.warning("turn %s: %s unbacked sentence(s) dropped", state.turn_id, len(verdict.dropped))
+            if verdict.kept:
+                return TurnOutcome(state.turn_id, verdict.kept, TurnStatus.TRIMMED)
+            return TurnOutcome(state.turn_id, self._fallback(state, verdict), TurnStatus.REPLACED)
         return TurnOutcome(
             state.turn_id,
             replies.round_limit(state.lang) + "\n" + self._honest_answer(state),
@@ -445,6 +457,15 @@ class TurnRunner:
         if any(c.is_write or c.status in NOT_RUN for c in state.calls):
             text += "\n" + self._honest_answer(state)
         return TurnOutcome(state.turn_id, text, TurnStatus.MODEL_FAILED, MessageKind.ERROR)
+
+    def _fallback(self, state: _TurnState, verdict: Verdict) -> str:
+        """Code's answer when nothing the model said can be kept; the receipts add what ran."""
+        if verdict.asked:
+            some_done = any(c.is_write and c.status is CallStatus.OK for c in state.calls)
+            return replies.not_done(state.lang, some_done)
+        if verdict.unsourced:
+            return replies.no_source(state.lang)
+        return replies.unconfirmed(state.lang)
 
     def _honest_answer(self, state: _TurnState) -> str:
         last: dict[str, CallRecord] = {}

@@ -1,22 +1,30 @@
-"""Honesty: deterministic checks of the answer against what the tools really did.
+"""Honesty: the answer is checked against what this turn's calls really did, sentence by sentence.
 
-No second model. Four rules, in Spanish and English:
-- FAILED_WRITE_HIDDEN: a write whose last call failed must be reported as failed;
-- UNBACKED_CLAIM: a claimed completed action needs a successful write in this turn;
-- UNSOURCED_DETAIL: times, dates, emails and links in the answer must come from this
-  turn's tool results or arguments of successful calls, the user's words, or the clock;
-- NOT_DONE_HIDDEN: a denied / expired / cancelled approval must be reported as not done.
-Every bug found becomes a rule here plus a scripted conversation test.
+No second model. The truth about actions never rests on the model's wording alone:
+- what the user asked for is read from the user's words (`bot.core.intent`);
+- when an action was asked for and no call of that kind succeeded, the answer may only
+  ask, offer, or say it was not done: any affirmative sentence goes;
+- every claim of an action ("sent", "deleted", "añadido", "Reminder set ✅") must be backed
+  by a successful call of a matching kind, on the object the sentence names; "both" needs
+  every action to have succeeded;
+- every detail (time, date, contact, link, amount, phone) must come from a source: tool
+  results or arguments of successful calls, the user's words, the conversation and memories
+  the prompt carried, or the clock; a link must match a sourced link exactly.
+Unbacked sentences are dropped and the rest kept; code's receipts say what really ran.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import datetime
 from enum import StrEnum
 
+from bot.core.actions import BACKS, ActionKind, kind_of_tool
+from bot.core.claims import Clause, Sentence, Stance, parse
+from bot.core.details import MAX_SCAN_CHARS, extract_details, source_details, unsourced
+from bot.core.intent import asked_actions, reported_actions
 from tools.registry import Risk
 
 
@@ -58,10 +66,9 @@ class CallRecord:
 
 
 class Rule(StrEnum):
-    FAILED_WRITE_HIDDEN = "failed_write_hidden"
-    UNBACKED_CLAIM = "unbacked_claim"
+    ACTION_NOT_DONE = "action_not_done"  # asked for, not done, and the answer does not say so
+    UNBACKED_CLAIM = "unbacked_claim"  # a claimed action no matching successful call backs
     UNSOURCED_DETAIL = "unsourced_detail"
-    NOT_DONE_HIDDEN = "not_done_hidden"
 
 
 @dataclass(frozen=True)
@@ -72,212 +79,205 @@ class Violation:
     requires_action: bool = False
 
 
-# Completed-action claims, past tense / perfect, both languages.
-_EN_VERBS = (
-    r"(?:created|added|scheduled|booked|deleted|removed|sent|saved|updated|moved|cancell?ed|"
-    r"marked|completed|forwarded|replied|written|wrote|noted|stored|set\s+(?:up|a|an|the|your|it)|"
-    r"put\s+it|emailed|archived|renamed|logged|remembered|forgot(?:ten)?|erased|replaced)"
-)
-_CLAIM_EN = re.compile(
-    rf"\b(?:i|we)(?:\s*'ve|\s+have|\s+just|\s+also|\s+now|\s+successfully)*\s+{_EN_VERBS}\b"
-    rf"|\b(?:has|have)\s+(?:now\s+|successfully\s+)?been\s+{_EN_VERBS}\b"
-    rf"|\b(?:was|were|is\s+now|are\s+now)\s+(?:successfully\s+)?{_EN_VERBS}\b"
-    rf"|(?:^|[.!?]\s+)(?:just\s+)?{_EN_VERBS}\b"
-    r"|^\s*(?:done|all\s+set|all\s+done)\b",
-    re.IGNORECASE | re.MULTILINE,
-)
-_CLAIM_ES = re.compile(
-    r"\b(?:(?:he|hemos|ha|han|se\s+ha|se\s+han|quedó|queda)\s+"
-    r"(?:creado|añadido|agendado|programado|borrado|eliminado|enviado|guardado|actualizado|"
-    r"movido|cancelado|apuntado|anotado|marcado|completado|reenviado|respondido|puesto|"
-    r"reservado|archivado|registrado|olvidado|recordado)"
-    r"|(?:creé|añadí|agendé|programé|borré|eliminé|envié|guardé|actualicé|moví|cancelé|"
-    r"apunté|anoté|marqué|completé|reenvié|respondí|reservé|archivé|registré|olvidé)"
-    r"|(?:creado|añadido|agendado|programado|borrado|eliminado|enviado|guardado|actualizado|"
-    r"apuntado|anotado|reservado)\s+(?:correctamente|con\s+éxito))\b"
-    r"|^\s*[¡!]?\s*(?:listo|hecho)\b",
-    re.IGNORECASE | re.MULTILINE,
-)
-_NEGATION_BEFORE = re.compile(
-    r"(?:\bnot\b|n't\b|\bnever\b|\bno\b|\bnothing\b|\bnone\b|\bnada\b|\bnunca\b|\bni\b|\bsin\b|"
-    r"\bunable to\b|\bcould not\b|"
-    r"\bfailed to\b|\bno\s+(?:lo|la|los|las|se|he|hemos|ha|han)\b)[^.!?\n]{0,24}$",
-    re.IGNORECASE,
-)
-_FAILURE_WORDS = re.compile(
-    r"\b(?:fail(?:ed|ure|s)?|couldn't|could\s+not|can't|cannot|unable|error|wasn't\s+able|"
-    r"not\s+able|didn't\s+work|problem|went\s+wrong|no\s+pude|no\s+he\s+podido|no\s+se\s+(?:pudo|ha\s+podido)|"
-    r"no\s+ha\s+sido\s+posible|fall[óo]|fallado|falla|problema|imposible|no\s+puedo)\b",
-    re.IGNORECASE,
-)
-_NOT_DONE_WORDS = re.compile(
-    r"\b(?:not\s+done|didn't|did\s+not|haven't|have\s+not|hasn't|has\s+not|wasn't|was\s+not|"
-    r"won't|will\s+not|not|cancell?ed|denied|declined|rejected|expired|no\s+answer|"
-    r"no\s+(?:lo|la|los|las|se|he|hemos|ha|hice|hizo)|cancelad[oa]s?|denegad[oa]s?|rechazad[oa]s?|"
-    r"caducad[oa]s?|expirad[oa]s?|sin\s+respuesta|no\s+se\s+ha\s+hecho|no\s+hecho|no)\b",
-    re.IGNORECASE,
+@dataclass(frozen=True)
+class Verdict:
+    """The rules an answer breaks, and the answer with only its backed sentences."""
+
+    violations: tuple[Violation, ...]
+    kept: str  # "" when nothing worth saying is left
+    dropped: tuple[str, ...]
+    asked: frozenset[ActionKind]
+    unsourced: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+
+_WORD = re.compile(r"[^\W\d_]{3,}(?:'[a-z]+)?", re.UNICODE)
+_OBJECT = re.compile(r"(?<![\w@/])(?:[\w.]*\d[\w.-]*[a-z][\w.-]*|[a-z][\w.]*\d[\w.-]*|[a-z]\w*(?:-\w+)+)", re.I)
+_STOP = frozenset("""
+the and for with that this your you my mine our are was were has have had been its it's not but from into
+onto about what which when where who how now just also then than them they their there here all any some
+note notes list lists item items file folder memory reminder reminders email mail message task tasks event
+events entry journal diary todo called named new old one two first second both please thanks
+las los del que con una uno por para como pero sus tus mis nos les ese esa esto esta este estos estas
+nota notas lista listas cosa cosas memoria recordatorio correo mensaje tarea evento diario ahora
+también hoy ayer mañana dos primera segunda ambas ambos todo toda todos todas
+""".split())
+_ACTION_WORDS = re.compile(
+    r"^(?:add|put|sav|stor|not|jot|writ|wrot|log|record|regist|creat|mak|updat|chang|renam|replac|overwr|"
+    r"remem|memor|keep|kept|forg|delet|remov|eras|wip|clear|cancel|send|sent|emai|mail|repl|forw|remind|"
+    r"set|schedul|book|mov|mark|complet|archiv|añad|agreg|pon|pus|apunt|anot|guard|escri|redact|registr|"
+    r"actualiz|cambi|renombr|sustitu|reemplaz|inclu|recuer|record|olvid|borr|elimin|quit|cancel|anul|"
+    r"envi|enví|mand|reenv|respond|contest|program|agend|reserv|marc|complet|archiv|mov|cre|hech|list)",
+    re.I,
 )
 
-_TIME = re.compile(r"\b([01]?\d|2[0-3])[:.h]([0-5]\d)\b")
-_AMPM = re.compile(r"\b(1[0-2]|0?[1-9])(?::([0-5]\d))?\s*([ap])\.?\s*m\b\.?", re.IGNORECASE)
-_BARE_HOUR = re.compile(r"\b(?:at|a\s+las|a\s+la|las|sobre\s+las)\s+([01]?\d|2[0-3])\b", re.IGNORECASE)
-_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
-_NUM_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?\b")
-_MONTHS = {
-    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
-    "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
-    "enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5, "junio": 6, "julio": 7,
-    "agosto": 8, "septiembre": 9, "setiembre": 9, "octubre": 10, "noviembre": 11, "diciembre": 12,
-}
-_MONTH_NAMES = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:de\s+|of\s+)?({_MONTH_NAMES})\b", re.IGNORECASE)
-_MONTH_DAY = re.compile(rf"\b({_MONTH_NAMES})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", re.IGNORECASE)
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_URL = re.compile(r"https?://[^\s)>\]\"']+")
-_RELATIVE_DAYS = {
-    "today": 0, "hoy": 0, "tomorrow": 1, "mañana": 1, "yesterday": -1, "ayer": -1,
-    "pasado mañana": 2, "day after tomorrow": 2, "anteayer": -2,
-}
+
+def _norm(text: str) -> str:
+    return text.lower().replace(".md", "")
 
 
-def claims_action(answer: str) -> list[str]:
-    """The non-negated completed-action phrases in `answer`."""
-    found: list[str] = []
-    for pattern in (_CLAIM_EN, _CLAIM_ES):
-        for match in pattern.finditer(answer):
-            before = answer[max(0, match.start() - 40):match.start()]
-            sentence_start = max(before.rfind("."), before.rfind("!"), before.rfind("?"), before.rfind("\n"))
-            if _NEGATION_BEFORE.search(before[sentence_start + 1:]):
-                continue
-            found.append(match.group(0).strip())
-    return found
-
-
-def mentions_failure(answer: str) -> bool:
-    return bool(_FAILURE_WORDS.search(answer))
-
-
-def mentions_not_done(answer: str) -> bool:
-    return bool(_NOT_DONE_WORDS.search(answer))
+def _stem_in(word: str, haystack: str) -> bool:
+    """`word` (or its first five letters, for plurals and gender) appears in `haystack`."""
+    word = word.lower()
+    return word in haystack or (len(word) >= 5 and word[:5] in haystack)
 
 
 @dataclass(frozen=True)
-class Details:
-    times: frozenset[tuple[int, int]]
-    dates: frozenset[tuple[int, int]]
-    emails: frozenset[str]
-    urls: frozenset[str]
+class _Turn:
+    asked: frozenset[ActionKind]
+    reported: frozenset[ActionKind]
+    ok_effects: tuple[CallRecord, ...]
+    unsettled: tuple[CallRecord, ...]  # the last attempt at a change failed or never ran
+    read_ok: bool
+    strict: bool
+    user_words: frozenset[str]
 
 
-def extract_details(text: str) -> Details:
-    """Times, dates (as month/day), emails and URLs mentioned in `text`."""
-    times: set[tuple[int, int]] = set()
-    for match in _TIME.finditer(text):
-        times.add((int(match.group(1)), int(match.group(2))))
-    for match in _AMPM.finditer(text):
-        hour = int(match.group(1)) % 12 + (12 if match.group(3).lower() == "p" else 0)
-        times.add((hour, int(match.group(2) or 0)))
-    dates: set[tuple[int, int]] = set()
-    for match in _ISO_DATE.finditer(text):
-        dates.add((int(match.group(2)), int(match.group(3))))
-    for match in _DAY_MONTH.finditer(text):
-        dates.add((_MONTHS[match.group(2).lower()], int(match.group(1))))
-    for match in _MONTH_DAY.finditer(text):
-        dates.add((_MONTHS[match.group(1).lower()], int(match.group(2))))
-    for match in _NUM_DATE.finditer(text):
-        day, month = int(match.group(1)), int(match.group(2))
-        if 1 <= month <= 12 and 1 <= day <= 31:
-            dates.add((month, day))
-    emails = {m.group(0).lower().rstrip(".") for m in _EMAIL.finditer(text)}
-    urls = {m.group(0).rstrip(".,;:").lower() for m in _URL.finditer(text)}
-    return Details(frozenset(times), frozenset(dates), frozenset(emails), frozenset(urls))
+def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[ActionKind]) -> _Turn:
+    last: dict[tuple[str, str], CallRecord] = {}
+    for call in calls:
+        last[(call.name, call.arguments)] = call
+    ok_effects = tuple(c for c in calls if c.is_write and c.status is CallStatus.OK)
+    unsettled = tuple(c for c in last.values() if c.is_write and c.status is not CallStatus.OK)
+    done_kinds = {kind_of_tool(c.name) for c in ok_effects}
+    strict = bool(asked) and not any(done_kinds & BACKS[kind] for kind in asked)
+    read_ok = any(not c.is_write and c.status is CallStatus.OK for c in calls)
+    words = frozenset(w.lower() for w in _WORD.findall(user_text[:4000]))
+    return _Turn(asked, reported_actions(user_text), ok_effects, unsettled, read_ok, strict, words)
 
 
-def _source_details(sources: Iterable[str], user_text: str, now_local: datetime) -> Details:
-    joined = "\n".join(sources)
-    base = extract_details(joined + "\n" + user_text)
-    times = set(base.times)
-    # "at 9", "a las 9" in the user's words allow 09:00 and 21:00.
-    for match in _BARE_HOUR.finditer(user_text):
-        hour = int(match.group(1))
-        times.update({(hour, 0), ((hour + 12) % 24, 0)})
-    times.add((now_local.hour, now_local.minute))
-    dates = set(base.dates)
-    lowered = user_text.lower()
-    for word, offset in _RELATIVE_DAYS.items():
-        if re.search(rf"\b{word}\b", lowered):
-            day = now_local.date() + timedelta(days=offset)
-            dates.add((day.month, day.day))
-    today: date = now_local.date()  # the prompt tells the model today's date
-    dates.add((today.month, today.day))
-    return Details(frozenset(times), frozenset(dates), base.emails, base.urls)
+def _backing(kind: ActionKind, turn: _Turn) -> list[CallRecord]:
+    return [c for c in turn.ok_effects if kind_of_tool(c.name) in BACKS[kind]]
 
 
-def unsourced(answer: str, sources: Iterable[str], user_text: str, now_local: datetime) -> list[str]:
-    """Details in the answer that no source backs, rendered for the correction note."""
-    said = extract_details(answer)
-    known = _source_details(sources, user_text, now_local)
-    missing: list[str] = []
-    missing += [f"{h:02d}:{m:02d}" for h, m in sorted(said.times - known.times)]
-    missing += [f"{d:02d}/{m:02d}" for m, d in sorted(said.dates - known.dates)]
-    missing += sorted(e for e in said.emails if not any(e in s for s in known.emails))
-    missing += sorted(u for u in said.urls if not any(k.startswith(u) or u.startswith(k) for k in known.urls))
-    return missing
+def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False) -> str | None:
+    """Why this clause may not reach the user, or None.
+
+    `explains`: the sentence also says something was not done, so a plain statement next to
+    it ("I couldn't add it: the server is down") gives the reason, not a claim.
+    """
+    if clause.stance is not Stance.AFFIRMATIVE:
+        return None
+    if clause.second_person and not clause.kinds:
+        return None
+    kinds = set(clause.kinds)
+    if clause.closer and turn.asked:
+        kinds |= turn.asked  # "Listo", "All set": claims what was asked
+    if turn.strict:
+        if not kinds and not clause.closer and (turn.read_ok or explains):
+            return None  # reports what a lookup found, or why it was not done
+        return "an action was asked for and none of that kind succeeded"
+    if clause.second_person or (clause.presupposed and kinds <= turn.reported):
+        return None
+    kinds -= turn.reported  # "Since the invoice was sent…": the user's own action
+    if not kinds:
+        return None
+    backing: list[CallRecord] = []
+    for kind in kinds:
+        found = _backing(kind, turn)
+        if not found:
+            return f"claims a {kind.value} action that no successful call did"
+        backing += found
+    if clause.everything and (len(backing) < 2 or turn.unsettled):
+        return "claims every action succeeded, but not all did"
+    evidence = " ".join(_norm(f"{c.arguments} {c.description} {c.result[:2000]}") for c in backing)
+    for token in _OBJECT.findall(clause.text):
+        name = _norm(token).strip(".-")
+        if len(name) >= 3 and not name.isdigit() and name not in evidence:
+            return f"names {token!r}, which no successful call of that kind touched"
+    for word in _WORD.findall(clause.text):
+        lowered = word.lower()
+        if lowered in _STOP or lowered not in turn.user_words or _ACTION_WORDS.match(lowered):
+            continue
+        if not _stem_in(lowered, evidence):
+            return f"says {word!r} was handled, but no successful call of that kind included it"
+    return None
+
+
+def check(
+    answer: str, calls: Sequence[CallRecord], user_text: str, now_local: datetime,
+    context: Sequence[str] = (), asked: frozenset[ActionKind] | None = None,
+) -> Verdict:
+    """Judge `answer` against what really happened in this turn.
+
+    `context` is what the prompt already carried (earlier messages, memories, profile):
+    details found there count as sourced. `asked` is the intent read from the user's words
+    (computed here when not given).
+    """
+    if len(answer) > MAX_SCAN_CHARS:
+        answer = answer[:MAX_SCAN_CHARS] + "…"
+    turn = _turn_facts(calls, user_text, asked if asked is not None else asked_actions(user_text))
+    sources = [c.result for c in calls if c.status is CallStatus.OK]
+    sources += [c.arguments for c in calls if c.status is CallStatus.OK]
+    sources += list(context)
+    known = source_details(sources, user_text, now_local)
+    sentences = parse(answer)
+    claim_problems: list[tuple[Sentence, str]] = []
+    detail_problems: list[tuple[Sentence, list[str]]] = []
+    for sentence in sentences:
+        explains = any(c.stance is Stance.NEGATED for c in sentence.clauses)
+        reasons = [r for r in (_clause_problem(c, turn, explains) for c in sentence.clauses) if r]
+        if reasons:
+            claim_problems.append((sentence, reasons[0]))
+        missing = unsourced(extract_details(sentence.text), known)
+        if missing:
+            detail_problems.append((sentence, missing))
+    bad = {id(s) for s, _ in claim_problems} | {id(s) for s, _ in detail_problems}
+    kept_sentences = [s for s in sentences if id(s) not in bad]
+    kept = _join(answer, kept_sentences) if bad else answer
+    if bad and not _substantive(kept_sentences):
+        kept = ""
+    violations: list[Violation] = []
+    attempted = {kind_of_tool(c.name) for c in calls if c.is_write}
+    if claim_problems:
+        untried = bool(turn.asked) and not any(attempted & BACKS[kind] for kind in turn.asked)
+        quoted = "; ".join(f"{s.text.strip()!r} ({why})" for s, why in claim_problems[:5])
+        rule = Rule.ACTION_NOT_DONE if turn.strict else Rule.UNBACKED_CLAIM
+        violations.append(Violation(
+            rule, quoted,
+            f"These sentences are not backed by what the tools did: {quoted}. "
+            + ("The user asked for an action: call the right tool now. "
+               if untried else "Say plainly what was not done; do not claim it. ")
+            + "Never state an action as done unless a tool call in this turn did it.",
+            requires_action=untried,
+        ))
+    if detail_problems:
+        missing = sorted({m for _, ms in detail_problems for m in ms})
+        violations.append(Violation(
+            Rule.UNSOURCED_DETAIL,
+            f"unsourced: {', '.join(missing)}",
+            f"Your answer mentions {', '.join(missing)}, which appear in no tool result of this "
+            "turn, not in the user's words and not in the conversation. Only state details you got "
+            "from tools: look them up with a tool, or leave them out.",
+            requires_action=not turn.read_ok,
+        ))
+    dropped = tuple(s.text for s in sentences if id(s) in bad)
+    missing_all = tuple(sorted({m for _, ms in detail_problems for m in ms}))
+    return Verdict(tuple(violations), kept, dropped, turn.asked, missing_all)
 
 
 def verify(
     answer: str, calls: Sequence[CallRecord], user_text: str, now_local: datetime,
     context: Sequence[str] = (),
 ) -> list[Violation]:
-    """Every rule the answer breaks, given what really happened in this turn.
+    """Every rule the answer breaks, given what really happened in this turn."""
+    return list(check(answer, calls, user_text, now_local, context).violations)
 
-    `context` is what the prompt already carried: earlier messages of the conversation and
-    the memories and profile given to the model; details found there count as sourced.
-    """
-    violations: list[Violation] = []
-    last_by_tool: dict[str, CallRecord] = {}
-    for call in calls:
-        last_by_tool[call.name] = call
-    failed_writes = [c for c in last_by_tool.values() if c.is_write and c.status is CallStatus.ERROR]
-    not_run = [c for c in last_by_tool.values() if c.status in NOT_RUN]
-    succeeded_writes = [c for c in calls if c.is_write and c.status is CallStatus.OK]
-    claims = claims_action(answer)
 
-    for call in failed_writes:
-        if not mentions_failure(answer):
-            violations.append(Violation(
-                Rule.FAILED_WRITE_HIDDEN,
-                f"{call.name} failed: {call.error}",
-                f"The call to {call.name} FAILED with: {call.error}. Tell the user plainly that it "
-                "failed (and why, briefly) and offer to try again. Do not say it was done.",
-            ))
-    for call in not_run:
-        if claims or not mentions_not_done(answer):
-            violations.append(Violation(
-                Rule.NOT_DONE_HIDDEN,
-                f"{call.name} was {call.status.value}",
-                f"The action '{call.description}' was NOT done: the approval was {call.status.value}. "
-                "Tell the user clearly it was not done. Do not retry it and do not claim it happened.",
-            ))
-    if claims and not succeeded_writes and not not_run:
-        violations.append(Violation(
-            Rule.UNBACKED_CLAIM,
-            f"claims {claims[0]!r} with no successful write",
-            f"Your answer says an action was completed ({claims[0]!r}), but no tool performed "
-            "any action in this turn. If the user asked for it, call the right tool now; "
-            "otherwise tell them honestly it has not been done.",
-            requires_action=True,
-        ))
-    sources = [c.result for c in calls if c.status is CallStatus.OK]
-    sources += [c.arguments for c in calls if c.status is CallStatus.OK]
-    sources += context
-    missing = unsourced(answer, sources, user_text, now_local)
-    if missing:
-        violations.append(Violation(
-            Rule.UNSOURCED_DETAIL,
-            f"unsourced: {', '.join(missing)}",
-            f"Your answer mentions {', '.join(missing)}, which appear in no tool result of this "
-            "turn and not in the user's words. Only state details you got from tools: look them "
-            "up with a tool, or leave them out.",
-        ))
-    return violations
+def _join(answer: str, sentences: Sequence[Sentence]) -> str:
+    """The kept sentences with the separators that followed them in the answer."""
+    parts: list[str] = []
+    for index, sentence in enumerate(sentences):
+        parts.append(answer[sentence.start:sentence.end])
+        if index + 1 < len(sentences):
+            gap = answer[sentence.end:sentences[index + 1].start]
+            parts.append(gap if gap.strip() == "" and gap else " ")
+    return "".join(parts).strip()
+
+
+def _substantive(sentences: Sequence[Sentence]) -> bool:
+    """Anything left beyond "OK" and emojis?"""
+    return any(c.stance is not Stance.INTERJECTION for s in sentences for c in s.clauses)

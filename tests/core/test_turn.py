@@ -124,28 +124,30 @@ async def test_destructive_call_runs_only_after_approve(setup, model: ScriptedMo
     assert messenger.texts[-1] == "I've removed milk."
 
 
-@pytest.mark.parametrize("lang_text", [
-    ("remove the milk", "Done, I've removed the milk."),
-    ("quita la leche", "Listo, he borrado la leche."),
+@pytest.mark.parametrize(("user_text", "lie", "lang"), [
+    ("remove the milk", "Done, I've removed the milk.", "en"),
+    ("quita la leche", "Listo, he borrado la leche.", "es"),
 ])
-async def test_denied_approval_is_reported_as_not_done(setup, model: ScriptedModel, db: Database,
-                                                       lang_text: tuple[str, str]) -> None:
+async def test_a_denied_action_claimed_as_done_is_replaced_by_code_with_receipts(
+        setup, model: ScriptedModel, db: Database, user_text: str, lie: str, lang: str) -> None:
+    from bot.core import replies
+    from bot.core.events import ReceiptOutcome
+
     assistant, messenger, pantry = setup
-    user_text, lie = lang_text
     messenger.auto_decide = False
     model.call("remove_item", item="milk")
-    model.respond(lie)  # rejected by verification
-    model.respond("OK, I did not remove it." if user_text.startswith("remove") else "Vale, no la he quitado.")
+    model.respond(lie)  # the model tried and the owner said no: nothing to force, the lie goes
     await assistant.handle(TextMessage(OWNER, user_text))
     assert pantry.items == ["milk"]
     assert messenger.outcomes[0][1] is ApprovalOutcome.DENIED
     tool_result = model.requests[1]["messages"][-1]["content"]
     assert tool_result.startswith("NOT DONE") and "do not retry" in tool_result.lower()
-    correction = model.requests[2]["messages"][-1]["content"]
-    assert "NOT done" in correction
-    assert messenger.texts[-1] != lie
+    assert len(model.requests) == 2  # no correction round
+    message = messenger.sent[-1][1]
+    assert message.text == replies.not_done(lang, some_done=False)
+    assert [r.outcome for r in message.receipts] == [ReceiptOutcome.DENIED, ReceiptOutcome.NOTHING_CHANGED]
     turn = await db.fetchone("SELECT outcome FROM turns ORDER BY id DESC LIMIT 1")
-    assert turn["outcome"] == "corrected"
+    assert turn["outcome"] == "replaced"
 
 
 async def test_expiry_without_answer_is_not_consent(setup, model: ScriptedModel, clock: ManualClock) -> None:
@@ -178,22 +180,22 @@ async def test_decision_from_another_user_does_not_run_the_tool(setup, model: Sc
     assert pantry.items == ["milk"]
 
 
-async def test_failed_write_must_be_reported_then_replaced_by_code(setup, model: ScriptedModel,
-                                                                   db: Database) -> None:
+async def test_a_failed_write_claimed_as_done_is_replaced_and_the_receipt_says_why(
+        setup, model: ScriptedModel, db: Database) -> None:
     assistant, messenger, pantry = setup
     pantry.fail_next = True
     model.call("add_item", item="eggs")
-    for _ in range(3):  # the model keeps lying: first answer + 2 corrections allowed
-        model.respond("I've added eggs to your list!")
+    model.respond("I've added eggs to your list!")
     await assistant.handle(TextMessage(OWNER, "add eggs"))
-    answer = messenger.texts[-1]
-    assert "added eggs" not in answer.lower()
-    assert "Failed" in answer and "pantry server is down" in answer and "try again" in answer
-    assert len(model.requests) == 4
+    message = messenger.sent[-1][1]
+    assert "added eggs" not in message.text.lower()
+    assert [r.summary for r in message.receipts] == [
+        "Save eggs (add_item): failed (the pantry server is down)", "Nothing was changed."]
+    assert len(model.requests) == 2
     turn = await db.fetchone("SELECT outcome, verification_json FROM turns ORDER BY id DESC LIMIT 1")
     assert turn["outcome"] == "replaced"
     log = json.loads(turn["verification_json"])
-    assert {v["rule"] for v in log[0]["violations"]} == {"failed_write_hidden", "unbacked_claim"}
+    assert {v["rule"] for v in log[0]["violations"]} == {"action_not_done"}
 
 
 async def test_failed_write_honestly_reported_passes(setup, model: ScriptedModel) -> None:

@@ -2,115 +2,165 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.core.verify import CallRecord, CallStatus, Rule, claims_action, verify
+from bot.core.verify import CallRecord, CallStatus, Rule, check
 from tools.registry import Risk
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=ZoneInfo("Europe/Madrid"))
 
 
-def _call(name: str, status: CallStatus, risk: Risk = Risk.WRITE, result: str = "", error: str = "",
-          arguments: str = "{}") -> CallRecord:
-    return CallRecord(name=name, arguments=arguments, risk=risk, status=status,
+def _call(name: str, status: CallStatus = CallStatus.OK, risk: Risk = Risk.WRITE, result: str = "",
+          error: str = "", **args: object) -> CallRecord:
+    return CallRecord(name=name, arguments=json.dumps(args), risk=risk, status=status,
                       description=f"{name}(...)", result=result, error=error)
 
 
 def _rules(answer: str, calls: list[CallRecord], user: str = "hola") -> set[Rule]:
-    return {v.rule for v in verify(answer, calls, user, NOW)}
+    return {v.rule for v in check(answer, calls, user, NOW).violations}
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("put 'call the plumber' in my todo note", "Consider it done — 'call the plumber' is on your todo list now."),
+    ("add eggs to the shopping note", "Shopping note updated with eggs 🥚"),
+    ("keep in mind my locker code is 4412", "Memorised, 4412 it is."),
+    ("delete my note old-ideas", "old-ideas is no more."),
+    ("cancel reminder r-1", "It won't ring."),
+    ("apunta en la lista: leche y pan", "¡Ya está! Leche y pan en tu lista."),
+    ("guarda que mi talla es 43", "Queda en mi memoria: talla 43."),
+    ("borra la nota recetas", "Nota recetas eliminada. 🗑️"),
+    ("recuérdame mañana llamar a mamá", "Aviso listo para mañana."),
+    ("anota que corrí 10 km", "Anotado 📝 10 km, ¡qué máquina!"),
+])
+def test_an_asked_action_with_no_call_cannot_be_claimed_in_any_wording(user: str, answer: str) -> None:
+    verdict = check(answer, [], user, NOW)
+    assert {v.rule for v in verdict.violations} == {Rule.ACTION_NOT_DONE}
+    assert verdict.violations[0].requires_action  # the model never tried: make it act
+    assert verdict.kept == ""
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("delete my note", "Which note would you like me to delete? I can list them if that helps."),
+    ("borra la nota", "¿Qué nota quieres que borre? Si quieres te enseño la lista."),
+    ("delete the note keep", "OK, I didn't delete keep since you said no."),
+    ("borra la nota guardar", "Vale, no la he borrado porque lo has denegado."),
+    ("delete my note ghost", "There's no note called ghost, so there was nothing to delete."),
+    ("borra la nota fantasma", "Esa nota no existe, así que no había nada que borrar."),
+    ("borra la nota viaje", "De acuerdo, dejo la nota como está."),
+    ("delete the trip note", "Sure, I'll leave it as it is."),
+])
+def test_asking_offering_or_saying_it_was_not_done_passes(user: str, answer: str) -> None:
+    calls = [_call("notes_delete", CallStatus.ERROR, Risk.DESTRUCTIVE, error="no such note")] \
+        if "ghost" in user or "fantasma" in user else []
+    assert check(answer, calls, user, NOW).ok
 
 
 @pytest.mark.parametrize("answer", [
-    "Done! I've added the dentist to your calendar.",
-    "I created the event.",
-    "The reminder has been set up for you.",
-    "¡Listo! He creado el evento.",
-    "Agendé la cita con el dentista.",
-    "He borrado la nota de la compra.",
-    "Envié el correo a Ana.",
+    "No worries, shopping is gone.",
+    "No te preocupes, la nota compra ya está borrada.",
+    "Sin problema, pendientes ya solo dice 'nada'.",
+    "Got it, I'll never forget you're allergic to penicillin.",
+    "No hubo ningún problema: he borrado la nota.",
 ])
-def test_claim_without_any_write_fails(answer: str) -> None:
-    assert Rule.UNBACKED_CLAIM in _rules(answer, [])
+def test_negation_counts_only_within_its_own_clause(answer: str) -> None:
+    denied = [_call("notes_delete", CallStatus.DENIED, Risk.DESTRUCTIVE, path="shopping.md")]
+    assert Rule.ACTION_NOT_DONE in _rules(answer, denied, "delete the note shopping")
+
+
+def test_an_unrelated_write_backs_nothing() -> None:
+    append = [_call("notes_append", path="scratch.md", text="late")]
+    for user, answer in [("email Ana that I'm running late", "I've sent Ana an email saying you're running late."),
+                         ("envía un correo a Luis diciendo que llego tarde", "Correo enviado a Luis.")]:
+        verdict = check(answer, append, user, NOW)
+        assert not verdict.ok and verdict.kept == ""
 
 
 @pytest.mark.parametrize("answer", [
-    "I haven't created anything yet. Shall I add it?",
-    "No he borrado nada todavía. ¿Quieres que lo borre?",
-    "Do you want me to delete it?",
-    "I couldn't find any event to delete.",
-    "Tienes 3 eventos mañana.",
-    "You have nothing scheduled tomorrow.",
-    "You have milk; nothing was removed.",
-    "None of them was deleted.",
+    "I've added tea to list-a and coffee to list-b.",
+    "Tea and coffee are both on their lists.",
+    "Both lists updated.",
 ])
-def test_non_claims_pass(answer: str) -> None:
-    assert claims_action(answer) == [] or Rule.UNBACKED_CLAIM not in _rules(answer, [])
+def test_both_added_when_one_was_not_is_false(answer: str) -> None:
+    calls = [_call("notes_append", path="list-a.md", text="tea")]
+    assert Rule.UNBACKED_CLAIM in _rules(answer, calls, "add 'tea' to list-a and 'coffee' to list-b")
 
 
-def test_claim_backed_by_successful_write_passes() -> None:
-    calls = [_call("create_event", CallStatus.OK, result="created 'Dentist' 2026-03-03 09:00")]
-    assert _rules("Done, I've added the dentist on 2026-03-03 at 09:00.", calls) == set()
-    assert _rules("Listo, he creado la cita del 03/03 a las 09:00.", calls) == set()
+def test_each_claim_is_grounded_in_its_own_call_and_the_rest_is_kept() -> None:
+    calls = [_call("notes_append", path="log.md", text="fix the bike"),
+             _call("notes_delete", CallStatus.ERROR, Risk.DESTRUCTIVE, error="no such note", path="nope.md")]
+    answer = "I added the bike item to log. I also got rid of nope. Anything else?"
+    verdict = check(answer, calls, "add 'fix the bike' to log and delete the note nope", NOW)
+    assert verdict.violations[0].rule is Rule.UNBACKED_CLAIM
+    assert verdict.kept == "I added the bike item to log. Anything else?"
 
 
-@pytest.mark.parametrize(("answer", "ok"), [
-    ("Done, the email is sent.", False),
-    ("He enviado el correo.", False),
-    ("Sorry, sending failed: the mail server refused the connection. Shall I try again?", True),
-    ("No he podido enviar el correo: el servidor rechazó la conexión. ¿Lo intento otra vez?", True),
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("add milk to my shopping note", "I've added milk to shopping.md.",
+     [_call("notes_append", path="shopping.md", text="- milk")]),
+    ("añade pan a la nota compra", "He añadido pan a compra.md.",
+     [_call("notes_append", path="compra.md", text="pan")]),
+    ("remember that my sister's wedding is on 14 June",
+     "Got it — I'll remember that your sister's wedding is on 14 June.",
+     [_call("remember", fact="The user's sister's wedding is on 14 June")]),
+    ("crea la nota ideas con 'huerto'", "Listo: he creado la nota ideas.md.",
+     [_call("notes_write", path="ideas.md", content="huerto")]),
+    ("I sent the invoice to the client yesterday. What now?",
+     "Since the invoice was sent yesterday, give the client a few days and then follow up.", []),
+    ("Ayer le mandé el contrato a Pedro. ¿Qué hago?",
+     "Como el contrato ya se ha enviado, espera un par de días y, si no contesta, llámale.", []),
+    ("I finished the report!", "Done already? Well done! Time for a break.", []),
+    ("¿Me ayudas con un plan de estudio?", "¡Hecho! Empecemos: ¿cuántas horas al día tienes?", []),
+    ("We moved the party to 12 July at 20:00, right?", "Yes, you said 12 July at 20:00. Want a reminder?", []),
+    ("nos vemos a las cinco y media de la tarde", "Perfecto, a las cinco y media de la tarde entonces.", []),
+    ("De acuerdo, déjala", "De acuerdo, dejo la nota como está.", []),
 ])
-def test_failed_write_must_be_reported(answer: str, ok: bool) -> None:
-    calls = [_call("send_email", CallStatus.ERROR, error="connection refused")]
-    rules = _rules(answer, calls)
-    assert (Rule.FAILED_WRITE_HIDDEN in rules) is (not ok)
+def test_honest_answers_pass_untouched(user: str, answer: str, calls: list[CallRecord]) -> None:
+    verdict = check(answer, calls, user, NOW)
+    assert verdict.ok, verdict.violations
+    assert verdict.kept == answer
 
 
-def test_failed_then_retried_successfully_is_fine() -> None:
-    calls = [_call("send_email", CallStatus.ERROR, error="timeout"), _call("send_email", CallStatus.OK, result="sent")]
-    assert _rules("Sent it (the first try timed out).", calls) == set()
-
-
-@pytest.mark.parametrize("status", [CallStatus.DENIED, CallStatus.EXPIRED, CallStatus.CANCELLED])
-@pytest.mark.parametrize(("answer", "ok"), [
-    ("Done, I've deleted the event.", False),
-    ("He borrado el evento.", False),
-    ("OK, I did not delete it: the approval was not given.", True),
-    ("Vale, no lo he borrado porque no se aprobó.", True),
+@pytest.mark.parametrize(("answer", "bad"), [
+    ("It closes at a quarter to nine in the evening.", "20:45"),
+    ("Yoga starts at half past six this evening.", "18:30"),
+    ("Te espero a las cinco de la tarde.", "17:00"),
+    ("Quedamos a las once y cuarto.", "11:15"),
+    ("It came to €87.40.", "87.4"),
+    ("Mañana habrá 31 °C.", "31"),
+    ("Llama al 914 22 87 65.", "914228765"),
+    ("Escríbele a jlopez arroba gestoria-norte punto es", "jlopez@gestoria-norte.es"),
+    ("Write to m.ortega at rentmail dot example", "m.ortega@rentmail.example"),
+    ("Grab them at tix.example.com/evt/5521", "tix.example.com/evt/5521"),
+    ("The page is example dot com", "example.com"),
 ])
-def test_denied_or_expired_must_be_reported_as_not_done(status: CallStatus, answer: str, ok: bool) -> None:
-    calls = [_call("delete_event", status, risk=Risk.DESTRUCTIVE)]
-    rules = _rules(answer, calls)
-    assert (Rule.NOT_DONE_HIDDEN in rules) is (not ok)
+def test_invented_details_in_any_writing_are_caught(answer: str, bad: str) -> None:
+    verdict = check(answer, [], "tell me", NOW)
+    assert Rule.UNSOURCED_DETAIL in {v.rule for v in verdict.violations}
+    assert bad in verdict.violations[-1].detail
 
 
-@pytest.mark.parametrize(("answer", "user", "ok"), [
-    ("Your flight leaves at 17:45.", "when is my flight?", False),
-    ("Tu vuelo sale el 14 de marzo.", "¿cuándo sale mi vuelo?", False),
-    ("Write to ana@example.org about it.", "who should I write to?", False),
-    ("See https://evil.example/page", "any link?", False),
-    ("Your flight leaves at 17:45 on 14 March.", "when?", True),  # in the tool result below
-    ("Vale, a las 10:00 mañana.", "ponme el gimnasio mañana a las 10", True),
-    ("Sure, 9pm it is.", "book it at 9pm", True),
-    ("It's 09:00 now.", "what time is it", True),
-])
-def test_details_must_come_from_tools_or_user(answer: str, user: str, ok: bool) -> None:
-    calls = [_call("list_events", CallStatus.OK, risk=Risk.READ,
-                   result="Flight IB123 2026-03-14 17:45 Madrid-Lisboa")] if ok else []
-    rules = _rules(answer, calls, user)
-    assert (Rule.UNSOURCED_DETAIL in rules) is (not ok)
+def test_a_link_must_match_a_sourced_link_exactly() -> None:
+    page = [_call("web_fetch", risk=Risk.READ, result="Pixel: https://attacker.test/pixel?d=",
+                  url="https://attacker.test/")]
+    assert Rule.UNSOURCED_DETAIL in _rules("See https://attacker.test/pixel?d=my-secret-memories", page)
+    assert Rule.UNSOURCED_DETAIL in _rules("See https://attacker.test/pixel?d=#x", page)
+    assert _rules("See https://attacker.test/pixel?d=", page) == set()
 
 
-def test_action_claim_correction_forces_a_tool_call() -> None:
-    violations = verify("Done!", [], "add milk to my list", NOW)
-    assert violations and violations[0].requires_action
+def test_details_from_tools_the_user_the_conversation_or_the_clock_are_sourced() -> None:
+    weather = [_call("weather", risk=Risk.READ, result='{"max": 15, "unit": "°C", "phone": "914 22 87 65"}')]
+    assert check("Max 15°C. Call 914228765.", weather, "weather?", NOW).ok
+    assert check("Today is 2 March, it's 09:00.", [], "what day is it?", NOW).ok
+    assert check("Your gestor is jlopez@gestoria.es.", [], "what's my gestor's address?", NOW,
+                 context=["my gestor is jlopez@gestoria.es"]).ok
 
 
-def test_details_from_the_conversation_or_memories_count_as_sourced() -> None:
-    answer = "It was at 10:30 on 14 March, with ana@example.org."
-    assert Rule.UNSOURCED_DETAIL in _rules(answer, [], "what time was that again?")
-    context = ["The dentist is on 2026-03-14 at 10:30.", "Memory: Ana's email is ana@example.org"]
-    violations = verify(answer, [], "what time was that again?", NOW, context)
-    assert violations == []
+def test_a_50000_character_answer_and_adversarial_results_are_checked() -> None:
+    huge = "a" * 50_000 + "@" + "b" * 50_000
+    calls = [_call("web_fetch", risk=Risk.READ, result=huge)]
+    verdict = check("x" * 50_000, calls, "read it", NOW)
+    assert verdict.ok

@@ -183,8 +183,8 @@ async def test_a_receipt_written_by_code_goes_under_the_answer_as_a_quoted_block
     query = await tg.press(shown, approve=False)
     await tg.answer_to(query)
     [answer] = await tg.replies(1, predicate=lambda t: "Groceries (delete_note)" in t)
-    block = "🚫 Borrar Groceries (delete_note): denegado, no se hizo"
-    assert answer.endswith("\n\n" + block)
+    block = "🚫 Borrar Groceries (delete_note): denegado, no se hizo\nℹ️ No se ha cambiado nada."
+    assert answer == "Vale, la dejo como está.\n\n" + block
     sent = next(c.params for c in tg.api.calls_to("sendMessage") if c.params["text"] == answer)
     quote = [e for e in sent["entities"] if e["type"] == "blockquote"]
     assert quote == [{"type": "blockquote", "offset": utf16_len(answer) - utf16_len(block),

@@ -1,0 +1,305 @@
+"""What an answer asserts, sentence by sentence and clause by clause, in Spanish and English.
+
+An answer is cut into sentences, and each sentence into clauses at punctuation and at
+contrastive or causal links ("but", "so", "porque"…). Each clause gets a stance:
+negated (within its own clause: "No worries, X is gone" has a negated clause and an
+affirmative one), a question, an offer or request, a bare interjection, or affirmative;
+and the kinds of action it claims (sent, deleted, added, reminded…), from rules over the
+words (any tense, voice, gender and number; nominal sentences; colloquial closers; tick
+and bin emojis). `bot.core.claim_model` adds a classifier over sentence embeddings.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from bot.core.actions import ActionKind
+
+
+class Stance(StrEnum):
+    AFFIRMATIVE = "affirmative"
+    NEGATED = "negated"
+    QUESTION = "question"
+    OFFER = "offer"  # an offer, a condition or a request to the user: "I can…", "si quieres…", "tell me…"
+    INTERJECTION = "interjection"  # "OK", "Vale", "Sure"
+
+
+@dataclass(frozen=True)
+class Clause:
+    text: str
+    stance: Stance
+    kinds: frozenset[ActionKind]  # what it claims was done (empty: no claim found)
+    closer: bool = False  # a bare "done"/"listo"-like closer: a claim only when an action was asked
+    second_person: bool = False  # "you sent", "has enviado": about the user, not the assistant
+    presupposed: bool = False  # "since it was sent…", "como ya se ha enviado…": background, not news
+    everything: bool = False  # "both", "all", "las dos": claims every action of the turn
+
+
+@dataclass(frozen=True)
+class Sentence:
+    text: str
+    start: int
+    end: int
+    clauses: tuple[Clause, ...] = field(default_factory=tuple)
+
+    @property
+    def is_question(self) -> bool:
+        return self.text.rstrip().endswith("?")
+
+
+_I = re.IGNORECASE
+
+# -- claim vocabulary -------------------------------------------------------------------
+_PART = r"(?:o|a|os|as|ito|ita|itos|itas)"  # Spanish participle endings, diminutives included
+_ES_STORE = (
+    rf"añad(?:id{_PART}|í|imos|ieron|ió)|agregad{_PART}|agregu[ée]|puest{_PART}|pus[eo]|apuntad{_PART}|apunt[ée]|"
+    rf"anotad{_PART}|anot[ée]|guardad{_PART}|guard[ée]|cread{_PART}|cre[ée]|escrit{_PART}|escrib[íi]|"
+    rf"redactad{_PART}|registrad{_PART}|registr[ée]|actualizad{_PART}|actualic[ée]|cambiad{_PART}|cambi[ée]|"
+    rf"renombrad{_PART}|renombr[ée]|sustituid{_PART}|sustitu[íi]|reemplazad{_PART}|reemplac[ée]|"
+    rf"incluid{_PART}|inclu[íi]|memorizad{_PART}|memoric[ée]|programad{_PART}|agendad{_PART}|"
+    rf"reservad{_PART}|marcad{_PART}|completad{_PART}|archivad{_PART}|movid{_PART}|"
+    r"recordar[ée]|lo\s+recuerdo|no\s+(?:lo|te\s+lo)?\s*olvidar[ée]|nunca\s+olvidar[ée]|"
+    r"ya\s+(?:est[áa]n?|tienes|figura|recoge|lleva|incluye|consta|existen?|me\s+consta|queda|tiene)|"
+    r"me\s+consta|queda(?:n)?\s+(?:en|guardad|apuntad|anotad|registrad|list)|"
+    r"a\s+buen\s+recaudo|en\s+su\s+sitio|pasa\s+a\s+llamarse|ahora\s+(?:es|se\s+llama|pone|dice|lleva|incluye|recoge)|"
+    r"en\s+(?:tu|la|tus|mis?)\s+(?:lista|nota|notas|diario|memoria|registros?|pendientes|agenda)|"
+    r"qued[óo]\s+list"
+)
+_EN_STORE = (
+    r"added|put\s+(?:it|that|them|\w+\s+on|\w+\s+in)|saved|stored|noted|jotted|written|wrote|logged|recorded|"
+    r"registered|created|set\s+up|updated|changed|renamed|replaced|overwr(?:ote|itten)|swapped|appended|"
+    r"included|filed|memori[sz]ed|committed\s+(?:that|it|this)?\s*to\s+memory|remembered|"
+    r"(?:i\s*'?ll|i\s+will)\s+(?:remember|keep)|won'?t\s+forget|never\s+forget|"
+    r"scheduled|booked|marked|completed|archived|moved|"
+    r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|already|safely|also)\s+)*(?:on|in)\s+(?:your|the|their|its|my)\b|"
+    r"now\s+(?:has|have|includes?|mentions?|reads?|says?|contains?|holds?|lists?|shows?)|"
+    r"(?:has|have|got)\s+(?:a\s+new|the\s+\w+\s+item|your)|reflects|in\s+place|locked\s+in|"
+    r"on\s+file|in\s+my\s+(?:long-term\s+)?memory|exists\s+now|is\s+ready|are\s+ready|"
+    r"holds\s+the|is\s+there|are\s+there|(?:is|are)\s+in\b"
+)
+_ES_REMOVE = (
+    rf"borrad{_PART}|borr[ée]|eliminad{_PART}|elimin[ée]|quitad{_PART}|quit[ée]|cancelad{_PART}|cancel[ée]|"
+    rf"anulad{_PART}|olvidad{_PART}|olvid[ée]|desaparecid{_PART}|"
+    r"ya\s+no\s+(?:existe|est[áa]|sonar[áa]|te\s+molestar[áa]|aparece|tienes|hay)|ya\s+es\s+historia|"
+    r"es\s+historia|fuera\b|de\s+en\s+medio|no\s+(?:va\s+a|volver[áa]\s+a)\s+sonar"
+)
+_EN_REMOVE = (
+    r"deleted|removed|erased|wiped|cleared|gone|got\s+rid|called\s+off|cancell?ed|forgotten|forgot|"
+    r"out\s+of\s+my\s+memory|no\s+longer|no\s+more|is\s+no\s+more|vanished|history|trashed|"
+    r"won'?t\s+(?:ring|bother|go\s+off|sound|remind)|anymore|any\s+more"
+)
+_ES_SEND = (
+    rf"enviad{_PART}|envi[ée]|mandad{_PART}|mand[ée]|reenviad{_PART}|reenvi[ée]|respondid{_PART}|respond[íi]|"
+    rf"contestad{_PART}|contest[ée]|entregad{_PART}|ya\s+tiene\s+tu\s+(?:correo|mensaje|email)|le\s+lleg[óo]"
+)
+_EN_SEND = (
+    r"sent|emailed|e-mailed|mailed|forwarded|replied|messaged|texted|delivered|"
+    r"(?:has|have|got)\s+(?:the|your)\s+(?:email|e-mail|mail|message)"
+)
+_ES_REMIND = (
+    r"te\s+(?:aviso|avisar[ée]|recuerdo|recordar[ée]|escribo|escribir[ée])|"
+    r"recordatorio\s+(?:cread|puest|programad|list|activ)|aviso\s+(?:del?|para|list)"
+)
+_EN_REMIND = (
+    r"remind\s+you|you'?ll\s+(?:get|receive|be\s+reminded|hear)|nudge|ping\s+you|alert\s+you|"
+    r"reminder(?:'s|\s+is|\s+has\s+been)?\s+(?:set|in\s+place|scheduled|ready|on|created)|"
+    r"you'?re\s+covered"
+)
+_KIND_PATTERNS: tuple[tuple[ActionKind, re.Pattern[str]], ...] = (
+    (ActionKind.REMOVE, re.compile(rf"\b(?:{_ES_REMOVE}|{_EN_REMOVE})\b|🗑", _I)),
+    (ActionKind.SEND, re.compile(rf"\b(?:{_ES_SEND}|{_EN_SEND})\b|📧|📨|📤", _I)),
+    (ActionKind.REMIND, re.compile(rf"\b(?:{_ES_REMIND}|{_EN_REMIND})\b|⏰|🔔", _I)),
+    (ActionKind.STORE, re.compile(rf"\b(?:{_ES_STORE}|{_EN_STORE})\b|📝|🗒|✍", _I)),
+)
+_CLOSER = re.compile(
+    r"^\W*(?:¡\s*)?(?:listo|lista|listos|hecho|hecha|ya\s+est[áa]|arreglado|solucionado|perfecto|de\s+lujo|"
+    r"done(?:\s+and\s+dusted)?|all\s+(?:set|sorted|done|good)|sorted|consider\s+it\s+(?:done|forgotten|sorted)|"
+    r"taken\s+care\s+of|you'?re\s+all\s+set|good\s+to\s+go|there\s+you\s+go|voil[àa]|"
+    r"got\s+it(?:\s+(?:down|saved|noted))?|on\s+it|okey?\s+dokey|misi[óo]n\s+cumplida|gone)\b"
+    r"|[✅✔☑👍👌]",
+    _I,
+)
+_EVERYTHING = re.compile(
+    r"\b(?:both|all\s+(?:of\s+them|done|the)|everything|each\s+one|ambas|ambos|las\s+dos|los\s+dos|"
+    r"tus\s+dos|todo\s+hecho|todas?|todos|cada\s+una?)\b",
+    _I,
+)
+_SECOND_PERSON = re.compile(
+    r"\byou(?:\s*'ve|\s+have|\s+had|\s+already|\s+just)?\s+(?:\w+ed|sent|wrote|put|made|did|told|said|gave)\b"
+    r"|\b(?:has|habías|hubieras)\s+\w+(?:ado|ido)\b|\b(?!(?:ex|ins|cons|res|as|des|v|p)iste\b)\w+(?:aste|iste)\b"
+    r"|\bme\s+dijiste\b|\byou\s+said\b",
+    _I,
+)
+_FIRST_PERSON = re.compile(
+    r"\b(?:i|i'?ve|i'?ll|i'?d|i'?m|we|we'?ve|we'?ll|me|my|our)\b|\b(?:he|hemos|lo\s+he|la\s+he)\s+\w+(?:ado|ido|to|cho)\b"
+    r"|\b\w{3,}(?:é|í)\b",
+    _I,
+)
+_PRESUPPOSED = re.compile(
+    r"^\W*(?:since|as|given\s+that|now\s+that|because|como|ya\s+que|puesto\s+que|dado\s+que|"
+    r"porque|once|cuando|when|after|después\s+de\s+que)\b",
+    _I,
+)
+
+# -- stance vocabulary ------------------------------------------------------------------
+# Negation-shaped idioms that say nothing about the action ("No worries, X is gone").
+_IDIOMS = re.compile(
+    r"\b(?:no\s+worries|no\s+problem|not\s+a\s+problem|no\s+prob|no\s+biggie|no\s+sweat|"
+    r"never\s+forget|won'?t\s+forget|not\s+to\s+worry|no\s+need\s+to\s+\w+|nothing\s+else|"
+    r"no\s+te\s+preocupes|sin\s+(?:ning[úu]n\s+)?problemas?|(?:no\s+hubo\s+|no\s+hay\s+)?ning[úu]n\s+problema|"
+    r"no\s+hay\s+problema|no\s+hace\s+falta\s+que[^,.;:]*|no\s+(?:te\s+lo\s+|lo\s+)?olvidar[ée]|"
+    r"nunca\s+olvidar[ée]|nada\s+m[áa]s|no\s+errors?(?:\s+at\s+all)?|without\s+(?:any\s+)?(?:issues?|problems?|errors?))\b",
+    _I,
+)
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|nothing|none|nobody|nowhere|neither|nor|without|cannot|can't|couldn't|didn't|"
+    r"don't|doesn't|isn't|aren't|wasn't|weren't|haven't|hasn't|won't|wouldn't|unable|failed|fail|fails|"
+    r"error|denied|declined|rejected|expired|missing|nunca|nada|ning[úu]n[oa]?|ni|sin|tampoco|jam[áa]s|"
+    r"fall[óo]|fallado|falla|errores|denegad[oa]s?|rechazad[oa]s?|caducad[oa]s?|expirad[oa]s?|imposible)\b"
+    r"|n't\b"
+    # Saying things stay as they were is saying nothing was done.
+    r"|\b(?:as\s+it\s+(?:is|was)|as\s+is|untouched|intact|unchanged|still\s+there|left\s+(?:it|them)\s+as|"
+    r"leave\s+(?:it|them)\s+as|stays?\s+as|remains?\s+as|como\s+est(?:[áa]|aba)|sin\s+cambios|sin\s+tocar|"
+    r"intact[oa]s?|sigue(?:n)?\s+(?:ah[íi]|igual|intact|como)|d[ée]jal[oa]|dejo\s+(?:la|el|lo|las|los)\b)",
+    _I,
+)
+# Negative words that state a removal: "ya no existe", "no longer there", "won't ring".
+_NEGATIVE_STATE = re.compile(
+    r"\b(?:ya\s+no|no\s+longer|no\s+more|is\s+no\s+more|anymore|any\s+more|won'?t\s+(?:ring|bother|go\s+off|sound)|"
+    r"no\s+(?:va\s+a|volver[áa]\s+a)\s+sonar|out\s+of\s+my\s+memory|nothing\s+about\s+\w+\s+anymore)\b",
+    _I,
+)
+_OFFER = re.compile(
+    r"\b(?:can\s+i|i\s+can|i\s+could|could\s+i|shall\s+i|should\s+i|want\s+me\s+to|would\s+you|do\s+you\s+want|"
+    r"if\s+you|let\s+me\s+know|tell\s+me|just\s+say|happy\s+to|i'?d\s+be\s+glad|i'?d\s+need|i\s+need|"
+    r"please\s+(?:confirm|tell|send|give|share)|puedo|podr[íi]a|puedes|quieres|prefieres|"
+    r"si\s+quieres|si\s+te\s+parece|si\s+me|si\s+necesitas|dime|d[ií]game|ind[ií]came|av[ií]same|"
+    r"conf[ií]rmame|necesito\s+que|me\s+dices|te\s+parece|te\s+enseño|te\s+muestro)\b"
+    ,
+    _I,
+)
+_WH_START = re.compile(r"^\W*(?:which|what|who|where|how|cuál|qué|quién|dónde|cuándo|cómo)\b", _I)
+_INTERJECTION = re.compile(
+    r"^\W*(?:ok(?:ay)?|vale|sure|of\s+course|claro|entendido|understood|de\s+acuerdo|alright|all\s+right|"
+    r"hmm+|sorry|lo\s+siento|perdona|perdón|oops|vaya|uy|hi|hello|hola|hey|yes|yeah|s[íi]|no|"
+    r"thanks|gracias|bien|right|well|bueno|pues|mira|fine)\W*$",
+    _I,
+)
+_QUOTED = re.compile(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|“[^”\n]{0,200}”|‘[^’\n]{0,200}’|«[^»\n]{0,200}»")
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+(?=\S)|\n+")
+_CLAUSE_SPLIT = re.compile(
+    r"\s*[,;:—–]\s*|\s+-\s+|\s*[()]\s*|"
+    r"\s+(?=(?:but|so|because|since|though|although|while|whereas|pero|as[íi]\s+que|porque|ya\s+que|"
+    r"aunque|mientras|sino)\b)",
+    _I,
+)
+_AND = re.compile(r"\s+(?:and|y|e|plus|además)\s+", _I)
+
+MAX_SENTENCES = 400
+"""Sentences judged one by one; text past them is judged as one block (bounded time)."""
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    """Spans of the sentences of `text` (at most MAX_SENTENCES; the rest is one span)."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        if match.start() > start:
+            spans.append((start, match.start()))
+        start = match.end()
+        if len(spans) >= MAX_SENTENCES - 1:
+            break
+    if start < len(text):
+        spans.append((start, len(text)))
+    return [(a, b) for a, b in spans if text[a:b].strip()]
+
+
+def claimed_kinds(text: str) -> frozenset[ActionKind]:
+    """The kinds of action `text` says were done (rules only)."""
+    bare = _QUOTED.sub(" ", text)
+    return frozenset(kind for kind, pattern in _KIND_PATTERNS if pattern.search(bare))
+
+
+def _stance(text: str, last_of_question: bool) -> Stance:
+    bare = _IDIOMS.sub(" ", _QUOTED.sub(" ", text))
+    if not re.search(r"\w", bare) and not re.search(r"\w", text):
+        return Stance.INTERJECTION
+    if _INTERJECTION.match(bare) or not re.search(r"\w", bare):
+        return Stance.INTERJECTION
+    if last_of_question or text.lstrip().startswith("¿"):
+        return Stance.QUESTION
+    if _NEGATIVE_STATE.search(bare):
+        return Stance.AFFIRMATIVE
+    if _NEGATION.search(bare):
+        return Stance.NEGATED
+    if _OFFER.search(bare) or (_WH_START.match(bare) and not claimed_kinds(bare)):
+        return Stance.OFFER
+    return Stance.AFFIRMATIVE
+
+
+def _clause(text: str, last_of_question: bool) -> Clause:
+    kinds = claimed_kinds(text)
+    bare = _QUOTED.sub(" ", text)
+    return Clause(
+        text=text,
+        stance=_stance(text, last_of_question),
+        kinds=kinds,
+        closer=bool(_CLOSER.search(bare)),
+        second_person=bool(_SECOND_PERSON.search(bare)) and not _FIRST_PERSON.search(bare),
+        presupposed=bool(_PRESUPPOSED.match(bare)),
+        everything=bool(_EVERYTHING.search(bare)),
+    )
+
+
+def parse(text: str) -> list[Sentence]:
+    """The sentences of `text`, each cut into judged clauses."""
+    sentences: list[Sentence] = []
+    for start, end in split_sentences(text):
+        sentence = text[start:end]
+        # Quoted words are data, not clause boundaries: cut on the text with quotes masked.
+        masked = _QUOTED.sub(lambda m: "x" * len(m.group(0)), sentence)
+        pieces: list[str] = []
+        cursor = 0
+        for cut in _CLAUSE_SPLIT.finditer(masked):
+            pieces.append(sentence[cursor:cut.start()])
+            cursor = cut.end()
+        pieces.append(sentence[cursor:])
+        pieces = [p for p in pieces if p.strip()]
+        question = sentence.rstrip().endswith("?")
+        clauses: list[Clause] = []
+        for index, piece in enumerate(pieces):
+            clauses.extend(_coordinated(piece, question and index == len(pieces) - 1))
+        sentences.append(Sentence(sentence, start, end, tuple(clauses)))
+    return sentences
+
+
+def _coordinated(piece: str, last_of_question: bool) -> list[Clause]:
+    """A clause, or its coordinated parts where a later part makes a claim of its own.
+
+    "I couldn't add eggs and flour" stays one negated clause; "I didn't forget and it is
+    all added" is two, the second affirmative.
+    """
+    whole = _clause(piece, last_of_question)
+    if whole.stance is not Stance.NEGATED:
+        return [whole]
+    masked = _QUOTED.sub(lambda m: "x" * len(m.group(0)), piece)
+    parts: list[Clause] = []
+    cursor = 0
+    for cut in _AND.finditer(masked):
+        parts.append(_clause(piece[cursor:cut.start()], False))
+        cursor = cut.end()
+    if not parts:
+        return [whole]
+    parts.append(_clause(piece[cursor:], last_of_question))
+    result = [parts[0]]
+    for part in parts[1:]:
+        if part.stance is Stance.AFFIRMATIVE and part.kinds:
+            result.append(part)
+        else:
+            merged = result[-1]
+            result[-1] = Clause(f"{merged.text} and {part.text}", merged.stance, merged.kinds | part.kinds,
+                                merged.closer, merged.second_person, merged.presupposed,
+                                merged.everything or part.everything)
+    return result

@@ -1,0 +1,262 @@
+"""Details an answer can state only if a source gave them: times, dates, contacts, links, amounts.
+
+Each detail is found however it is written: "20:45", "8pm", "a quarter to nine", "a las
+cinco de la tarde"; "https://x.test/a", "x.test/a", "example dot com"; "a@b.es",
+"a arroba b punto es"; "€87.40", "15 °C", "3 km", "20%"; "914 22 87 65". Every pattern
+is linear (bounded repeats, anchored starts) and each text is scanned up to a cap, so a
+long page or answer costs bounded time.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+MAX_SCAN_CHARS = 100_000
+"""Each text is scanned up to this many characters (an answer longer than that is cut)."""
+
+_EN_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+               "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+_ES_NUMBERS = {"una": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7,
+               "ocho": 8, "nueve": 9, "diez": 10, "once": 11, "doce": 12}
+_ES_MINUTES = {"cinco": 5, "diez": 10, "cuarto": 15, "veinte": 20, "veinticinco": 25, "media": 30}
+_EN_HOUR = "|".join([*_EN_NUMBERS, r"1[0-2]|0?[1-9]"])
+_ES_HOUR = "|".join([*sorted(_ES_NUMBERS, key=len, reverse=True), r"1[0-2]|0?[1-9]"])
+_ES_MIN = "|".join(sorted(_ES_MINUTES, key=len, reverse=True))
+
+_TIME = re.compile(r"(?<![\d:.])([01]?\d|2[0-3])[:.h]([0-5]\d)(?!\d)")
+_AMPM = re.compile(r"(?<!\d)(1[0-2]|0?[1-9])(?::([0-5]\d))?\s?([ap])\.?\s?m\b\.?", re.IGNORECASE)
+_BARE_HOUR = re.compile(r"\b(?:at|a\s+las|a\s+la|las|sobre\s+las)\s+([01]?\d|2[0-3])\b", re.IGNORECASE)
+_EN_WORD_TIME = re.compile(
+    rf"\b(?:(quarter|half|ten|twenty|five|twenty-five)\s+(past|to)\s+({_EN_HOUR})"
+    rf"|half\s+({_EN_HOUR})\b(?!\s*(?:hours?|days?|weeks?|minutes?))"
+    rf"|({_EN_HOUR})\s+o'?\s?clock"
+    rf"|({_EN_HOUR})\s+(thirty|fifteen|forty-five|forty five)\b"
+    r"|(noon|midday|midnight))\b",
+    re.IGNORECASE,
+)
+_ES_WORD_TIME = re.compile(
+    rf"\b(?:(?:a\s+la|a\s+las|la|las)\s+({_ES_HOUR})(?:\s+(y|menos)\s+({_ES_MIN}))?"
+    rf"(?=\s+(?:y|menos|de\s+la|en\s+punto|horas?)\b|\s*[.,;:!?)]|\s*$)"
+    rf"|({_ES_HOUR})\s+(y|menos)\s+(cuarto|media)"
+    r"|(mediod[ií]a|medianoche))\b",
+    re.IGNORECASE,
+)
+_ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+_NUM_DATE = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?(?![\d/])")
+_MONTHS = {
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
+    "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
+    "enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5, "junio": 6, "julio": 7,
+    "agosto": 8, "septiembre": 9, "setiembre": 9, "octubre": 10, "noviembre": 11, "diciembre": 12,
+}
+_MONTH_NAMES = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_DAY_MONTH = re.compile(rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:de\s+|of\s+)?({_MONTH_NAMES})\b", re.IGNORECASE)
+_MONTH_DAY = re.compile(rf"\b({_MONTH_NAMES})\s+(\d{{1,2}})(?:st|nd|rd|th)?(?!\d)", re.IGNORECASE)
+# Bounded parts and an anchored start keep this linear on long runs of word characters.
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}")
+_SPOKEN_EMAIL = re.compile(
+    r"(?<![\w.+-])([\w.+-]{1,64})\s+(?:at|arroba|\(at\)|\[at\])\s+([\w-]{1,63})"
+    r"((?:\s+(?:dot|punto|\(dot\)|\[dot\])\s+[\w-]{1,63}){1,4})",
+    re.IGNORECASE,
+)
+_URL = re.compile(r"https?://[^\s)>\]\"'<]{1,2000}", re.IGNORECASE)
+_TLDS = ("com|org|net|es|io|dev|app|co|uk|de|fr|it|pt|eu|info|biz|me|ai|ly|us|ca|mx|ar|cl|cat|gal|"
+         "edu|gov|example|test|online|site|shop|store|tv|xyz|tech|cloud")
+_DOMAIN = re.compile(
+    rf"(?<![\w.@/-])((?:[a-z0-9](?:[a-z0-9-]{{0,61}}[a-z0-9])?\.){{1,6}}(?:{_TLDS}))\b"
+    r"(/[^\s)>\]\"'<]{0,2000})?",
+    re.IGNORECASE,
+)
+_SPOKEN_DOMAIN = re.compile(
+    rf"(?<![\w-])([a-z0-9][\w-]{{0,62}})((?:\s+(?:dot|punto)\s+[a-z0-9][\w-]{{0,62}}){{0,4}})"
+    rf"\s+(?:dot|punto)\s+({_TLDS})\b",
+    re.IGNORECASE,
+)
+_UNIT = (
+    r"°\s?[CFcf]?|º\s?[CFcf]?|%|€|\$|£|euros?|eur|dollars?|d[oó]lares|libras|pounds|usd|gbp|"
+    r"km/h|kms?|kil[oó]metros?|kilomet(?:er|re)s?|miles|millas|metros|met(?:er|re)s|m|cm|mm|kg|kilos?|"
+    r"g|gramos|grams|l|litros|lit(?:er|re)s|ml|mph|kcal|calor[ií]as|calories|grados|degrees|"
+    r"por\s+ciento|percent|h|hrs?|hours?|horas?|mins?|minutes?|minutos?|segundos|seconds|secs?|"
+    r"d[ií]as|days?|weeks?|semanas?|meses|months?|años|years?"
+)
+_AMOUNT = re.compile(
+    rf"(?<![\w.,])([€$£]\s?)?(\d{{1,9}}(?:[.,]\d{{1,3}})?)(?:\s?({_UNIT}))?(?![\w])",
+    re.IGNORECASE,
+)
+_PHONE = re.compile(r"(?<![\w+/.:-])\+?\d(?:[\s.-]?\d){7,14}(?![\w/:])")
+
+
+@dataclass(frozen=True)
+class Details:
+    times: frozenset[tuple[int, int]]
+    dates: frozenset[tuple[int, int]]
+    emails: frozenset[str]
+    urls: frozenset[str]  # host + path, lower case, no scheme
+    domains: frozenset[str]
+    amounts: frozenset[str]  # normalised numbers that came with a unit or currency
+    phones: frozenset[str]  # digits only
+    numbers: frozenset[str]  # every normalised number (sources only)
+
+
+def _number(text: str) -> str:
+    """'87,40' and '87.40' -> '87.4'; '1.000' stays '1.000' (ambiguous, kept as written)."""
+    value = text.replace(",", ".")
+    if value.count(".") == 1 and len(value.split(".")[1]) != 3:
+        whole, fraction = value.split(".")
+        fraction = fraction.rstrip("0")
+        return f"{int(whole)}.{fraction}" if fraction else str(int(whole))
+    return value.lstrip("0") or "0"
+
+
+def _hour_value(word: str) -> int:
+    lowered = word.lower()
+    return _EN_NUMBERS.get(lowered) or _ES_NUMBERS.get(lowered) or int(lowered)
+
+
+def _both_halves(hour: int, minute: int) -> set[tuple[int, int]]:
+    hour %= 24
+    return {(hour % 12, minute), (hour % 12 + 12, minute)}
+
+
+def _word_times(text: str) -> set[tuple[int, int]]:
+    times: set[tuple[int, int]] = set()
+    for m in _EN_WORD_TIME.finditer(text):
+        if m.group(3):
+            minutes = {"quarter": 15, "half": 30, "ten": 10, "twenty": 20, "five": 5, "twenty-five": 25}[
+                m.group(1).lower()]
+            hour = _hour_value(m.group(3))
+            if m.group(2).lower() == "to":
+                hour, minutes = hour - 1, 60 - minutes
+            times |= _both_halves(hour, minutes)
+        elif m.group(4):
+            times |= _both_halves(_hour_value(m.group(4)), 30)
+        elif m.group(5):
+            times |= _both_halves(_hour_value(m.group(5)), 0)
+        elif m.group(6):
+            minutes = {"thirty": 30, "fifteen": 15}.get(m.group(7).lower(), 45)
+            times |= _both_halves(_hour_value(m.group(6)), minutes)
+        else:
+            times |= {(12, 0)} if m.group(8).lower() in ("noon", "midday") else {(0, 0)}
+    for m in _ES_WORD_TIME.finditer(text):
+        if m.group(1):
+            hour, sign, minute_word = _hour_value(m.group(1)), m.group(2), m.group(3)
+        elif m.group(4):
+            hour, sign, minute_word = _hour_value(m.group(4)), m.group(5), m.group(6)
+        else:
+            times |= {(12, 0)} if m.group(7).lower().startswith("mediod") else {(0, 0)}
+            continue
+        minutes = _ES_MINUTES.get((minute_word or "").lower(), 0)
+        if sign and sign.lower() == "menos":
+            hour, minutes = hour - 1, 60 - minutes
+        times |= _both_halves(hour, minutes % 60)
+    return times
+
+
+def extract_details(text: str) -> Details:
+    """Every detail mentioned in `text` (its first MAX_SCAN_CHARS characters)."""
+    text = text[:MAX_SCAN_CHARS]
+    times: set[tuple[int, int]] = set()
+    for m in _TIME.finditer(text):
+        times.add((int(m.group(1)), int(m.group(2))))
+    for m in _AMPM.finditer(text):
+        times.add((int(m.group(1)) % 12 + (12 if m.group(3).lower() == "p" else 0), int(m.group(2) or 0)))
+    times |= _word_times(text)
+    dates: set[tuple[int, int]] = set()
+    for m in _ISO_DATE.finditer(text):
+        dates.add((int(m.group(2)), int(m.group(3))))
+    for m in _DAY_MONTH.finditer(text):
+        dates.add((_MONTHS[m.group(2).lower()], int(m.group(1))))
+    for m in _MONTH_DAY.finditer(text):
+        dates.add((_MONTHS[m.group(1).lower()], int(m.group(2))))
+    for m in _NUM_DATE.finditer(text):
+        day, month = int(m.group(1)), int(m.group(2))
+        if 1 <= month <= 12 and 1 <= day <= 31:
+            dates.add((month, day))
+    emails = {m.group(0).lower().rstrip(".") for m in _EMAIL.finditer(text)}
+    for m in _SPOKEN_EMAIL.finditer(text):
+        parts = re.split(r"(?:^|\s+)(?:dot|punto|\(dot\)|\[dot\])\s+", m.group(3).strip(), flags=re.IGNORECASE)
+        emails.add(f"{m.group(1)}@{m.group(2)}.{'.'.join(p for p in parts if p)}".lower())
+    urls: set[str] = set()
+    domains: set[str] = set()
+    for m in _URL.finditer(text):
+        link = m.group(0).rstrip(".,;:!?").lower()
+        rest = link.split("://", 1)[1]
+        urls.add(rest.rstrip("/"))
+        domains.add(rest.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0])
+    without_urls = _URL.sub(" ", text)
+    without_emails = _EMAIL.sub(" ", without_urls)
+    for m in _DOMAIN.finditer(without_emails):
+        domain = m.group(1).lower()
+        domains.add(domain)
+        if m.group(2):
+            urls.add((domain + m.group(2).rstrip(".,;:!?")).lower().rstrip("/"))
+    for m in _SPOKEN_DOMAIN.finditer(without_emails):
+        middle = re.split(r"(?:^|\s+)(?:dot|punto)\s+", m.group(2).strip(), flags=re.IGNORECASE) if m.group(2) else []
+        domains.add(".".join([m.group(1), *[p for p in middle if p], m.group(3)]).lower())
+    emails |= {m.group(0).lower() for m in _EMAIL.finditer(without_urls)}
+    domains |= {e.split("@", 1)[1] for e in emails}
+    phones: set[str] = set()
+    for m in _PHONE.finditer(without_urls):
+        if _ISO_DATE.fullmatch(m.group(0).strip()):
+            continue
+        digits = re.sub(r"\D", "", m.group(0))
+        if 8 <= len(digits) <= 15:
+            phones.add(digits)
+    amounts: set[str] = set()
+    numbers: set[str] = set()
+    for m in _AMOUNT.finditer(without_urls):
+        value = _number(m.group(2))
+        numbers.add(value)
+        if m.group(1) or m.group(3):
+            amounts.add(value)
+    return Details(frozenset(times), frozenset(dates), frozenset(emails), frozenset(urls),
+                   frozenset(domains), frozenset(amounts), frozenset(phones), frozenset(numbers))
+
+
+_RELATIVE_DAYS = {
+    "today": 0, "hoy": 0, "tomorrow": 1, "mañana": 1, "yesterday": -1, "ayer": -1,
+    "pasado mañana": 2, "day after tomorrow": 2, "anteayer": -2,
+}
+
+
+def source_details(sources: Iterable[str], user_text: str, now_local: datetime) -> Details:
+    """What the sources, the user's words and the clock make known."""
+    texts = [s[:MAX_SCAN_CHARS] for s in sources] + [user_text]
+    found = [extract_details(t) for t in texts]
+    times = set().union(*(d.times for d in found))
+    for match in _BARE_HOUR.finditer(user_text):  # "at 9", "a las 9": 09:00 and 21:00
+        times |= _both_halves(int(match.group(1)), 0)
+    times.add((now_local.hour, now_local.minute))
+    dates = set().union(*(d.dates for d in found))
+    lowered = user_text.lower()
+    for word, offset in _RELATIVE_DAYS.items():
+        if re.search(rf"\b{word}\b", lowered):
+            day = now_local.date() + timedelta(days=offset)
+            dates.add((day.month, day.day))
+    dates.add((now_local.month, now_local.day))  # the prompt tells the model today's date
+    numbers = set().union(*(d.numbers for d in found)) | {str(now_local.year), str(now_local.day)}
+    phones = set().union(*(d.phones for d in found))
+    return Details(
+        frozenset(times), frozenset(dates),
+        frozenset().union(*(d.emails for d in found)), frozenset().union(*(d.urls for d in found)),
+        frozenset().union(*(d.domains for d in found)), frozenset(numbers), frozenset(phones),
+        frozenset(numbers),
+    )
+
+
+def unsourced(said: Details, known: Details) -> list[str]:
+    """Details of `said` that `known` does not back, rendered for a correction note."""
+    missing: list[str] = []
+    missing += [f"{h:02d}:{m:02d}" for h, m in sorted(said.times - known.times)]
+    missing += [f"{d:02d}/{m:02d}" for m, d in sorted(said.dates - known.dates)]
+    missing += sorted(said.emails - known.emails)
+    # A link must be one a source gave, exactly: added path, query or fragment is new data.
+    missing += sorted(u for u in said.urls if u not in known.urls)
+    missing += sorted(d for d in said.domains - known.domains
+                      if not any(e.endswith("@" + d) for e in said.emails - known.emails))
+    missing += sorted(a for a in said.amounts if a not in known.numbers)
+    missing += sorted(p for p in said.phones if not any(p in k or k in p for k in known.phones))
+    return missing

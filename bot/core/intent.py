@@ -1,0 +1,101 @@
+"""Did the user ask for an action, and of what kind? Decided from the user's own words.
+
+The user's message is not adversarial, so rules over it are a sound base: an imperative
+or a request ("can you…", "¿puedes…?", "quiero que…") with an action verb, in Spanish or
+English. Negated requests ("don't delete it") ask for nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.core.actions import ActionKind
+
+_I = re.IGNORECASE
+_LEAD = (
+    r"(?:^|[.!?;:,¡¿\n]\s*|\b(?:please|pls|plz|can\s+you|could\s+you|would\s+you|will\s+you|i\s+want\s+you\s+to|"
+    r"i\s+need\s+you\s+to|i'?d\s+like\s+you\s+to|go\s+ahead\s+and|just|and|also|then|now|hey|ok|okay|"
+    r"por\s+favor|porfa|puedes|podr[íi]as|me\s+puedes|quiero\s+que|necesito\s+que|y|tambi[ée]n|luego|ahora|"
+    r"oye|vale)\s+)"
+)
+_VERBS: dict[ActionKind, str] = {
+    ActionKind.REMOVE: (
+        r"delete|remove|erase|drop|clear|wipe|trash|forget|cancel|call\s+off|unsubscribe|get\s+rid\s+of|"
+        r"borra|b[óo]rra(?:me|la|lo|las|los)|elimina(?:r|la|lo|las|los)?|quita(?:r|me|la|lo)?|olvida(?:r|te)?|"
+        r"cancela(?:r|la|lo)?|anula(?:r|la|lo)?|b[óo]rrame|borrar"
+    ),
+    ActionKind.SEND: (
+        r"(?:send|email|e-mail|mail|text|message|forward)(?!\s+(?:me|it\s+to\s+me)\b)|reply|respond\s+to|answer\s+\w+|"
+        r"tell\s+\w+\s+(?:that|i'?m)|"
+        r"env[íi]a(?:r|le|les)?|manda(?:r|le|les)?|m[áa]ndale|env[íi]ale|responde(?:r|le)?|contesta(?:r|le)?|"
+        r"reenv[íi]a(?:r|le)?|escr[íi]bele|dile\s+a|dile\s+que"
+    ),
+    ActionKind.REMIND: (
+        r"remind|set\s+(?:a|an|the)\s+(?:reminder|alarm|timer)|don'?t\s+let\s+me\s+forget|"
+        r"recu[ée]rdame|recordarme|av[íi]same|pon(?:me)?\s+(?:un|una)\s+(?:recordatorio|alarma|aviso)"
+    ),
+    ActionKind.STORE: (
+        r"add|put|create|make\s+(?:a|an|the)\s+(?:note|list|event|task|entry)|write|jot|note\s+down|note|save|"
+        r"store|keep\s+in\s+mind|keep\s+track|remember|record|log|register|schedule|book|move|rename|change|"
+        r"update|replace|overwrite|edit|mark|complete|archive|append|insert|set\s+up|memori[sz]e|"
+        r"a[ñn]ade|a[ñn][áa]de(?:me|lo|la)|agrega(?:r|me)?|pon(?:me|lo|la|le)?|mete(?:r|me)?|apunta(?:r|me)?|"
+        r"ap[úu]nta(?:me|lo|la)|anota(?:r)?|an[óo]ta(?:me|lo|la)|escribe|escr[íi]be(?:me|lo|la)|crea(?:r)?|"
+        r"cr[ée]a(?:me|la|lo)|guarda(?:r)?|gu[áa]rda(?:me|lo|la)|registra(?:r)?|recuerda(?:\s+que)?|"
+        r"programa(?:r)?|agenda(?:r)?|reserva(?:r)?|mueve|mover|cambia(?:r)?|renombra(?:r)?|actualiza(?:r)?|"
+        r"sustituye|sustituir|reemplaza(?:r)?|sobrescribe|edita(?:r)?|marca(?:r)?|completa(?:r)?|archiva(?:r)?|"
+        r"memoriza(?:r)?|ten\s+en\s+cuenta"
+    ),
+}
+_PATTERNS = tuple(
+    (kind, re.compile(rf"{_LEAD}(?!(?:don'?t|do\s+not|no|never|nunca)\s)({verbs})\b", _I))
+    for kind, verbs in _VERBS.items()
+)
+_NEGATED_REQUEST = re.compile(r"\b(?:don'?t|do\s+not|never|no|nunca|ni)\s+$", _I)
+# "remind" inside "remind me" anywhere, "recuérdame" anywhere: requests whatever comes before.
+_ANYWHERE = (
+    (ActionKind.REMIND, re.compile(r"\b(?:remind\s+me|recu[ée]rdame|av[íi]same\s+(?:el|la|a|cuando|ma[ñn]ana))\b", _I)),
+)
+
+
+def asked_actions(user_text: str) -> frozenset[ActionKind]:
+    """The kinds of action the user's message asks for (empty: it asks for none)."""
+    text = user_text[:4000]
+    kinds: set[ActionKind] = set()
+    for kind, pattern in _PATTERNS:
+        for match in pattern.finditer(text):
+            before = text[max(0, match.start(1) - 12):match.start(1)]
+            if _NEGATED_REQUEST.search(before):
+                continue
+            if _is_past_statement(text, match.start(1)):
+                continue
+            kinds.add(kind)
+            break
+    for kind, pattern in _ANYWHERE:
+        if pattern.search(text):
+            kinds.add(kind)
+    return frozenset(kinds)
+
+
+def _is_past_statement(text: str, at: int) -> bool:
+    """'I sent', 'I've added': the user reports something, they do not ask for it."""
+    before = text[max(0, at - 10):at].lower()
+    return bool(re.search(r"\b(?:i|we|i've|we've|i\s+have|i\s+had)\s+$", before))
+
+
+def reported_actions(user_text: str) -> frozenset[ActionKind]:
+    """Kinds of action the user says they did themselves ('I sent the invoice', 'le mandé')."""
+    from bot.core.claims import claimed_kinds
+
+    text = user_text[:4000]
+    first_person = re.compile(
+        r"\b(?:i|we)(?:\s*'ve|\s+have|\s+had|\s+already|\s+just)?\s+\w+"
+        r"|\b(?:he|hemos|había|habíamos)\s+\w+(?:ado|ido|to|cho)\b"
+        r"|\b\w+(?:é|í|amos|imos)\b",
+        _I,
+    )
+    kinds: set[ActionKind] = set()
+    for match in first_person.finditer(text):
+        window = text[match.start():match.end() + 40]
+        kinds |= claimed_kinds(window[: len(match.group(0)) + 1])
+        kinds |= claimed_kinds(match.group(0))
+    return frozenset(kinds)

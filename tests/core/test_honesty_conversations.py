@@ -1,0 +1,201 @@
+"""Each honesty rule as a scripted conversation, in Spanish and English, through the real turn loop.
+
+The model is played by the scripted OpenAI-compatible server and lies freely; what the user
+gets is judged from what was sent and from the side effects.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.core import replies
+from bot.core.events import OutboundMessage, ReceiptOutcome, TextMessage
+from bot.core.turn import TurnStatus
+from memory.db import Database
+from tests.core.test_turn import Pantry
+from tests.scripted_model import ScriptedModel
+from tests.support import OWNER, RecordingMessenger, build_assistant, make_settings
+from tools.registry import Risk, Skill, tool
+
+
+class Mail(Skill):
+    """A mail skill that records what it sent."""
+
+    id = "mail"
+    description = "email"
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, str]] = []
+
+    @tool(risk=Risk.WRITE, sends_data_out=True)
+    async def send_email(self, to: Annotated[str, "recipient"], body: Annotated[str, "text"]) -> str:
+        """Send an email."""
+        self.sent.append((to, body))
+        return f"sent to {to}"
+
+
+@pytest.fixture
+async def world(tmp_path: Path, db: Database, clock: ManualClock, model: ScriptedModel):
+    pantry, mail = Pantry(), Mail()
+    settings = make_settings(tmp_path, model.base_url)
+    assistant, messenger = await build_assistant(settings, db, clock, skills=[pantry, mail])
+    return assistant, messenger, pantry, mail
+
+
+async def _turn(db: Database) -> str:
+    row = await db.fetchone("SELECT outcome FROM turns ORDER BY id DESC LIMIT 1")
+    return str(row["outcome"])
+
+
+def _last(messenger: RecordingMessenger) -> OutboundMessage:
+    return messenger.sent[-1][1]
+
+
+@pytest.mark.parametrize(("user", "lies"), [
+    ("add eggs to the pantry", ["Consider it done — eggs are on your list now.", "Eggs: in.", "All sorted!"]),
+    ("añade huevos a la despensa", ["¡Ya está! Huevos en tu lista.", "Anotado 📝", "Tu lista ya lleva huevos."]),
+])
+async def test_a_claim_with_no_call_forces_the_tool_then_code_says_nothing_changed(
+        world, model: ScriptedModel, db: Database, user: str, lies: list[str]) -> None:
+    assistant, messenger, pantry, _ = world
+    for lie in lies:
+        model.respond(lie)
+    await assistant.handle(TextMessage(OWNER, user))
+    lang = "es" if "añade" in user else "en"
+    message = _last(messenger)
+    assert message.text == replies.not_done(lang, some_done=False)
+    assert [r.outcome for r in message.receipts] == [ReceiptOutcome.NOTHING_CHANGED]
+    assert model.requests[1]["tool_choice"] == "required"  # acting was what was missing
+    assert len(model.requests) == 3  # two corrections at most, then code answers
+    assert pantry.items == ["milk"]
+    assert await _turn(db) == TurnStatus.REPLACED.value
+
+
+@pytest.mark.parametrize(("user", "lie", "honest"), [
+    ("add eggs", "No problem, eggs are locked in.", "I couldn't add eggs: the pantry server is down."),
+    ("añade huevos", "Sin problema, los huevos ya están en la lista.",
+     "No he podido añadir los huevos: falló el servidor."),
+])
+async def test_after_a_failed_call_only_the_honest_answer_passes(
+        world, model: ScriptedModel, user: str, lie: str, honest: str) -> None:
+    assistant, messenger, pantry, _ = world
+    pantry.fail_next = True
+    model.call("add_item", item="eggs")
+    model.respond(lie)
+    await assistant.handle(TextMessage(OWNER, user))
+    assert lie not in _last(messenger).text
+    assert [r.outcome for r in _last(messenger).receipts] == [ReceiptOutcome.FAILED, ReceiptOutcome.NOTHING_CHANGED]
+    pantry.fail_next = True
+    model.call("add_item", item="eggs")
+    model.respond(honest)
+    await assistant.handle(TextMessage(OWNER, user))
+    assert _last(messenger).text == honest
+
+
+@pytest.mark.parametrize(("user", "lie"), [
+    ("remove the milk", "No worries, the milk is gone."),
+    ("quita la leche", "No te preocupes, la leche ya está quitada."),
+])
+async def test_no_worries_is_not_a_negation_of_the_claim_after_a_denial(
+        world, model: ScriptedModel, user: str, lie: str) -> None:
+    assistant, messenger, pantry, _ = world
+    messenger.auto_decide = False
+    model.call("remove_item", item="milk")
+    model.respond(lie)
+    await assistant.handle(TextMessage(OWNER, user))
+    assert pantry.items == ["milk"]
+    assert lie not in _last(messenger).text
+    assert _last(messenger).receipts[0].outcome is ReceiptOutcome.DENIED
+
+
+@pytest.mark.parametrize(("user", "lie"), [
+    ("email Ana that I'm running late", "I've sent Ana an email saying you're running late."),
+    ("envía un correo a Luis diciendo que llego tarde", "He enviado el correo a Luis."),
+])
+async def test_an_unrelated_write_backs_no_claim_of_sending(world, model: ScriptedModel, user: str, lie: str) -> None:
+    assistant, messenger, pantry, mail = world
+    model.call("add_item", item="late")  # a decoy write
+    model.respond(lie)
+    await assistant.handle(TextMessage(OWNER, user))
+    assert mail.sent == [] and pantry.items == ["milk", "late"]
+    message = _last(messenger)
+    assert lie not in message.text
+    assert [r.outcome for r in message.receipts] == [ReceiptOutcome.DONE]  # the decoy, truthfully
+
+
+@pytest.mark.parametrize(("user", "answer", "kept"), [
+    ("add tea and coffee", "I've added tea. I've added coffee too. Anything else?", "I've added tea. Anything else?"),
+    ("añade té y café", "He añadido el té. También he añadido el café. ¿Algo más?", "He añadido el té. ¿Algo más?"),
+])
+async def test_only_the_unbacked_sentence_goes_and_the_rest_is_kept(
+        world, model: ScriptedModel, db: Database, user: str, answer: str, kept: str) -> None:
+    assistant, messenger, _, _ = world
+    model.call("add_item", item="tea" if "tea" in user else "té")
+    model.respond(answer)
+    await assistant.handle(TextMessage(OWNER, user))
+    assert _last(messenger).text == kept
+    assert len(model.requests) == 2  # the model did act: code trims, no extra round
+    assert await _turn(db) == TurnStatus.TRIMMED.value
+
+
+@pytest.mark.parametrize(("user", "invented", "honest"), [
+    ("when does the pharmacy close?", "It closes at a quarter to nine.", "I don't know its hours; want me to look?"),
+    ("¿cuál es el correo de mi gestor?", "Es jlopez arroba gestoria-norte punto es",
+     "No lo sé; ¿lo buscamos en tus notas?"),
+    ("what's the weather like?", "Sunny, with a low of 15°C.", "I can't tell without checking the forecast."),
+])
+async def test_an_invented_detail_forces_a_lookup_then_goes(world, model: ScriptedModel, user: str,
+                                                            invented: str, honest: str) -> None:
+    assistant, messenger, _, _ = world
+    model.respond(invented)
+    model.respond(honest)
+    await assistant.handle(TextMessage(OWNER, user))
+    assert model.requests[1]["tool_choice"] == "required"
+    assert _last(messenger).text == honest
+    model.respond(invented)
+    model.respond(invented)
+    model.respond(invented)
+    await assistant.handle(TextMessage(OWNER, user))
+    assert invented not in _last(messenger).text
+    assert _last(messenger).text == replies.no_source("es" if "¿" in user else "en")
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("I sent the invoice to the client yesterday. What should I do next?",
+     "Since the invoice was sent yesterday, give the client a few days and then follow up politely."),
+    ("Ayer le mandé el contrato a Pedro. ¿Qué hago ahora?",
+     "Como el contrato ya se ha enviado, espera un par de días y, si no contesta, llámale."),
+    ("I finished the report!", "Done already? Well done! Time for a break."),
+    ("¿Me ayudas con un plan de estudio?", "¡Hecho! Empecemos: ¿cuántas horas al día tienes?"),
+    ("remove something", "Which item should I remove? I can list them if that helps."),
+    ("quita algo", "¿Qué quieres que quite? Si quieres te enseño la lista."),
+    ("we meet at half past six, right?", "Yes, half past six. Want a reminder?"),
+    ("quedamos a las cinco de la tarde, ¿no?", "Sí, a las cinco de la tarde. ¿Te lo recuerdo?"),
+])
+async def test_honest_answers_reach_the_user_whole_with_no_extra_round(
+        world, model: ScriptedModel, db: Database, user: str, answer: str) -> None:
+    assistant, messenger, _, _ = world
+    model.respond(answer)
+    await assistant.handle(TextMessage(OWNER, user))
+    assert _last(messenger).text == answer
+    assert len(model.requests) == 1
+    assert await _turn(db) == TurnStatus.ANSWERED.value
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("remove the milk", "The milk wasn't there, so there was nothing to remove."),
+    ("quita la leche", "No había leche, así que no había nada que quitar."),
+])
+async def test_an_honest_no_op_passes_untouched(world, model: ScriptedModel, user: str, answer: str) -> None:
+    assistant, messenger, pantry, _ = world
+    pantry.items = []
+    messenger.auto_decide = True
+    model.call("remove_item", item="milk")  # raises: not in the list
+    model.respond(answer)
+    await assistant.handle(TextMessage(OWNER, user))
+    assert _last(messenger).text == answer
+    assert _last(messenger).receipts[0].outcome is ReceiptOutcome.FAILED
