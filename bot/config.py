@@ -11,6 +11,7 @@ import json
 import re
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, get_args
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import (
@@ -129,9 +130,14 @@ class LLMSettings(_Section):
     price_input: float = Field(default=0.0, ge=0)
     price_cached_input: float = Field(default=0.0, ge=0)
     price_output: float = Field(default=0.0, ge=0)
+    # `prompt_cache_key` (a hash of the user, never the user id) keeps one user's requests on
+    # the provider's same prompt cache. Only OpenAI's API is known to accept the field; other
+    # servers may reject unknown fields, so "auto" sends it to api.openai.com only.
+    prompt_cache_key: str = Field(default="auto", pattern="^(auto|on|off)$")
 
     expectations: ClassVar[dict[str, str]] = {
         "base_url": "the URL of an OpenAI-compatible API, e.g. https://api.openai.com/v1",
+        "prompt_cache_key": "auto, on or off",
         "timeout_seconds": "a number of seconds greater than 0",
     }
 
@@ -142,6 +148,13 @@ class LLMSettings(_Section):
     @property
     def sees_images(self) -> bool:
         return self.vision or bool(self.vision_model)
+
+    @property
+    def sends_prompt_cache_key(self) -> bool:
+        if self.prompt_cache_key != "auto":
+            return self.prompt_cache_key == "on"
+        host = urlsplit(self.base_url or "").hostname or ""
+        return host == "api.openai.com"
 
     def model_for(self, role: str) -> str:
         chosen = {"router": self.router_model, "memory": self.memory_model,
@@ -288,6 +301,9 @@ class RouterSettings(_Section):
     follow_up_threshold: float = Field(default=0.88, ge=0, le=1)
     # Only a stall reaches this (a warm local router answers in milliseconds): then every skill.
     time_budget_ms: int = Field(default=2000, ge=10, le=10_000)
+    # A chat keeps every skill it was routed to (tools only grow, so providers can cache the
+    # prefix) until this long a pause or /reset; 0 sends only each turn's routed skills.
+    tool_set_idle_minutes: int = Field(default=60, ge=0, le=24 * 60)
     model_budget_ms: int = Field(default=800, ge=50, le=10_000)
     defer: str = Field(default="never", pattern="^(never|auto|always)$")
 

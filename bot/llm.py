@@ -6,6 +6,7 @@ whether it succeeded or not. SDK exceptions become the ModelError tree.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import time
@@ -56,6 +57,11 @@ class Completion:
     latency_ms: int
 
 
+def cache_key(user_key: str) -> str:
+    """A stable, opaque name for one user's prompt cache (the user id itself never leaves)."""
+    return "mayordomo-" + hashlib.sha256(user_key.encode()).hexdigest()[:24]
+
+
 class ModelClient:
     def __init__(
         self,
@@ -101,6 +107,8 @@ class ModelClient:
             kwargs["response_format"] = response_format
         if request_timeout is not None:
             kwargs["timeout"] = request_timeout
+        if user_key and self.settings.sends_prompt_cache_key:
+            kwargs["prompt_cache_key"] = cache_key(user_key)
         started = time.perf_counter()
         try:
             response = await self._client.chat.completions.create(**kwargs)

@@ -40,6 +40,7 @@ from bot.core.language import detect_language
 from bot.core.messenger import Messenger
 from bot.core.prompt import PromptSource
 from bot.core.routing import SkillRouter, ToolExposure
+from bot.core.toolset import ConversationToolSets
 from bot.core.turn import NOT_KEPT, TurnAttachment, TurnDeps, TurnRunner
 from bot.errors import ConfigError, ModelError
 from memory.attachments import AttachmentStore
@@ -80,6 +81,7 @@ class Assistant:
             broker=self.broker, prompt_sources=self.prompt_sources, send=self.send, typing=self.typing,
             present_approval=self.present_approval, show_outcome=self.show_outcome,
             attachments=self.attachments,
+            tool_sets=ConversationToolSets(timedelta(minutes=deps.settings.router.tool_set_idle_minutes)),
         ))
         self._add_builtin_commands()
 

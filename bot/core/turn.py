@@ -35,6 +35,7 @@ from bot.core.prompt import (
 from bot.core.receipts import receipts_for
 from bot.core.routing import QueryEmbedding, RouteDecision, RouteRequest
 from bot.core.tokens import count_tools
+from bot.core.toolset import ConversationToolSets, in_exposure_order
 from bot.core.verify import NOT_RUN, CallRecord, CallStatus, Verdict, Violation, check
 from bot.errors import ModelError, ToolArgumentsError, ToolError
 from bot.llm import ChatMessage, Completion, Role, ToolCall
@@ -135,6 +136,7 @@ class TurnDeps:
     typing: Callable[[ChatRef], Awaitable[None]]
     present_approval: Callable[[ApprovalRequest], Awaitable[ApprovalRequest]]
     show_outcome: Callable[[ApprovalRequest, ApprovalOutcome], Awaitable[None]]
+    tool_sets: ConversationToolSets = field(default_factory=lambda: ConversationToolSets(timedelta(0)))
     attachments: AttachmentStore | None = None
 
     @property
@@ -174,10 +176,14 @@ class TurnRunner:
         history = await a.messages.recent(state.chat, core.history_messages, before_id=message_id)
         route = await self._route(state, history)
         state.query = route.query
-        tools = deps.exposure.select(deps.registry.for_skills(route.skills))
+        # The conversation's tools only grow (in a fixed order) so the request prefix stays cacheable.
+        exposed = a.tool_sets.skills_for(chat_key(state.chat), route.skills, deps.clock.now(),
+                                         fresh=not history, fail_open=route.fail_open)
+        tools = deps.exposure.select(in_exposure_order(list(deps.registry), exposed))
         schemas = [bound.spec.openai_schema() for bound in tools] + [RESPOND.spec.openai_schema()]
         catalog = [bound.spec.openai_schema() for bound in deps.registry]
-        await a.turns.record_route(state.turn_id, route.as_record(), count_tools(schemas),
+        await a.turns.record_route(state.turn_id, {**route.as_record(), "exposed": list(exposed)},
+                                   count_tools(schemas),
                                    count_tools(catalog) + count_tools([RESPOND.spec.openai_schema()]))
         by_name = {bound.name: bound for bound in tools}
 
