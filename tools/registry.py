@@ -25,6 +25,10 @@ if TYPE_CHECKING:
     from tools.context import ToolContext
 
 
+# An argument value longer than this is summarised in an approval (its size and start).
+LONG_VALUE_CHARS = 300
+
+
 class Risk(IntEnum):
     READ = 0
     WRITE = 1
@@ -257,14 +261,24 @@ class BoundTool:
         return self, args
 
     def describe(self, args: BaseModel) -> str:
-        """The sentence an approval shows: what will happen, with the real arguments."""
+        """The sentence an approval shows: what will happen, with the real arguments.
+
+        Short arguments come first, in full; a long value is summarised with its size, so
+        it can never push another argument (a recipient) out of view. The exact arguments
+        are always one "show all" away.
+        """
         if self.spec.describe is not None:
             return self.spec.describe(args)
-        rendered = ", ".join(
-            f"{key}={json.dumps(value, ensure_ascii=False, default=str)}"
-            for key, value in args.model_dump(mode="json").items()
-        )
-        return f"{self.name}({rendered})"
+        short: list[str] = []
+        long: list[str] = []
+        for key, value in args.model_dump(mode="json").items():
+            shown = json.dumps(value, ensure_ascii=False, default=str)
+            if len(shown) <= LONG_VALUE_CHARS:
+                short.append(f"{key}={shown}")
+            else:
+                head = json.dumps(shown[1:81] if isinstance(value, str) else shown[:80], ensure_ascii=False)
+                long.append(f"{key}=<{len(shown)} characters, begins {head}…; see all>")
+        return f"{self.name}({', '.join(short + long)})"
 
 
 @dataclass

@@ -55,6 +55,7 @@ from bot.adapters.matrix_location import (
     location_from_message,
 )
 from bot.adapters.matrix_render import (
+    CHUNK_CHARS,
     NO_PREVIEWS,
     render_markdown,
     render_with_literals,
@@ -95,6 +96,8 @@ _DENY_KEYS = frozenset({"❌", "✖", "❎", "👎", "🚫"})
 _YES_WORDS = frozenset({"yes", "y", "si", "sí", "ok", "okay", "vale", "approve", "approved", "adelante"})
 _NO_WORDS = frozenset({"no", "n", "nope", "deny", "denied", "cancel", "cancela", "cancelar"})
 _SEEN_EVENTS_KEPT = 4_000
+# An approval's full view (exact arguments) takes at most this many events.
+_FULL_VIEW_EVENTS = 5
 _TYPING_MS = 30_000
 _RESYNC_BACKOFF_SECONDS = 5.0
 _PREFLIGHT_SECONDS = 15.0
@@ -406,9 +409,29 @@ class MatrixAdapter:
                 log.warning("Matrix: could not add %s to approval %s…: %s", key, request.id[:6], exc)
                 continue
             await self._approvals.add_reaction(event_id, reaction_id)
+        if request.needs_full_view(CHUNK_CHARS):
+            await self._show_all(request, event_id)
         await self._typing_off(room_id)
         self._open_approvals[request.id] = replace(request, message_id=event_id)
         return SentMessage(request.chat, event_id)
+
+    async def _show_all(self, request: ApprovalRequest, approval_event: str) -> None:
+        """The whole request, exact arguments included, as plain notices replying to the approval."""
+        text = request.full_text()
+        chunks = split_text(text)
+        shown = chunks[:_FULL_VIEW_EVENTS]
+        if len(chunks) > len(shown):
+            missing = len(text) - sum(len(chunk) for chunk in shown)
+            shown[-1] += f"\n\n✂️ {missing} more characters are not shown; if unsure, deny."
+        for number, chunk in enumerate(shown, start=1):
+            content = {"msgtype": "m.notice", NO_PREVIEWS: [],
+                       "body": f"Everything this approval would run ({number}/{len(shown)}):\n\n{chunk}",
+                       "m.relates_to": {"m.in_reply_to": {"event_id": approval_event}}}
+            try:
+                await self._put(request.chat.chat_id, "m.room.message", content)
+            except MatrixSendError as exc:
+                log.warning("Matrix: full view of approval %s… not shown: %s", request.id[:6], exc)
+                return
 
     async def show_approval_outcome(self, request: ApprovalRequest, outcome: ApprovalOutcome) -> None:
         self._open_approvals.pop(request.id, None)

@@ -46,6 +46,8 @@ from telegram.warnings import PTBDeprecationWarning
 
 from bot.adapters.base import APPROVAL_OUTCOME_LABELS, DECISION_NOTICES, always_label
 from bot.adapters.telegram_render import (
+    MAX_DESCRIPTION_CHARS,
+    SHOW_ALL,
     RenderedPart,
     append_line,
     plain_with_bold_header,
@@ -89,6 +91,7 @@ MAX_WEBHOOK_BODY_BYTES = 1024 * 1024
 # Strangers get one refusal each per process; the set is bounded so it cannot grow forever.
 MAX_REMEMBERED_STRANGERS = 10_000
 
+SHOW_ALL_VERB = "all"
 _CALLBACK = re.compile(r"^(?P<verb>ok|al|no):(?P<id>[A-Za-z0-9_-]{16,43})$")
 _COMMAND_NAME = re.compile(r"^[a-z0-9_]{1,32}$")
 
@@ -451,6 +454,9 @@ class TelegramAdapter:
         )
 
     async def _on_press(self, query: CallbackQuery, chat: ChatRef) -> None:
+        if (query.data or "").startswith(f"{SHOW_ALL_VERB}:"):
+            await self._show_all(query, chat, (query.data or "").split(":", 1)[1])
+            return
         parsed = parse_callback_data(query.data)
         if parsed is None:
             result = DecisionResult.UNKNOWN
@@ -458,6 +464,22 @@ class TelegramAdapter:
             request_id, approve, always = parsed
             result = await self._assistant.decide(ApprovalDecision(chat, request_id, approve, always))
         await self._answer(query, DECISION_NOTICES[result])
+
+    async def _show_all(self, query: CallbackQuery, chat: ChatRef, request_id: str) -> None:
+        """Send the whole approval, exact arguments included, as a file; only to its owner."""
+        request = await self._assistant.broker.pending(request_id)
+        if request is None:
+            await self._answer(query, DECISION_NOTICES[DecisionResult.UNKNOWN])
+            return
+        if request.chat.user_key != chat.user_key:
+            await self._answer(query, DECISION_NOTICES[DecisionResult.NOT_OWNER])
+            return
+        await self._answer(query, "Sending everything as a file.")
+        await self._retrying(lambda: self.application.bot.send_document(
+            int(request.chat.chat_id), document=request.full_text().encode("utf-8"),
+            filename=f"approval-{request.fingerprint}.txt",
+            caption=f"Everything this approval would run (fingerprint {request.fingerprint}).",
+        ))
 
     async def _refuse(self, update: Update, user: User) -> None:
         """One short refusal per stranger; nothing of theirs is stored or passed on."""
@@ -691,6 +713,8 @@ def approval_buttons(request: ApprovalRequest) -> list[list[InlineKeyboardButton
     if always is not None:
         rows.append([InlineKeyboardButton(always[:64], callback_data=callback_data(request.id, True, True))])
     rows.append([InlineKeyboardButton("❌ Deny", callback_data=callback_data(request.id, False))])
+    if request.needs_full_view(MAX_DESCRIPTION_CHARS):
+        rows.append([InlineKeyboardButton(SHOW_ALL, callback_data=f"{SHOW_ALL_VERB}:{request.id}")])
     return rows
 
 

@@ -49,10 +49,21 @@ def render_markdown(markdown: str, limit: int = MAX_MESSAGE_UTF16) -> list[Rende
     return parts
 
 
+SHOW_ALL = "📄 Show all"
+
+
 def plain_with_bold_header(header: str, body: str) -> RenderedPart:
-    """`header` in bold, a blank line, then `body` shown exactly as given (no Markdown)."""
-    if len(body) > MAX_DESCRIPTION_CHARS:
-        body = body[:MAX_DESCRIPTION_CHARS] + "…"
+    """`header` in bold, a blank line, then `body` shown exactly as given (no Markdown).
+
+    A body too long for one message is never cut silently: the cut says how much is not
+    shown and where to see it (the "show all" button sends everything as a file).
+    """
+    if utf16_len(body) > MAX_DESCRIPTION_CHARS:
+        shown = body[:MAX_DESCRIPTION_CHARS]
+        while utf16_len(shown) > MAX_DESCRIPTION_CHARS:
+            shown = shown[: len(shown) - (utf16_len(shown) - MAX_DESCRIPTION_CHARS + 1) // 2 - 1]
+        body = (f"{shown}…\n\n✂️ {len(body) - len(shown)} more characters are not shown here. "
+                f"Press “{SHOW_ALL}” to get everything, exactly, as a file before you decide.")
     text = f"{header}\n\n{body}"
     return RenderedPart(text, (MessageEntity(MessageEntity.BOLD, 0, utf16_len(header)),))
 

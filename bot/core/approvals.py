@@ -8,6 +8,7 @@ Pending requests found at start-up (the process restarted mid-wait) become cance
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import secrets
@@ -21,6 +22,7 @@ from bot.core.events import ApprovalDecision, ChatRef, Platform
 from bot.core.grants import GrantStore, scope_from_json, scope_to_json
 from memory.db import Database
 from tools.policy import GrantScope
+from tools.registry import LONG_VALUE_CHARS
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +63,28 @@ class ApprovalRequest:
     def arguments_dict(self) -> dict[str, Any]:
         loaded = json.loads(self.arguments)
         return loaded if isinstance(loaded, dict) else {}
+
+    @property
+    def fingerprint(self) -> str:
+        """What the decision binds to: a hash of the exact arguments shown."""
+        return arguments_fingerprint(self.arguments)
+
+    def full_text(self) -> str:
+        """Everything the approval is about, nothing summarised: for a "show all" view."""
+        exact = json.dumps(self.arguments_dict(), ensure_ascii=False, indent=2)
+        return (f"{self.description}\n\nTool: {self.tool}\n"
+                f"Exact arguments (fingerprint {self.fingerprint}):\n{exact}\n")
+
+    def needs_full_view(self, shown_chars: int) -> bool:
+        """True when `shown_chars` cannot show it all, or an argument was summarised."""
+        return len(self.description) > shown_chars or any(
+            len(json.dumps(value, ensure_ascii=False)) > LONG_VALUE_CHARS
+            for value in self.arguments_dict().values()
+        )
+
+
+def arguments_fingerprint(arguments: str) -> str:
+    return hashlib.sha256(arguments.encode("utf-8")).hexdigest()[:16]
 
 
 class ApprovalBroker:
@@ -166,6 +190,17 @@ class ApprovalBroker:
         if not await self._finish(decision.request_id, outcome):
             return DecisionResult.ALREADY_DECIDED
         return DecisionResult.ACCEPTED
+
+    async def pending(self, request_id: str) -> ApprovalRequest | None:
+        """A request still waiting for its decision, as stored; None otherwise."""
+        row = await self._db.fetchone("SELECT * FROM approvals WHERE id = ? AND status = ?",
+                                      (request_id, ApprovalOutcome.PENDING.value))
+        return _request_from_row(row) if row is not None else None
+
+    async def binds(self, request_id: str, arguments: str) -> bool:
+        """Whether `arguments` are exactly the ones the request showed (by fingerprint)."""
+        row = await self._db.fetchone("SELECT arguments FROM approvals WHERE id = ?", (request_id,))
+        return row is not None and arguments_fingerprint(row["arguments"]) == arguments_fingerprint(arguments)
 
     async def cancel(self, request_id: str) -> bool:
         """The turn went away (or there is nowhere to ask): resolve as cancelled."""

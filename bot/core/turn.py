@@ -421,6 +421,11 @@ class TurnRunner:
             await a.broker.cancel(request.id)
             return ApprovalOutcome.CANCELLED, request.id
         outcome = await a.broker.wait(request)
+        if outcome is ApprovalOutcome.APPROVED and not await a.broker.binds(
+                request.id, json.dumps(args.model_dump(mode="json"), ensure_ascii=False)):
+            # The yes was for the arguments shown; anything else does not run.
+            log.error("approval %s… does not match the call's arguments; cancelled", request.id[:6])
+            outcome = ApprovalOutcome.CANCELLED
         await a.show_outcome(request, outcome)
         granted = await a.broker.grants.by_approval(request.id) if outcome is ApprovalOutcome.APPROVED else None
         if granted is not None:

@@ -35,6 +35,7 @@ class NotesSkill(Skill):
     def __init__(self) -> None:
         self.notes = {"Groceries": "milk, eggs", "Ideas": "a boat"}
         self.deleted: list[str] = []
+        self.shared: list[tuple[str, str]] = []
 
     @tool(risk=Risk.DESTRUCTIVE, describe=lambda a: f'Delete the note "{a.title}" for good.')  # type: ignore[attr-defined]
     async def delete_note(self, title: Annotated[str, "the exact note title"]) -> str:
@@ -44,6 +45,13 @@ class NotesSkill(Skill):
         del self.notes[title]
         self.deleted.append(title)
         return f"deleted the note {title}"
+
+    @tool(risk=Risk.DESTRUCTIVE)
+    async def share_note(self, text: Annotated[str, "what to share"],
+                         recipient: Annotated[str, "who gets it"]) -> str:
+        """Share text with someone (its approval is the plain list of arguments)."""
+        self.shared.append((text, recipient))
+        return f"shared {len(text)} characters with {recipient}"
 
 
 def telegram_settings(tmp_path: Path, model: ScriptedModel, api: FakeBotApi,

@@ -96,6 +96,7 @@ class FakeBotApi:
     sent: list[BotMessage] = field(default_factory=list)  # in the order they were sent
     files: dict[str, tuple[str, bytes]] = field(default_factory=dict)
     pushed: list[dict[str, Any]] = field(default_factory=list)  # every update tests pushed
+    documents: list[tuple[int, bytes, str]] = field(default_factory=list)  # (chat, content, caption) sent
     webhook_url: str = ""
     _updates: list[dict[str, Any]] = field(default_factory=list)
     _failures: defaultdict[str, deque[int]] = field(default_factory=lambda: defaultdict(deque))
@@ -281,6 +282,19 @@ class FakeBotApi:
         self.messages[(chat_id, message.message_id)] = message
         self.sent.append(message)
         return self._message_dict(message)
+
+    async def _m_sendDocument(self, params: dict[str, Any]) -> Any:
+        chat_id = _chat_id(params)
+        content = params.get("document")
+        if not isinstance(content, bytes):
+            raise ApiError(400, "Bad Request: there is no document in the request")
+        message_id = self.next_message_id()
+        self.documents.append((chat_id, content, str(params.get("caption", ""))))
+        return {"message_id": message_id, "date": int(time.time()),
+                "chat": {"id": chat_id, "type": "private" if chat_id > 0 else "group"},
+                "from": self._bot_user(), "caption": str(params.get("caption", "")),
+                "document": {"file_id": f"doc{message_id}", "file_unique_id": f"udoc{message_id}",
+                             "file_size": len(content)}}
 
     async def _m_editMessageText(self, params: dict[str, Any]) -> Any:
         message = self._find(params)
