@@ -4,6 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SYNAPSE_VENV := .venv-synapse
 STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
 
 .PHONY: run test lint install synapse bench bench-all clean
 
@@ -11,9 +12,14 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
+# Running needs only the app's own dependencies; test and lint tools come with `make test`/`make lint`.
 $(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e .
 	touch $(STAMP)
+
+$(DEV_STAMP): $(STAMP)
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(DEV_STAMP)
 
 install: $(STAMP)
 
@@ -28,10 +34,10 @@ $(SYNAPSE_VENV)/bin/python:
 
 synapse: $(SYNAPSE_VENV)/bin/python
 
-test: $(STAMP) synapse
+test: $(DEV_STAMP) synapse
 	SYNAPSE_PYTHON=$(CURDIR)/$(SYNAPSE_VENV)/bin/python $(BIN)/python -m pytest -q
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check bot tools memory tests bench
 	$(BIN)/mypy
 	$(BIN)/hadolint Dockerfile
@@ -41,12 +47,12 @@ lint: $(STAMP)
 # cached under .cache/, so reruns are quicker.
 QUICK_BENCH := bench/route_catalog.py bench/token_cost.py bench/embed_rate.py
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	for script in $(QUICK_BENCH); do $(BIN)/python $$script || exit 1; done
 	$(BIN)/python bench/memory_scale.py --sizes 1000,10000 --queries 100
 	$(BIN)/python bench/locomo.py --splits test --limit 1
 
-bench-all: $(STAMP)
+bench-all: $(DEV_STAMP)
 	for script in $(QUICK_BENCH) bench/route_bfcl.py bench/memory_scale.py; do $(BIN)/python $$script || exit 1; done
 	$(BIN)/python bench/locomo.py --splits all
 

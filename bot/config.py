@@ -7,6 +7,7 @@ Each section is its own BaseSettings with an env prefix, so `TELEGRAM_BOT_TOKEN`
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import re
 from pathlib import Path
@@ -41,6 +42,8 @@ class _Section(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True, env_ignore_empty=True)
     # What a human should read next to each variable when it is wrong.
     expectations: ClassVar[dict[str, str]] = {}
+    # Path fields that live under DATA_DIR unless set on their own: field -> name inside DATA_DIR.
+    data_paths: ClassVar[dict[str, str]] = {}
 
 
 class CoreSettings(_Section):
@@ -111,6 +114,18 @@ class CoreSettings(_Section):
         return self.database_path or self.data_dir / "mayordomo.sqlite3"
 
 
+def is_local_url(url: str) -> bool:
+    """Loopback, private-range, link-local or single-label hosts (a compose service such as `ollama`)."""
+    host = urlsplit(url).hostname or ""
+    if not host:
+        return False
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host == "localhost" or "." not in host or host.endswith((".local", ".localhost", ".internal", ".lan"))
+    return address.is_loopback or address.is_private or address.is_link_local
+
+
 class LLMSettings(_Section):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True, env_prefix="LLM_")
 
@@ -124,8 +139,15 @@ class LLMSettings(_Section):
     # (LLM_VISION=true) or a separate one used for turns that carry a photo.
     vision: bool = False
     vision_model: str | None = None
-    timeout_seconds: float = Field(default=60.0, gt=0)
-    max_retries: int = Field(default=2, ge=0, le=10)
+    # cloud: a hosted API; local: a server on this machine or network (Ollama, llama.cpp, vLLM),
+    # which is slower and must never get a second request while it still works on the first.
+    # auto picks local for a loopback, private or single-label host in base_url.
+    profile: str = Field(default="auto", pattern="^(auto|cloud|local)$")
+    # Unset: 60 s (cloud) or 600 s (local); retries: 2 (cloud) or 0 (local).
+    timeout_seconds: float | None = Field(default=None, gt=0)
+    max_retries: int | None = Field(default=None, ge=0, le=10)
+    # Tool calls written in the answer text (Hermes <tool_call> or bare JSON); unset: on for local.
+    text_tool_calls: bool | None = None
     # USD per million tokens, for the cost estimate in /stats.
     price_input: float = Field(default=0.0, ge=0)
     price_cached_input: float = Field(default=0.0, ge=0)
@@ -139,6 +161,7 @@ class LLMSettings(_Section):
         "base_url": "the URL of an OpenAI-compatible API, e.g. https://api.openai.com/v1",
         "prompt_cache_key": "auto, on or off",
         "timeout_seconds": "a number of seconds greater than 0",
+        "profile": "auto, cloud or local",
     }
 
     @property
@@ -155,6 +178,29 @@ class LLMSettings(_Section):
             return self.prompt_cache_key == "on"
         host = urlsplit(self.base_url or "").hostname or ""
         return host == "api.openai.com"
+
+    @property
+    def local(self) -> bool:
+        if self.profile != "auto":
+            return self.profile == "local"
+        return is_local_url(self.base_url or "")
+
+    @property
+    def effective_timeout(self) -> float:
+        if self.timeout_seconds is not None:
+            return self.timeout_seconds
+        return 600.0 if self.local else 60.0
+
+    @property
+    def effective_retries(self) -> int:
+        # A retry after a timeout queues behind the request the local server is still working on.
+        if self.max_retries is not None:
+            return self.max_retries
+        return 0 if self.local else 2
+
+    @property
+    def parse_text_tool_calls(self) -> bool:
+        return self.text_tool_calls if self.text_tool_calls is not None else self.local
 
     def model_for(self, role: str) -> str:
         chosen = {"router": self.router_model, "memory": self.memory_model,
@@ -217,7 +263,7 @@ class MatrixSettings(_Section):
     access_token: SecretStr | None = None
     device_id: str | None = None
     device_name: str = "Mayordomo"
-    store_path: Path = Path("data/matrix-store")
+    store_path: Path = Path("data/matrix-store")  # follows DATA_DIR unless set
     allowed_users: CommaList = Field(default_factory=list)
     sync_timeout_seconds: float = Field(default=30.0, ge=0, le=300)
     # In rooms with more than one other member, answer only when addressed by name or mention.
@@ -229,6 +275,7 @@ class MatrixSettings(_Section):
         "allowed_users": "comma-separated Matrix ids, e.g. @me:example.org",
         "homeserver": "the homeserver URL, e.g. https://matrix.example.org",
     }
+    data_paths: ClassVar[dict[str, str]] = {"store_path": "matrix-store"}
 
     _split = field_validator("allowed_users", mode="before")(_split_commas)
 
@@ -380,7 +427,7 @@ class NotesSettings(_Section):
 
     model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True, env_prefix="NOTES_")
 
-    folder: Path = Path("data/notes")
+    folder: Path = Path("data/notes")  # follows DATA_DIR unless set
     max_note_bytes: int = Field(default=256_000, ge=1_000)
     max_results: int = Field(default=20, ge=1, le=200)
     max_files_scanned: int = Field(default=20_000, ge=10)
@@ -389,6 +436,7 @@ class NotesSettings(_Section):
         "folder": "the path of the notes folder, e.g. /home/me/Obsidian/Vault",
         "max_note_bytes": "a size in bytes, at least 1000",
     }
+    data_paths: ClassVar[dict[str, str]] = {"folder": "notes"}
 
 
 class WebSettings(_Section):
@@ -603,6 +651,13 @@ def load_settings(env_file: str | Path | None = ".env", **overrides: Any) -> Set
             raise ConfigError(_explain(section, exc)) from None
         except SettingsError as exc:  # a value that is not even JSON, e.g. POLICY_OVERRIDES={bad
             raise ConfigError(_explain_unparsable(section, exc)) from None
+    data_dir = built["core"].data_dir
+    for name, values in built.items():
+        # Only paths nobody set follow DATA_DIR; env and .env values count as set.
+        moved = {field_name: data_dir / inside for field_name, inside in values.data_paths.items()
+                 if field_name not in values.model_fields_set}
+        if moved:
+            built[name] = values.model_copy(update=moved)
     return Settings(**built)
 
 

@@ -1,5 +1,7 @@
 """One exception tree for Mayordomo; every error a user or operator can see is one of these."""
 
+from enum import StrEnum
+
 
 class MayordomoError(Exception):
     """Base of every error raised on purpose by Mayordomo."""
@@ -13,20 +15,48 @@ class DatabaseError(MayordomoError):
     """The SQLite file cannot be opened, migrated or extended with sqlite-vec."""
 
 
+class ModelFailure(StrEnum):
+    """What went wrong with the model endpoint, in terms that tell the owner what to do."""
+
+    UNREACHABLE = "unreachable"  # nothing answered at LLM_BASE_URL (refused, DNS, 502-504)
+    TIMEOUT = "timeout"  # no answer within the timeout
+    RATE_LIMITED = "rate_limited"  # HTTP 429; retry_after says when
+    REJECTED = "rejected"  # the server refused this request and said why
+    BAD_CREDENTIALS = "bad_credentials"  # HTTP 401/403: LLM_API_KEY
+    UNKNOWN_MODEL = "unknown_model"  # the server does not serve that model name
+    CONTEXT_TOO_LONG = "context_too_long"  # the prompt does not fit the model's context
+    SERVER_ERROR = "server_error"  # HTTP 500: the server broke while answering
+    UNUSABLE = "unusable"  # an answer that is not a chat completion
+
+
 class ModelError(MayordomoError):
-    """The model endpoint failed; subclasses say how."""
+    """The model endpoint failed; `failure` says how, `reason` is the server's own words."""
+
+    failure: ModelFailure = ModelFailure.UNREACHABLE
+
+    def __init__(self, message: str, *, failure: ModelFailure | None = None, reason: str = "",
+                 retry_after: float | None = None) -> None:
+        super().__init__(message)
+        if failure is not None:
+            self.failure = failure
+        self.reason = reason
+        self.retry_after = retry_after
 
 
 class ModelTimeout(ModelError):
     """The endpoint did not answer within LLM_TIMEOUT_SECONDS."""
 
+    failure = ModelFailure.TIMEOUT
+
 
 class ModelUnavailable(ModelError):
-    """Connection refused, HTTP 5xx, authentication or rate limit after retries."""
+    """The endpoint refused or failed the request (see `failure` for which way)."""
 
 
 class ModelGarbage(ModelError):
     """The endpoint answered with something that is not a usable chat completion."""
+
+    failure = ModelFailure.UNUSABLE
 
 
 class ToolDefinitionError(MayordomoError):

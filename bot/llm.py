@@ -10,6 +10,7 @@ import hashlib
 import json
 import logging
 import time
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -19,7 +20,7 @@ import openai
 
 from bot.clock import Clock
 from bot.config import LLMSettings
-from bot.errors import ConfigError, ModelError, ModelGarbage, ModelTimeout, ModelUnavailable
+from bot.errors import ConfigError, ModelError, ModelFailure, ModelGarbage, ModelTimeout, ModelUnavailable
 from memory.db import Database
 
 log = logging.getLogger(__name__)
@@ -78,8 +79,8 @@ class ModelClient:
             base_url=settings.base_url,
             # Local servers (Ollama, llama.cpp) accept any key but the SDK insists on one.
             api_key=settings.api_key.get_secret_value() or "not-needed",
-            timeout=settings.timeout_seconds,
-            max_retries=settings.max_retries,
+            timeout=settings.effective_timeout,
+            max_retries=settings.effective_retries,
         )
 
     async def close(self) -> None:
@@ -116,15 +117,10 @@ class ModelClient:
         except ModelError as exc:
             await self._record(role, model, Usage(), _elapsed_ms(started), exc, turn_id, user_key)
             raise
-        except openai.APITimeoutError as exc:
+        except openai.APIError as exc:
             await self._record(role, model, Usage(), _elapsed_ms(started), exc, turn_id, user_key)
-            raise ModelTimeout(f"the model did not answer within {self._timeout(request_timeout)} s") from exc
-        except (openai.APIConnectionError, openai.InternalServerError, openai.RateLimitError,
-                openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError) as exc:
-            await self._record(role, model, Usage(), _elapsed_ms(started), exc, turn_id, user_key)
-            raise ModelUnavailable(f"the model endpoint failed: {type(exc).__name__}") from exc
-        except (openai.APIResponseValidationError, openai.BadRequestError, json.JSONDecodeError,
-                openai.APIStatusError, ValueError, TypeError) as exc:
+            raise self._classify(exc, model, request_timeout) from exc
+        except (json.JSONDecodeError, ValueError, TypeError) as exc:
             await self._record(role, model, Usage(), _elapsed_ms(started), exc, turn_id, user_key)
             raise ModelGarbage(f"the model endpoint returned an unusable answer: {type(exc).__name__}") from exc
         await self._record(role, model, completion.usage, completion.latency_ms, None, turn_id, user_key)
@@ -151,7 +147,30 @@ class ModelClient:
         return text.strip()
 
     def _timeout(self, override: float | None) -> float:
-        return override if override is not None else self.settings.timeout_seconds
+        return override if override is not None else self.settings.effective_timeout
+
+    def _classify(self, exc: openai.APIError, model: str, request_timeout: float | None) -> ModelError:
+        """One failure class per thing the owner can do about it; the server's reason kept in one line."""
+        if isinstance(exc, openai.APITimeoutError):
+            return ModelTimeout(f"the model did not answer within {self._timeout(request_timeout):g} s")
+        if isinstance(exc, openai.APIConnectionError):
+            return ModelUnavailable(f"nothing answered at {self.settings.base_url}",
+                                    failure=ModelFailure.UNREACHABLE)
+        if isinstance(exc, openai.APIResponseValidationError):
+            return ModelGarbage(f"the model endpoint returned an unusable answer: {exc.message}")
+        if not isinstance(exc, openai.APIStatusError):
+            return ModelUnavailable(f"the model endpoint failed: {type(exc).__name__}")
+        status = exc.status_code
+        reason = self._scrub(server_reason(exc))
+        failure = classify_status(status, reason)
+        retry_after = _retry_after(exc.response.headers) if failure is ModelFailure.RATE_LIMITED else None
+        return ModelUnavailable(f"HTTP {status} from the model endpoint ({model}): {reason}",
+                                failure=failure, reason=reason, retry_after=retry_after)
+
+    def _scrub(self, text: str) -> str:
+        """A server may echo the key back (e.g. "Incorrect API key provided: sk-…"); it never leaves here."""
+        key = self.settings.api_key.get_secret_value()
+        return text.replace(key, "[LLM_API_KEY]") if len(key) >= 4 else text
 
     async def _record(
         self,
@@ -182,6 +201,74 @@ class ModelClient:
         )
 
 
+_CONTEXT_SIGNS = ("context length", "context_length", "context window", "context size", "maximum context",
+                  "too many tokens", "prompt is too long", "n_ctx", "exceeds the context", "input is too long",
+                  "reduce the length")
+_MODEL_SIGNS = ("model_not_found", "does not exist", "not found", "unknown model", "invalid model",
+                "no such model", "model not available")
+
+
+def classify_status(status: int, reason: str) -> ModelFailure:
+    """An HTTP error status plus the server's words -> what went wrong (servers disagree on codes)."""
+    lowered = reason.lower()
+    if status == 429:
+        return ModelFailure.RATE_LIMITED
+    if status in (401, 403):
+        return ModelFailure.BAD_CREDENTIALS
+    if any(sign in lowered for sign in _CONTEXT_SIGNS) or status == 413:
+        return ModelFailure.CONTEXT_TOO_LONG
+    if "model" in lowered and any(sign in lowered for sign in _MODEL_SIGNS):
+        return ModelFailure.UNKNOWN_MODEL
+    if status in (502, 503, 504):
+        return ModelFailure.UNREACHABLE
+    if status >= 500:
+        return ModelFailure.SERVER_ERROR
+    return ModelFailure.REJECTED
+
+
+def server_reason(exc: openai.APIStatusError, limit: int = 240) -> str:
+    """The server's own explanation, on one line: OpenAI, FastAPI (422 `detail`) and plain-text shapes."""
+    body: Any = exc.body
+    text = ""
+    if isinstance(body, dict):
+        error = body.get("error", body)
+        if isinstance(error, dict) and isinstance(error.get("message"), str):
+            text = error["message"]
+        elif isinstance(error, str):
+            text = error
+        detail = body.get("detail")
+        if not text and isinstance(detail, list):
+            text = "; ".join(
+                f"{'.'.join(str(p) for p in item.get('loc', ()))}: {item.get('msg', '')}" if isinstance(item, dict)
+                else str(item) for item in detail[:3])
+        elif not text and detail:
+            text = str(detail)
+        if not text and body.get("message"):
+            text = str(body["message"])
+    elif isinstance(body, str):
+        text = body
+    if not text:
+        try:
+            text = exc.response.text
+        except Exception:
+            text = ""
+    text = " ".join(text.split()) or f"HTTP {exc.status_code} without a reason"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _retry_after(headers: Any) -> float | None:
+    for name in ("retry-after-ms", "retry-after"):
+        value = headers.get(name)
+        if value is None:
+            continue
+        try:
+            seconds = float(value)
+        except ValueError:
+            continue
+        return seconds / 1000 if name.endswith("ms") else seconds
+    return None
+
+
 def _elapsed_ms(started: float) -> int:
     return int((time.perf_counter() - started) * 1000)
 
@@ -198,7 +285,9 @@ def _parse(response: Any, model: str, latency_ms: int) -> Completion:
         function = getattr(call, "function", None)
         if function is None or not getattr(function, "name", None):
             raise ModelGarbage("the model returned a tool call without a function name")
-        calls.append(ToolCall(id=call.id or f"call_{len(calls)}", name=function.name,
+        # Servers that omit ids still need one per call, unique in the turn; 9 alphanumerics
+        # is the strictest shape servers demand (Mistral).
+        calls.append(ToolCall(id=getattr(call, "id", None) or uuid.uuid4().hex[:9], name=function.name,
                               arguments=function.arguments or "{}"))
     usage = Usage()
     if response.usage is not None:

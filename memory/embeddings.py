@@ -233,6 +233,6 @@ async def build_embedder(memory: MemorySettings, llm: LLMSettings) -> Embedder:
     if not base_url:
         raise ConfigError("MEMORY_EMBEDDING_BASE_URL: expected the URL of an /embeddings API (it is empty)")
     key = memory.embedding_api_key.get_secret_value() or llm.api_key.get_secret_value()
-    embedder = OpenAIEmbedder(base_url, key, memory.embedding_model, timeout=llm.timeout_seconds)
+    embedder = OpenAIEmbedder(base_url, key, memory.embedding_model, timeout=llm.effective_timeout)
     await embedder.probe()
     return embedder

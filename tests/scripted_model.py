@@ -1,10 +1,11 @@
 """A scripted OpenAI-compatible HTTP server: queued answers out, every request recorded.
 
 Tests queue what the "model" will say (`say`, `call`, `respond`), or a failure
-(`fail`, `hang`, `garbage`), and read `requests` afterwards. The real `openai` SDK talks to
-it over HTTP on 127.0.0.1. A `responder` function can decide answers from the request
-instead of a queue (used for adversarial scripts). When nothing is queued the server
-answers HTTP 599 with a message, so a test that under-scripts fails loudly.
+(`fail` with any status, body and headers, `hang`, `garbage`), and read `requests`
+afterwards. The real `openai` SDK talks to it over HTTP on 127.0.0.1. A `responder`
+function can decide answers from the request instead of a queue (used for adversarial
+scripts). When nothing is queued the server answers HTTP 599 with a message, so a test
+that under-scripts fails loudly.
 
 Run standalone for a manual session: `python -m tests.scripted_model --script s.json`.
 """
@@ -35,6 +36,9 @@ class Scripted:
     delay: float = 0.0
     raw_body: str | None = None
     usage: tuple[int, int, int] | None = None  # prompt, cached, completion
+    error: dict[str, Any] | str | None = None  # the body of a failure (status != 200)
+    headers: dict[str, str] = field(default_factory=dict)
+    omit_ids: bool = False  # tool calls without ids, as some local servers send them
 
 
 class ScriptedModel:
@@ -60,8 +64,9 @@ class ScriptedModel:
         self.calls([(name, arguments if arguments is not None else kw)])
 
     def calls(self, calls: list[tuple[str, dict[str, Any] | str]],
-              usage: tuple[int, int, int] | None = None) -> None:
-        self.queue.append(Scripted(tool_calls=list(calls), usage=usage))
+              usage: tuple[int, int, int] | None = None, *, content: str | None = None,
+              omit_ids: bool = False) -> None:
+        self.queue.append(Scripted(content=content, tool_calls=list(calls), usage=usage, omit_ids=omit_ids))
 
     def respond(self, text: str, suggestions: list[str] | None = None,
                 usage: tuple[int, int, int] | None = None) -> None:
@@ -71,8 +76,12 @@ class ScriptedModel:
             args["suggestions"] = suggestions
         self.queue.append(Scripted(tool_calls=[("respond", args)], usage=usage))
 
-    def fail(self, status: int = 500) -> None:
-        self.queue.append(Scripted(status=status))
+    def fail(self, status: int = 500, message: str = "scripted failure", *, code: str | None = None,
+             body: dict[str, Any] | str | None = None, headers: dict[str, str] | None = None) -> None:
+        """An HTTP error: OpenAI's `{"error": {"message", "code"}}` shape unless `body` is given
+        (a dict is sent as JSON, a string as plain text), as other servers answer."""
+        error = body if body is not None else {"error": {"message": message, "type": "scripted", "code": code}}
+        self.queue.append(Scripted(status=status, error=error, headers=dict(headers or {})))
 
     def hang(self, seconds: float) -> None:
         self.queue.append(Scripted(delay=seconds, content="too late"))
@@ -127,7 +136,10 @@ class ScriptedModel:
         if step.raw_body is not None:
             return web.Response(text=step.raw_body, content_type="application/json")
         if step.status != 200:
-            return web.json_response({"error": {"message": "scripted failure"}}, status=step.status)
+            if isinstance(step.error, str):
+                return web.Response(text=step.error, status=step.status, headers=step.headers)
+            return web.json_response(step.error or {"error": {"message": "scripted failure"}},
+                                     status=step.status, headers=step.headers)
         return web.json_response(self._completion(body, step))
 
     def _completion(self, body: dict[str, Any], step: Scripted) -> dict[str, Any]:
@@ -135,7 +147,7 @@ class ScriptedModel:
         if step.tool_calls:
             message["tool_calls"] = [
                 {
-                    "id": f"call_{next(self._ids)}",
+                    **({} if step.omit_ids else {"id": f"call_{next(self._ids)}"}),
                     "type": "function",
                     "function": {
                         "name": name,

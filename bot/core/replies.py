@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from bot.core.events import Location
+from bot.errors import ModelFailure
 from memory.locations import LocationReading
 from tools.context import format_age
 
@@ -35,13 +36,41 @@ def no_model(lang: str) -> str:
     )
 
 
-def model_failed(lang: str, reason: str) -> str:
-    return _pick(
-        lang,
-        f"No he podido contactar con el modelo ({reason}). Tu mensaje está guardado; "
-        "inténtalo de nuevo en un momento.",
-        f"I couldn't reach the model ({reason}). Your message is saved; try again in a moment.",
-    )
+def model_failed(lang: str, failure: ModelFailure, *, detail: str = "", retry_after: float | None = None,
+                 model: str = "", timeout: float = 0.0) -> str:
+    """What went wrong with the model, and what would fix it; "try again" only where waiting helps."""
+    saved = _pick(lang, " Tu mensaje está guardado.", " Your message is saved.")
+    detail = detail.rstrip(" .") + "." if detail else _pick(lang, "sin motivo.", "no reason given.")
+    if failure is ModelFailure.UNREACHABLE:
+        return _pick(lang, "No he podido contactar con el servidor del modelo (LLM_BASE_URL).",
+                     "I couldn't reach the model server (LLM_BASE_URL).") + saved + _pick(
+            lang, " Inténtalo cuando vuelva a estar en marcha.", " Try again once it is running.")
+    if failure is ModelFailure.TIMEOUT:
+        return _pick(lang, f"El modelo no ha respondido en {timeout:g} s (LLM_TIMEOUT_SECONDS).",
+                     f"The model did not answer within {timeout:g} s (LLM_TIMEOUT_SECONDS).") + saved
+    if failure is ModelFailure.RATE_LIMITED:
+        wait = f" {retry_after:g} s" if retry_after else _pick(lang, " un momento", " a moment")
+        return _pick(lang, f"El proveedor del modelo me está limitando; inténtalo en{wait}.",
+                     f"The model provider is rate-limiting me; try again in{wait}.") + saved
+    if failure is ModelFailure.BAD_CREDENTIALS:
+        return _pick(lang, "El servidor del modelo rechaza la clave (revisa LLM_API_KEY).",
+                     "The model server refused the credentials (check LLM_API_KEY).") + saved
+    if failure is ModelFailure.UNKNOWN_MODEL:
+        return _pick(lang, f"El servidor no conoce el modelo '{model}' (revisa LLM_CHAT_MODEL).",
+                     f"The model server does not know the model '{model}' (check LLM_CHAT_MODEL).") + saved
+    if failure is ModelFailure.CONTEXT_TOO_LONG:
+        return _pick(lang, "La conversación no cabe en el contexto del modelo ni sin el historial; "
+                     "envía un mensaje más corto.",
+                     "This doesn't fit the model's context even without the earlier messages; "
+                     "send a shorter message.") + saved
+    if failure is ModelFailure.REJECTED:
+        return _pick(lang, f"El servidor del modelo ha rechazado la petición: {detail}",
+                     f"The model server rejected the request: {detail}") + saved
+    if failure is ModelFailure.SERVER_ERROR:
+        return _pick(lang, f"El servidor del modelo ha fallado: {detail}",
+                     f"The model server failed: {detail}") + saved
+    return _pick(lang, "El modelo ha respondido algo que no puedo usar.",
+                 "The model answered with something I couldn't use.") + saved
 
 
 def internal_error(lang: str) -> str:

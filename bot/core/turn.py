@@ -34,15 +34,16 @@ from bot.core.prompt import (
 )
 from bot.core.receipts import receipts_for
 from bot.core.routing import QueryEmbedding, RouteDecision, RouteRequest
+from bot.core.textcalls import TextCalls, parse_text_calls, results_message
 from bot.core.tokens import count_tools
 from bot.core.toolset import ConversationToolSets, in_exposure_order
 from bot.core.verify import NOT_RUN, CallRecord, CallStatus, Verdict, Violation, check
-from bot.errors import ModelError, ToolArgumentsError, ToolError
+from bot.errors import ModelError, ModelFailure, ToolArgumentsError, ToolError
 from bot.llm import ChatMessage, Completion, Role, ToolCall
 from memory.messages import chat_key
 from tools.context import ToolContext
 from tools.policy import GrantScope
-from tools.registry import BoundTool, Decision, tool
+from tools.registry import BoundTool, Decision, Risk, tool
 from tools.truncate import truncate
 
 if TYPE_CHECKING:
@@ -98,6 +99,12 @@ NOT_KEPT = "[not kept: this turn erased memory]"
 
 
 @dataclass
+class _Read:
+    content: str
+    repeats: int = 0
+
+
+@dataclass
 class _TurnState:
     chat: ChatRef
     turn_id: int
@@ -110,6 +117,7 @@ class _TurnState:
     query: QueryEmbedding | None = None  # the message's embedding, made by the router
     asked: frozenset[ActionKind] = frozenset()  # the actions the user's words ask for
     verification_log: list[dict[str, Any]] = field(default_factory=list)
+    reads: dict[tuple[str, str], _Read] = field(default_factory=dict)  # identical reads, for the loop guard
     attached: TurnAttachment | None = None
 
 
@@ -188,35 +196,54 @@ class TurnRunner:
         by_name = {bound.name: bound for bound in tools}
 
         messages = await self._prompt(state, history)
+        history_slice = slice(1, 1 + len(history))  # where history sits, for trimming
+        text_calls = deps.settings.llm.parse_text_tool_calls
+        known = set(by_name) | {RESPOND.name}
         forced = False
+        answer_now = False
+        trimmed = False
         retries = 0
-        for _ in range(core.max_tool_rounds):
+        round_no = 0
+        while round_no < core.max_tool_rounds:
+            round_no += 1
             await a.typing(state.chat)
             try:
                 completion = await deps.model.complete(
-                    Role.VISION if state.attached and state.attached.image_url else Role.CHAT,
-                    messages, tools=schemas, tool_choice="required" if forced else "auto",
+                    Role.VISION if state.attached and state.attached.image_url else Role.CHAT, messages,
+                    tools=[RESPOND.spec.openai_schema()] if answer_now else schemas,
+                    tool_choice="required" if forced or answer_now else "auto",
                     turn_id=state.turn_id, user_key=state.chat.user_key,
                 )
             except ModelError as exc:
+                if exc.failure is ModelFailure.CONTEXT_TOO_LONG and not trimmed and history:
+                    # The server refused before doing anything: drop the history once and ask again.
+                    log.warning("turn %s: context too long; retrying without history", state.turn_id)
+                    del messages[history_slice]
+                    trimmed = True
+                    round_no -= 1
+                    continue
                 log.warning("turn %s: model failed: %s", state.turn_id, exc)
                 return self._model_failed(state, exc)
-            forced = False
-            messages.append(_assistant_message(completion))
-            answer, suggestions, respond_call = self._answer_from(completion)
-            other_calls = [c for c in completion.tool_calls if c.name != RESPOND.name]
+            forced = answer_now = False
+            calls = completion.tool_calls
+            written: TextCalls | None = None
+            if not calls and text_calls and completion.text:
+                written = parse_text_calls(completion.text, known, round_no)
+                if written is not None:
+                    calls = written.calls
+            answer, suggestions, respond_call = self._answer_from(calls, completion.text)
+            results: dict[str, str] = {}
+            other_calls = [c for c in calls if c.name != RESPOND.name]
             for call in other_calls:
-                content = await self._execute(state, call, by_name)
-                messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
+                results[call.id], repeated = await self._execute_guarded(state, call, by_name)
+                answer_now = answer_now or repeated
             if other_calls:
-                if respond_call is not None:
-                    messages.append({"role": "tool", "tool_call_id": respond_call.id,
-                                     "content": "Not delivered: answer after reading the tool results above."})
+                _answer_unanswered(calls, results, "Not delivered: answer after reading the tool results above.")
+                messages.extend(_round_messages(completion, calls, results, written is not None))
                 continue
             if answer is None:
-                if respond_call is not None:  # respond with arguments that do not fit
-                    messages.append({"role": "tool", "tool_call_id": respond_call.id,
-                                     "content": "ERROR: respond needs {\"text\": \"...\"}."})
+                _answer_unanswered(calls, results, "ERROR: respond needs {\"text\": \"...\"}.")
+                messages.extend(_round_messages(completion, calls, results, written is not None))
                 continue
             now_local = a.deps.clock.now().astimezone(core.zone)
             # Off the event loop: a long answer or tool result must not stall other chats.
@@ -234,7 +261,13 @@ class TurnRunner:
                 # Acting (or looking up) is what is missing: the model gets to do it, with a tool forced.
                 retries += 1
                 forced = True
-                messages.append(_correction(respond_call, list(verdict.violations)))
+                note = _correction(list(verdict.violations))
+                if respond_call is not None:  # the note is that call's answer, as strict servers need
+                    results[respond_call.id] = note
+                _answer_unanswered(calls, results, "Not delivered: only one respond counts.")
+                messages.extend(_round_messages(completion, calls, results, written is not None))
+                if respond_call is None:
+                    messages.append({"role": "system", "content": note})
                 continue
             log.warning("turn %s: %s unbacked sentence(s) dropped", state.turn_id, len(verdict.dropped))
             if verdict.kept:
@@ -322,20 +355,44 @@ class TurnRunner:
         return {"role": "user", "content": [{"type": "text", "text": text},
                                             {"type": "image_url", "image_url": {"url": attached.image_url}}]}
 
-    def _answer_from(self, completion: Completion) -> tuple[str | None, tuple[str, ...], ToolCall | None]:
-        respond_call = next((c for c in completion.tool_calls if c.name == RESPOND.name), None)
+    def _answer_from(self, calls: tuple[ToolCall, ...],
+                     text: str | None) -> tuple[str | None, tuple[str, ...], ToolCall | None]:
+        respond_call = next((c for c in calls if c.name == RESPOND.name), None)
         if respond_call is not None:
             try:
                 args = RESPOND.parse(respond_call.arguments)
             except ToolArgumentsError:
                 return None, (), respond_call
-            text = getattr(args, "text", "").strip()
+            answer = getattr(args, "text", "").strip()
             suggestions = tuple((getattr(args, "suggestions", None) or [])[:3])
-            return (text or None), suggestions, respond_call
-        if not completion.tool_calls and completion.text and completion.text.strip():
+            return (answer or None), suggestions, respond_call
+        if not calls and text and text.strip():
             # A model that ignores the respond tool still gets its text verified and sent.
-            return completion.text.strip(), (), None
+            return text.strip(), (), None
         return None, (), None
+
+    async def _execute_guarded(self, state: _TurnState, call: ToolCall,
+                               by_name: dict[str, BoundTool]) -> tuple[str, bool]:
+        """Run a call, except an identical read already made this turn: that gets its earlier result.
+
+        Returns the content for the model and whether the turn should now be steered to answer
+        (the second repeat of the same read).
+        """
+        bound = by_name.get(call.name)
+        if bound is None or bound.spec.risk is not Risk.READ:
+            return await self._execute(state, call, by_name), False
+        key = (call.name, _canonical(call.arguments))
+        earlier = state.reads.get(key)
+        if earlier is None:
+            content = await self._execute(state, call, by_name)
+            if not content.startswith(("ERROR:", "NOT DONE:")):
+                state.reads[key] = _Read(content)
+            return content, False
+        earlier.repeats += 1
+        log.info("turn %s: repeated read %s (%s)", state.turn_id, call.name, earlier.repeats)
+        note = ("(You already made this exact call in this turn; this is its earlier result and it was not "
+                "run again. Do not repeat it: use it, call something else, or answer with respond.)")
+        return f"{earlier.content}\n{note}", earlier.repeats >= 2
 
     async def _execute(self, state: _TurnState, call: ToolCall, by_name: dict[str, BoundTool]) -> str:
         a = self._a
@@ -441,8 +498,6 @@ class TurnRunner:
     async def _record(self, state: _TurnState, call: ToolCall, bound: BoundTool | None, decision: Decision,
                       status: CallStatus, result: str, error: str, description: str,
                       approval_id: str | None = None) -> None:
-        from tools.registry import Risk
-
         risk = bound.spec.risk if bound is not None else Risk.READ
         name = bound.name if bound is not None else call.name  # the real tool behind a dispatcher
         arguments = call.arguments
@@ -462,11 +517,10 @@ class TurnRunner:
         )
 
     def _model_failed(self, state: _TurnState, exc: ModelError) -> TurnOutcome:
-        reason = {"ModelTimeout": "timeout", "ModelGarbage": "unusable answer"}.get(
-            type(exc).__name__, "unavailable")
-        text = replies.model_failed(state.lang, reason)
-        if any(c.is_write or c.status in NOT_RUN for c in state.calls):
-            text += "\n" + self._honest_answer(state)
+        # What tools already did this turn goes with the outcome as receipts (see `run`).
+        llm = self._a.deps.settings.llm
+        text = replies.model_failed(state.lang, exc.failure, detail=exc.reason, retry_after=exc.retry_after,
+                                    model=llm.chat_model or "", timeout=llm.effective_timeout)
         return TurnOutcome(state.turn_id, text, TurnStatus.MODEL_FAILED, MessageKind.ERROR)
 
     def _fallback(self, state: _TurnState, verdict: Verdict) -> str:
@@ -489,21 +543,45 @@ class TurnRunner:
         return replies.gave_up(state.lang, done, failed, not_done)
 
 
-def _assistant_message(completion: Completion) -> ChatMessage:
-    message: ChatMessage = {"role": "assistant", "content": completion.text}
-    if completion.tool_calls:
+def _assistant_message(completion: Completion, calls: tuple[ToolCall, ...]) -> ChatMessage:
+    # Strict servers (llama.cpp's Python server among them) reject `"content": null`.
+    message: ChatMessage = {"role": "assistant", "content": completion.text or ""}
+    if calls:
         message["tool_calls"] = [
             {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-            for c in completion.tool_calls
+            for c in calls
         ]
     return message
 
 
-def _correction(respond_call: ToolCall | None, violations: list[Violation]) -> ChatMessage:
-    note = "Your answer was NOT sent. " + " ".join(v.correction for v in violations)
-    if respond_call is not None:
-        return {"role": "tool", "tool_call_id": respond_call.id, "content": note}
-    return {"role": "system", "content": note}
+def _round_messages(completion: Completion, calls: tuple[ToolCall, ...], results: dict[str, str],
+                    written: bool) -> list[ChatMessage]:
+    """The assistant message, then exactly one answer per call, in the calls' order.
+
+    Calls the model wrote as text go back as text (a `<tool_response>` user message): such a
+    model, or its server, may not know the native tool roles.
+    """
+    if written:
+        assistant: ChatMessage = {"role": "assistant", "content": completion.text or ""}
+        return [assistant, results_message(calls, results)] if calls else [assistant]
+    return [_assistant_message(completion, calls),
+            *({"role": "tool", "tool_call_id": c.id, "content": results[c.id]} for c in calls)]
+
+
+def _answer_unanswered(calls: tuple[ToolCall, ...], results: dict[str, str], note: str) -> None:
+    for call in calls:
+        results.setdefault(call.id, note)
+
+
+def _correction(violations: list[Violation]) -> str:
+    return "Your answer was NOT sent. " + " ".join(v.correction for v in violations)
+
+
+def _canonical(arguments: str) -> str:
+    try:
+        return json.dumps(json.loads(arguments or "{}"), sort_keys=True, ensure_ascii=False)
+    except json.JSONDecodeError:
+        return arguments
 
 
 def _render(raw: Any) -> str:

@@ -279,16 +279,20 @@ async def test_long_results_are_truncated_for_the_model_but_kept_whole(
     assert len(stored["result"]) == len(", ".join(pantry.items))
 
 
-@pytest.mark.parametrize("failure", ["fail", "garbage", "hang"])
+@pytest.mark.parametrize(("failure", "said"), [
+    ("fail", "El servidor del modelo ha fallado: scripted failure."),
+    ("garbage", "algo que no puedo usar"),
+    ("hang", "no ha respondido en 0.5 s"),
+])
 async def test_model_failure_gives_short_honest_reply_and_keeps_message(
-        tmp_path: Path, db: Database, clock: ManualClock, model: ScriptedModel, failure: str) -> None:
+        tmp_path: Path, db: Database, clock: ManualClock, model: ScriptedModel, failure: str, said: str) -> None:
     settings = make_settings(tmp_path, model.base_url, llm={"timeout_seconds": 0.5})
     assistant, messenger = await build_assistant(settings, db, clock)
     {"fail": lambda: model.fail(500), "garbage": model.garbage, "hang": lambda: model.hang(3)}[failure]()
     await assistant.handle(TextMessage(OWNER, "¿qué tiempo hace en Lisboa?"))
     assert await _user_messages(db) == ["¿qué tiempo hace en Lisboa?"]
     reply = messenger.texts[-1]
-    assert "No he podido contactar con el modelo" in reply and "guardado" in reply
+    assert said in reply and "guardado" in reply and "inténtalo" not in reply
     assert messenger.sent[-1][1].kind is MessageKind.ERROR
     failed = await db.fetchone("SELECT ok, error FROM model_calls")
     assert failed["ok"] == 0 and failed["error"]
