@@ -7,9 +7,11 @@ import contextlib
 import logging
 import signal
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Protocol
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -60,8 +62,14 @@ class App:
     closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
 
-async def build_app(settings: Settings, clock: Clock | None = None) -> App:
+def _quiet(step: str) -> None:
+    """Tests and tools build the app silently."""
+
+
+async def build_app(settings: Settings, clock: Clock | None = None,
+                    progress: Callable[[str], None] = _quiet) -> App:
     clock = clock or SystemClock()
+    progress(f"opening the memory at {settings.core.db_file}…")
     db = await Database.open(settings.core.db_file)
     http = httpx.AsyncClient(timeout=httpx.Timeout(15.0), headers={"User-Agent": USER_AGENT},
                              follow_redirects=True)
@@ -79,7 +87,11 @@ async def build_app(settings: Settings, clock: Clock | None = None) -> App:
     if outside.inbox_section is not None:
         briefing.add_section("Inbox", outside.inbox_section)
     install_stats(assistant)
+    if settings.mcp.servers:
+        progress(f"connecting {len(settings.mcp.servers)} MCP server(s)…")
     mcp = await connect_mcp_servers(settings.mcp.servers, registry)
+    progress(f"indexing {len(registry.skills)} skills for the router and loading the tokenizer "
+             "(the first start embeds a few hundred texts; later starts read them from the database)…")
     # Last: the router describes every skill registered above (first start embeds ~400 texts).
     # Tokenizer and router warm in worker threads, side by side, before any adapter starts.
     router, _ = await asyncio.gather(
@@ -94,9 +106,23 @@ async def build_app(settings: Settings, clock: Clock | None = None) -> App:
     return app
 
 
+def _say(step: str) -> None:
+    print(f"mayordomo: {step}", file=sys.stderr, flush=True)
+
+
 async def run(settings: Settings) -> int:
     """Run the assistant until Ctrl-C / SIGTERM (or end of input on the console)."""
-    app = await build_app(settings)
+    started = time.monotonic()
+    llm = settings.llm
+    if llm.configured:
+        split = urlsplit(llm.base_url or "")
+        where = f"{split.scheme}://{split.netloc.rpartition('@')[2]}"  # never a user:password in a URL
+        profile = "local" if llm.local else "cloud"
+        text_calls = "on" if llm.parse_text_tool_calls else "off"
+        _say(f"model {llm.chat_model} at {where} (profile {profile}: timeout {llm.effective_timeout:g} s, "
+             f"{llm.effective_retries} retries, text tool calls {text_calls})")
+    app = await build_app(settings, progress=_say)
+    _say(f"ready in {time.monotonic() - started:.1f} s")
     adapters: list[Adapter] = []
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -147,7 +147,7 @@ async def test_failure_after_a_tool_ran_says_what_was_done(tmp_path: Path, db: D
     assert pantry.items == ["milk", "eggs"]
     reply = messenger.texts[-1]
     assert "The model server failed: body.messages.3.content: Input should be a valid string." in reply
-    receipts = [r.text for r in messenger.sent[-1][1].receipts]
+    receipts = [r.summary for r in messenger.sent[-1][1].receipts]
     assert len(receipts) == 1 and "eggs" in receipts[0] and receipts[0].endswith(": done")
     assert "try again" not in reply
     assert json.loads(model.requests[1]["messages"][-2]["tool_calls"][0]["function"]["arguments"]) == {"item": "eggs"}
