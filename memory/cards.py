@@ -16,6 +16,9 @@ from memory.messages import StoredMessage
 from memory.text import fts_query, owner_token
 from memory.vectors import VectorIndex
 
+# Matching cards (newest first) that keyword search scores; see CardStore.keyword_sql.
+KEYWORD_WINDOW = 2000
+
 
 @dataclass(frozen=True)
 class CardDraft:
@@ -165,12 +168,16 @@ class CardStore:
         if match is None:
             return "", ()
         title, synthesis, details = (float(w) for w in weights)
+        # Only the newest KEYWORD_WINDOW matching cards are scored: FTS5 walks the doclists in
+        # rowid order and stops there, where ORDER BY bm25 would score every match (work growing
+        # with the whole memory). Older cards stay reachable by meaning (the vector side covers
+        # all) and by rarer words (fewer matches reach further back).
         # CROSS JOIN keeps the FTS index as the outer loop; the join re-checks the owner.
         return (
             "SELECT f.rowid AS id, f.score AS score FROM (SELECT rowid, bm25(memory_cards_fts, ?, ?, ?, 0.0)"
-            " AS score FROM memory_cards_fts WHERE memory_cards_fts MATCH ? ORDER BY score LIMIT ?) f"
-            " CROSS JOIN memory_cards c ON c.id = f.rowid WHERE c.user_key = ? ORDER BY f.score",
-            (title, synthesis, details, match, k, user_key),
+            " AS score FROM memory_cards_fts WHERE memory_cards_fts MATCH ? ORDER BY rowid DESC LIMIT ?) f"
+            " CROSS JOIN memory_cards c ON c.id = f.rowid WHERE c.user_key = ? ORDER BY f.score, f.rowid DESC LIMIT ?",
+            (title, synthesis, details, match, KEYWORD_WINDOW, user_key, k),
         )
 
     async def names_of(self, user_key: str, card_ids: Sequence[int]) -> list[CardName]:

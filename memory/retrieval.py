@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from memory.cards import Card, CardStore
 from memory.embeddings import Embedder, Vector
@@ -32,6 +33,7 @@ class RetrievalTuning:
     link_rank_weight: float = 0.25  # cards sharing a name with a seed, about a day within the window
     link_window_days: int = 30
     link_per_name: int = 20         # a name in more cards than this within the window links nothing
+    sub_question_weight: float = 0.5  # each sub-question's rankers, when a splitter is configured
 
 
 @dataclass(frozen=True)
@@ -42,11 +44,17 @@ class Hit:
     vector_rank: int | None
 
 
+class Splitter(Protocol):
+    async def split(self, user_key: str, question: str) -> list[str]: ...
+
+
 class Retriever:
-    def __init__(self, cards: CardStore, embedder: Embedder, tuning: RetrievalTuning | None = None) -> None:
+    def __init__(self, cards: CardStore, embedder: Embedder, tuning: RetrievalTuning | None = None,
+                 splitter: Splitter | None = None) -> None:
         self._cards = cards
         self._embedder = embedder
         self.tuning = tuning or RetrievalTuning()
+        self.splitter = splitter  # optional: sub-questions from the memory model, each searched too
 
     async def search(self, user_key: str, query: str, limit: int, now: datetime | None = None,
                      query_vector: Vector | None = None) -> list[Hit]:
@@ -71,6 +79,8 @@ class Retriever:
             vector_rank[neighbour.card_id] = rank
         self._fuse(fused, [card_id for card_id, _ in keyword], tuning.keyword_weight)
         self._fuse(fused, [neighbour.card_id for neighbour in neighbours], tuning.vector_weight)
+        if self.splitter is not None:
+            await self._sub_questions(user_key, query, fused)
         if tuning.seeds > 0 and tuning.link_rank_weight > 0 and fused:
             await self._second_round(user_key, fused)
         chosen = sorted(fused, key=lambda card_id: (-fused[card_id], card_id))[:limit]
@@ -82,6 +92,22 @@ class Retriever:
         if now is not None:
             hits.sort(key=lambda hit: -hit.score * self._age_factor(hit.card, now))
         return hits
+
+    async def _sub_questions(self, user_key: str, query: str, fused: dict[int, float]) -> None:
+        """Search each sub-question too, fused at a lower weight than the question itself."""
+        assert self.splitter is not None
+        parts = await self.splitter.split(user_key, query)
+        if not parts:
+            return
+        tuning = self.tuning
+        vectors = await self._embedder.embed(parts, is_query=True)
+        for part, part_vector in zip(parts, vectors, strict=True):
+            keyword = await self._cards.keyword(
+                user_key, part, tuning.candidates,
+                (tuning.title_weight, tuning.synthesis_weight, tuning.details_weight))
+            neighbours = await self._cards.vectors.nearest(user_key, part_vector, tuning.candidates)
+            self._fuse(fused, [card_id for card_id, _ in keyword], tuning.keyword_weight * tuning.sub_question_weight)
+            self._fuse(fused, [n.card_id for n in neighbours], tuning.vector_weight * tuning.sub_question_weight)
 
     def _fuse(self, fused: dict[int, float], ranked: list[int], weight: float) -> None:
         for rank, card_id in enumerate(ranked, start=1):

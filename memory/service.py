@@ -19,6 +19,7 @@ from bot.llm import ModelClient
 from memory.cards import CardDraft, CardStore
 from memory.consolidation import Consolidator, PassResult
 from memory.db import Database
+from memory.decompose import QuestionSplitter
 from memory.diary import DiaryOutcome, DiaryResult, DiaryStore, DiaryWriter
 from memory.embeddings import Embedder, Vector, centre_of
 from memory.forget import Forgetter
@@ -61,6 +62,8 @@ class MemoryService:
         self.diary = DiaryStore(db)
         self.retriever = Retriever(self.cards, embedder,
                                    RetrievalTuning(age_half_life_days=memory.age_half_life_days))
+        if memory.decompose_questions and model is not None:
+            self.retriever.splitter = QuestionSplitter(model)
         self.reembedder = Reembedder(db, self.cards, embedder)
         self.forgetter = Forgetter(db, self.cards, self.timeline, self.profile, self.diary, embedder, clock)
         self.consolidator: Consolidator | None = None

@@ -150,3 +150,44 @@ async def test_a_name_in_what_was_found_leads_to_memories_of_the_same_days(servi
     assert months_later not in [hit.card.id for hit in hits]  # outside the time window
     service.retriever.tuning = replace(service.retriever.tuning, seeds=0)
     assert [hit.card.id for hit in await service.retriever.search(ANA.user_key, "cathedral visit", 5)] == [found]
+
+
+async def test_sub_questions_from_the_memory_model_each_find_their_memories(
+        tmp_path, db: Database, clock: ManualClock, model) -> None:  # type: ignore[no-untyped-def]
+    import json
+    from dataclasses import replace
+
+    from bot.llm import ModelClient
+    from tests.memory.conftest import memory_settings, shared_embedder
+
+    settings = memory_settings(tmp_path, model.base_url, decompose_questions=True)
+    client = ModelClient(settings.llm, db, clock)
+    service = MemoryService(settings, db, clock, shared_embedder(), client)
+    await service.start()
+    try:
+        rome = await add_card(service, ANA.user_key, "Weekend away", "Ana flew to Rome and saw the Colosseum.")
+        porto = await add_card(service, ANA.user_key, "Port wine", "Ana tasted port in a cellar by the Douro.",
+                               NOW - timedelta(days=90))
+        await add_card(service, ANA.user_key, "Boiler", "The boiler was repaired on Monday.")
+        service.retriever.tuning = replace(service.retriever.tuning, candidates=1, seeds=0)
+        model.say(json.dumps({"queries": ["trip to Rome", "port wine cellar Douro"]}))
+        hits = await service.recall(ANA.user_key, "Which cities did I visit?", limit=3)
+        assert {rome, porto} <= {hit.card.id for hit in hits}
+        sent = model.requests[-1]
+        assert sent["model"] == "scripted-memory" and "Which cities did I visit?" in json.dumps(sent["messages"])
+
+        # A model that answers badly costs nothing but the call: the question alone is searched.
+        model.say("not json")
+        calls = len(model.requests)
+        assert len(await service.recall(ANA.user_key, "Which cities did I visit?", limit=3)) >= 1
+        assert len(model.requests) == calls + 1
+    finally:
+        await client.close()
+
+
+async def test_recall_makes_no_model_call_unless_asked_to_split(service: MemoryService, model) -> None:  # type: ignore[no-untyped-def]
+    await add_card(service, ANA.user_key, "Weekend away", "Ana flew to Rome and saw the Colosseum.")
+    assert service.retriever.splitter is None
+    before = len(model.requests)
+    assert (await service.recall(ANA.user_key, "Which cities did I visit?"))[0].card.title == "Weekend away"
+    assert len(model.requests) == before
