@@ -107,7 +107,14 @@ class Database:
     async def transaction(self) -> AsyncIterator[Transaction]:
         """All-or-nothing: COMMIT on success, ROLLBACK on any exception."""
         async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                await self._conn.execute("BEGIN IMMEDIATE")
+            except asyncio.CancelledError:
+                # BEGIN may already be running in the worker thread: a transaction left open
+                # would make every later BEGIN fail. ROLLBACK is queued after it either way.
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(self._conn.execute("ROLLBACK"))
+                raise
             try:
                 yield Transaction(self._conn)
             except BaseException:

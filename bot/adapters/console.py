@@ -31,6 +31,7 @@ from bot.core.events import (
     MessageKind,
     OutboundMessage,
     Platform,
+    Progress,
     SentMessage,
     TextMessage,
 )
@@ -68,6 +69,9 @@ class ConsoleAdapter:
 
     async def typing(self, chat: ChatRef) -> None:
         return None
+
+    async def show_progress(self, progress: Progress) -> None:
+        self._print(f"  … {progress.text}")
 
     async def present_approval(self, request: ApprovalRequest) -> SentMessage:
         minutes = max(1, round((request.expires_at - request.created_at).total_seconds() / 60))

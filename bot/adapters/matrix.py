@@ -77,6 +77,7 @@ from bot.core.events import (
     MessageKind,
     OutboundMessage,
     Platform,
+    Progress,
     SentMessage,
     TextMessage,
     VoiceMessage,
@@ -195,6 +196,7 @@ class MatrixAdapter:
         self._refused: set[str] = set()
         self._undecryptable: dict[str, _Undecryptable] = {}
         self._open_approvals: dict[str, ApprovalRequest] = {}
+        self._progress: dict[str, tuple[int, str]] = {}  # room -> (turn id, status notice event id)
         self._stopped = False
 
     # -- lifecycle -----------------------------------------------------------------
@@ -377,10 +379,45 @@ class MatrixAdapter:
             return None
         finally:
             await self._typing_off(chat.chat_id)
+            if message.kind is not MessageKind.NOTICE:
+                await self._clear_progress(chat.chat_id)
         return SentMessage(chat, last) if last else None
 
     async def typing(self, chat: ChatRef) -> None:
         await self._require_client().room_typing(chat.chat_id, True, timeout=_TYPING_MS)
+
+    async def show_progress(self, progress: Progress) -> None:
+        """One status notice per turn, edited as the turn moves on, and to "done" when it answers.
+
+        A notice never notifies in Element's default push rules, and edits do not either.
+        """
+        room_id = progress.chat.chat_id
+        content = {"msgtype": "m.notice", "body": f"⏳ {progress.text}"}
+        shown = self._progress.get(room_id)
+        try:
+            if shown is None or shown[0] != progress.turn_id:
+                event_id = await self._put(room_id, "m.room.message", content)
+                self._progress[room_id] = (progress.turn_id, event_id)
+                return
+            await self._put(room_id, "m.room.message", {
+                **content, "body": f"* {content['body']}", "m.new_content": content,
+                "m.relates_to": {"rel_type": "m.replace", "event_id": shown[1]},
+            })
+        except MatrixSendError as exc:
+            log.info("Matrix: progress not shown: %s", exc)
+
+    async def _clear_progress(self, room_id: str) -> None:
+        shown = self._progress.pop(room_id, None)
+        if shown is None:
+            return
+        content = {"msgtype": "m.notice", "body": "✓"}
+        try:
+            await self._put(room_id, "m.room.message", {
+                **content, "body": "* ✓", "m.new_content": content,
+                "m.relates_to": {"rel_type": "m.replace", "event_id": shown[1]},
+            })
+        except MatrixSendError as exc:
+            log.info("Matrix: progress notice not closed: %s", exc)
 
     async def present_approval(self, request: ApprovalRequest) -> SentMessage | None:
         room_id = request.chat.chat_id

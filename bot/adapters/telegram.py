@@ -71,6 +71,7 @@ from bot.core.events import (
     LocationSource,
     OutboundMessage,
     Platform,
+    Progress,
     SentMessage,
     TextMessage,
     VoiceMessage,
@@ -326,6 +327,24 @@ class TelegramAdapter:
             task = asyncio.create_task(self._keep_typing(chat))
             self._typing_tasks[chat.chat_id] = task
             task.add_done_callback(self._forget_typing_task)
+
+    async def show_progress(self, progress: Progress) -> None:
+        """A draft in a private chat (Bot API sendMessageDraft); elsewhere "typing…" says enough.
+
+        The draft carries the turn id, so each step of one turn animates in place; the answer,
+        sent as a normal message, takes its place.
+        """
+        if progress.chat.kind is ChatKind.GROUP or int(progress.chat.chat_id) <= 0:
+            return
+        part = render_markdown(progress.text)
+        if not part:
+            return
+        try:
+            await self.application.bot.send_message_draft(
+                int(progress.chat.chat_id), draft_id=max(1, progress.turn_id), text=part[0].text,
+                entities=part[0].entities or None)
+        except TelegramError as exc:
+            log.info("telegram: progress draft not shown: %s", exc)
 
     async def present_approval(self, request: ApprovalRequest) -> SentMessage | None:
         part = _approval_part(request)

@@ -31,6 +31,7 @@ from bot.core.events import (
     MessageKind,
     OutboundMessage,
     Platform,
+    Progress,
     SentMessage,
     TextMessage,
     VoiceMessage,
@@ -80,7 +81,7 @@ class Assistant:
             core=lambda: self.deps, messages=self.messages, turns=self.turns, locations=self.locations,
             broker=self.broker, prompt_sources=self.prompt_sources, send=self.send, typing=self.typing,
             present_approval=self.present_approval, show_outcome=self.show_outcome,
-            attachments=self.attachments,
+            attachments=self.attachments, show_progress=self.show_progress,
             tool_sets=ConversationToolSets(timedelta(minutes=deps.settings.router.tool_set_idle_minutes)),
         ))
         self._add_builtin_commands()
@@ -189,6 +190,12 @@ class Assistant:
         messenger = self._messengers.get(request.chat.platform)
         if messenger is not None:
             await self._best_effort(messenger.show_approval_outcome(request, outcome))
+
+    async def show_progress(self, update: Progress) -> None:
+        messenger = self._messengers.get(update.chat.platform)
+        show = getattr(messenger, "show_progress", None)  # messengers written before progress lack it
+        if show is not None:
+            await self._best_effort(show(update))
 
     async def typing(self, chat: ChatRef) -> None:
         messenger = self._messengers.get(chat.platform)

@@ -182,6 +182,15 @@ class OutboundMessage:
 
 
 @dataclass(frozen=True)
+class Progress:
+    """What a slow turn is doing now, written by code; `turn_id` tells one turn's steps apart."""
+
+    chat: ChatRef
+    text: str
+    turn_id: int
+
+
+@dataclass(frozen=True)
 class SentMessage:
     """A message the platform accepted, so it can be edited later."""
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.core.approvals import ApprovalOutcome, ApprovalRequest
-from bot.core.events import ChatRef, OutboundMessage, Platform, SentMessage
+from bot.core.events import ChatRef, OutboundMessage, Platform, Progress, SentMessage
 
 
 class Messenger(Protocol):
@@ -24,6 +24,11 @@ class Messenger(Protocol):
 
     async def typing(self, chat: ChatRef) -> None:
         """Show that a turn is running; best effort."""
+        ...
+
+    async def show_progress(self, progress: Progress) -> None:
+        """Show what a slow turn is doing now, replacing the previous step; best effort.
+        The turn's answer, sent with `send`, replaces it."""
         ...
 
     async def present_approval(self, request: ApprovalRequest) -> SentMessage | None:

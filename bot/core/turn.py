@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 import httpx
 from pydantic import BaseModel
 
-from bot.core import replies
+from bot.core import progress, replies
 from bot.core.actions import ActionKind
 from bot.core.approvals import ApprovalOutcome
 from bot.core.events import ChatRef, MessageKind, OutboundMessage, Receipt
 from bot.core.intent import asked_actions
+from bot.core.progress import ProgressReporter
 from bot.core.prompt import (
     UNTRUSTED_CLOSE,
     UNTRUSTED_OPEN,
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
 
     from bot.core.approvals import ApprovalBroker, ApprovalRequest
     from bot.core.deps import CoreDeps
-    from bot.core.events import SentMessage
+    from bot.core.events import Progress, SentMessage
     from bot.core.prompt import PromptSource
     from memory.attachments import AttachmentStore
     from memory.locations import LocationStore
@@ -119,6 +120,11 @@ class _TurnState:
     verification_log: list[dict[str, Any]] = field(default_factory=list)
     reads: dict[tuple[str, str], _Read] = field(default_factory=dict)  # identical reads, for the loop guard
     attached: TurnAttachment | None = None
+    progress: ProgressReporter | None = None
+
+    async def step(self, text: str) -> None:
+        if self.progress is not None:
+            await self.progress.step(text)
 
 
 @dataclass(frozen=True)
@@ -146,6 +152,7 @@ class TurnDeps:
     show_outcome: Callable[[ApprovalRequest, ApprovalOutcome], Awaitable[None]]
     tool_sets: ConversationToolSets = field(default_factory=lambda: ConversationToolSets(timedelta(0)))
     attachments: AttachmentStore | None = None
+    show_progress: Callable[[Progress], Awaitable[None]] | None = None
 
     @property
     def deps(self) -> CoreDeps:
@@ -167,7 +174,14 @@ class TurnRunner:
         if attached is not None and attached.document_text is not None:
             state.untrusted_seen = True  # a file's text is a stranger's words, like a web page
         state.asked = await asyncio.to_thread(asked_actions, text)
-        outcome = await self._run(state, message_id)
+        if a.show_progress is not None:
+            state.progress = ProgressReporter(clock, a.show_progress, chat, turn_id)
+            state.progress.start(progress.thinking(lang))
+        try:
+            outcome = await self._run(state, message_id)
+        finally:
+            if state.progress is not None:
+                await state.progress.stop()
         outcome = replace(outcome, receipts=receipts_for(state.calls, state.lang, action_asked=bool(state.asked)))
         if state.erased_memory:
             outcome = replace(outcome, keep_text=False)
@@ -207,6 +221,7 @@ class TurnRunner:
         while round_no < core.max_tool_rounds:
             round_no += 1
             await a.typing(state.chat)
+            await state.step(progress.thinking(state.lang))
             try:
                 completion = await deps.model.complete(
                     Role.VISION if state.attached and state.attached.image_url else Role.CHAT, messages,
@@ -424,6 +439,7 @@ class TurnRunner:
                 decision = Decision.NOTIFY
                 await a.broker.grants.record_use(grant, state.turn_id, call.id, clock.now())
         if decision is Decision.REQUIRE_APPROVAL:
+            await state.step(progress.waiting_for_approval(state.lang))
             scope = policy.grantable(target, target_args, untrusted_seen=state.untrusted_seen)
             outcome, approval_id = await self._ask(state, bound, args, description, scope)
             if outcome is not ApprovalOutcome.APPROVED:
@@ -436,6 +452,8 @@ class TurnRunner:
             location_max_age=timedelta(minutes=core.location_max_age_minutes), turn_id=state.turn_id,
             attachments=a.attachments,
         )
+        await state.step(progress.step_for_tool(target.skill, target.name, target_args.model_dump(mode="json"),
+                                                state.lang))
         try:
             raw = await bound.invoke(args, ctx)
         except ToolError as exc:

@@ -31,7 +31,7 @@ _JSON_FIELDS = {
     "reply_markup", "entities", "caption_entities", "allowed_updates", "commands", "scope",
     "link_preview_options", "reply_parameters", "media",
 }
-_INT_FIELDS = {"offset", "limit", "timeout", "message_id", "message_thread_id", "cache_time",
+_INT_FIELDS = {"offset", "limit", "timeout", "message_id", "message_thread_id", "cache_time", "draft_id",
                "max_connections", "from_chat_id"}
 _BOOL_FIELDS = {"show_alert", "drop_pending_updates", "disable_notification", "protect_content",
                 "allow_sending_without_reply", "is_personal"}
@@ -97,6 +97,7 @@ class FakeBotApi:
     files: dict[str, tuple[str, bytes]] = field(default_factory=dict)
     pushed: list[dict[str, Any]] = field(default_factory=list)  # every update tests pushed
     documents: list[tuple[int, bytes, str]] = field(default_factory=list)  # (chat, content, caption) sent
+    drafts: list[tuple[int, int, str]] = field(default_factory=list)  # (chat, draft id, text)
     webhook_url: str = ""
     _updates: list[dict[str, Any]] = field(default_factory=list)
     _failures: defaultdict[str, deque[int]] = field(default_factory=lambda: defaultdict(deque))
@@ -328,6 +329,21 @@ class FakeBotApi:
         self._callback_ids.discard(query_id)  # a query is answered once
         if len(str(params.get("text", ""))) > 200:
             raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
+        return True
+
+    async def _m_sendMessageDraft(self, params: dict[str, Any]) -> Any:
+        """Bot API 9.5+: stream a temporary draft to a private chat; `True` on success."""
+        chat_id = _chat_id(params)
+        if chat_id <= 0:
+            raise ApiError(400, "Bad Request: drafts can be sent to private chats only")
+        draft_id = params.get("draft_id")
+        if not isinstance(draft_id, int) or draft_id == 0:
+            raise ApiError(400, "Bad Request: draft_id must be a non-zero integer")
+        text = str(params.get("text", ""))
+        entities = list(params.get("entities") or [])
+        if text:
+            _check_text(text, entities)
+        self.drafts.append((chat_id, draft_id, text))
         return True
 
     async def _m_sendChatAction(self, params: dict[str, Any]) -> Any:
