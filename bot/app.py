@@ -16,24 +16,35 @@ from urllib.parse import urlsplit
 import httpx
 
 from bot.adapters.console import ConsoleAdapter
-from bot.briefing import Briefing
+from bot.briefing import Briefing, morning_briefing
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.core import tokens
 from bot.core.assistant import Assistant, CoreDeps
 from bot.core.deferred import build_exposure
-from bot.core.router import build_router
+from bot.core.router import Exemplar, build_router
 from bot.core.stats import install_stats
 from bot.llm import ModelClient
 from bot.scheduler import Scheduler
 from memory.db import Database
+from memory.service import open_memory
+from tools.installing import Installation, enabled_packages, install_skills, skill_context
 from tools.mcp import connect_mcp_servers
+from tools.plugin import Service, SkillPlugin
 from tools.registry import ToolRegistry
+from tools.skills.agenda import AgendaSkill
 from tools.skills.core import CoreSkill
-from tools.skills.day_a import day_skills_a
-from tools.skills.day_b import install_day_b
-from tools.skills.memory import install_memory
-from tools.skills.outside import OutsideWorld, install_outside_world
+from tools.skills.diary import DiarySkill
+from tools.skills.email import EmailSkill
+from tools.skills.environment import EnvironmentSkill
+from tools.skills.inbox import InboxSkill
+from tools.skills.memory import MemorySkill
+from tools.skills.news import NewsSkill
+from tools.skills.notes import NotesSkill
+from tools.skills.reminders import RemindersSkill
+from tools.skills.tasks import TasksSkill
+from tools.skills.timeline import TimelineSkill
+from tools.skills.web import WebSkill
 
 log = logging.getLogger("mayordomo")
 
@@ -47,6 +58,25 @@ class Adapter(Protocol):
 
 USER_AGENT = "Mayordomo/0.1 (self-hosted personal assistant)"
 
+# Every built-in skill, in install order (the briefing's sections follow it: agenda, tasks,
+# weather, inbox). A skill that is not configured says why in one log line and stays off.
+# Installed packages the owner enabled in SKILLS_ENABLED come after these.
+SKILLS: tuple[type[SkillPlugin], ...] = (
+    CoreSkill,
+    AgendaSkill,
+    TasksSkill,
+    RemindersSkill,
+    EnvironmentSkill,
+    NotesSkill,
+    WebSkill,
+    MemorySkill,
+    TimelineSkill,
+    DiarySkill,
+    EmailSkill,
+    NewsSkill,
+    InboxSkill,
+)
+
 
 @dataclass
 class App:
@@ -58,7 +88,7 @@ class App:
     scheduler: Scheduler
     model: ModelClient | None
     briefing: Briefing | None = None
-    outside: OutsideWorld | None = None
+    skills: Installation | None = None
     closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
 
@@ -75,17 +105,14 @@ async def build_app(settings: Settings, clock: Clock | None = None,
                              follow_redirects=True)
     model = ModelClient(settings.llm, db, clock) if settings.llm.configured else None
     registry = ToolRegistry()
-    registry.add_skill(CoreSkill())
     deps = CoreDeps(settings=settings, db=db, clock=clock, model=model, registry=registry)
     assistant = Assistant(deps)
     scheduler = Scheduler(db, clock)
-    for skill in day_skills_a(settings, http, clock):
-        registry.add_skill(skill)
-    briefing = install_day_b(assistant, scheduler, settings, http)
-    await install_memory(assistant, scheduler, settings)
-    outside = install_outside_world(assistant, scheduler, settings, http)
-    if outside.inbox_section is not None:
-        briefing.add_section("Inbox", outside.inbox_section)
+    briefing = morning_briefing(settings, clock, assistant.deliver, assistant.chats.users, scheduler)
+    memory = await open_memory(settings, db, clock, model)
+    installed, problems = enabled_packages(settings.core.skills_enabled)
+    ctx = skill_context(assistant, scheduler, http, memory=memory, briefing=briefing)
+    skills = await install_skills([*SKILLS, *installed], ctx, problems=problems)
     install_stats(assistant)
     if settings.mcp.servers:
         progress(f"connecting {len(settings.mcp.servers)} MCP server(s)…")
@@ -94,15 +121,15 @@ async def build_app(settings: Settings, clock: Clock | None = None,
              "(the first start embeds a few hundred texts; later starts read them from the database)…")
     # Last: the router describes every skill registered above (first start embeds ~400 texts).
     # Tokenizer and router warm in worker threads, side by side, before any adapter starts.
+    exemplars = [Exemplar(text=text, skills=frozenset({skill})) for skill, text in skills.exemplars]
     router, _ = await asyncio.gather(
-        asyncio.to_thread(build_router, settings, registry=registry, model=model),
+        asyncio.to_thread(build_router, settings, registry=registry, model=model, extra_exemplars=exemplars),
         asyncio.to_thread(tokens.warm),
     )
     assistant.use_router(router, build_exposure(settings.router, deps.policy))
     app = App(settings=settings, db=db, clock=clock, http=http, assistant=assistant,
-              scheduler=scheduler, model=model, briefing=briefing)
+              scheduler=scheduler, model=model, briefing=briefing, skills=skills)
     app.closers.append(mcp.aclose)
-    app.outside = outside
     return app
 
 
@@ -149,8 +176,9 @@ async def run(settings: Settings) -> int:
         await adapter.start()
     await app.assistant.start()
     await app.scheduler.start()
-    if app.outside is not None:
-        await app.outside.start()
+    services: list[Service] = list(app.skills.services) if app.skills is not None else []
+    for service in services:
+        await service.start()
     try:
         if console is not None:
             console_task = asyncio.create_task(console.run())
@@ -161,8 +189,8 @@ async def run(settings: Settings) -> int:
         else:
             await stop.wait()
     finally:
-        if app.outside is not None:
-            await app.outside.stop()
+        for service in reversed(services):
+            await service.stop()
         await app.scheduler.stop()
         for adapter in reversed(adapters):
             await adapter.stop()

@@ -18,6 +18,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from bot.clock import Clock
+from bot.config import Settings
 from bot.core.events import MessageKind, OutboundMessage, SentMessage
 from bot.errors import MayordomoError
 from bot.scheduler import Scheduler
@@ -142,3 +143,21 @@ class Briefing:
         if self._lang == "es":
             return f"☀️ **Buenos días.** Hoy es {weekday}, {local_now.day} de {month}."
         return f"☀️ **Good morning.** Today is {weekday}, {month} {local_now.day}."
+
+
+def morning_briefing(settings: Settings, clock: Clock, deliver: Deliver, known_users: UserList,
+                     scheduler: Scheduler | None = None) -> Briefing:
+    """The briefing for BRIEFING_* settings; scheduled daily when a scheduler is given and it is on.
+
+    It goes to BRIEFING_USERS, or else to every user the assistant has talked with.
+    """
+    options = settings.briefing
+
+    async def users() -> list[str]:
+        return list(options.users) or await known_users()
+
+    lang = "es" if settings.core.language == "es" else "en"
+    briefing = Briefing(clock, settings.core.zone, deliver, users, language=lang, skip_empty=options.skip_empty)
+    if scheduler is not None and options.enabled:
+        briefing.install(scheduler, options.hour, options.minute)
+    return briefing

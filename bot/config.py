@@ -70,6 +70,8 @@ class CoreSettings(_Section):
     max_attachment_bytes: int = Field(default=20 * 1024 * 1024, ge=1024)
     attachment_text_chars: int = Field(default=30_000, ge=500)
     image_max_side: int = Field(default=1536, ge=256, le=4096)
+    # Installed skill packages (entry points `mayordomo.skills`) are off until named here.
+    skills_enabled: CommaList = Field(default_factory=list)
 
     expectations: ClassVar[dict[str, str]] = {
         "timezone": "an IANA time zone such as Europe/Madrid",
@@ -78,6 +80,8 @@ class CoreSettings(_Section):
         "policy_overrides": 'a JSON object such as {"notes_write": "require_approval"}',
         "scheduled_chats": 'a JSON object such as {"telegram:123456789": "-1001234567890"}',
     }
+
+    _split_skills = field_validator("skills_enabled", mode="before")(_split_commas)
 
     @field_validator("timezone")
     @classmethod

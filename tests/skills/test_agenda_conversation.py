@@ -18,8 +18,8 @@ from bot.scheduler import Scheduler
 from memory.db import Database
 from tests.scripted_model import ScriptedModel
 from tests.skills.conftest import RadicaleServer, WeatherPeer
+from tests.skills.helpers import install_day
 from tests.support import OWNER, RecordingMessenger, build_assistant, make_settings
-from tools.skills.day_b import install_day_b
 
 
 def stored_titles(radicale: RadicaleServer, calendar_name: str) -> dict[str, str]:
@@ -45,7 +45,7 @@ async def day_assistant(tmp_path: Path, db: Database, clock: ManualClock, model:
     )
     assistant, messenger = await build_assistant(settings, db, clock,
                                                  messenger=RecordingMessenger(auto_decide=approve))
-    install_day_b(assistant, Scheduler(db, clock), settings, http)
+    await install_day(assistant, Scheduler(db, clock), settings, http)
     return assistant, messenger
 
 

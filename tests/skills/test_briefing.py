@@ -1,4 +1,4 @@
-"""The morning briefing, wired by install_day_b: real Radicale, real scheduler, a local weather peer."""
+"""The morning briefing, wired as the app does: real Radicale, real scheduler, a local weather peer."""
 
 from __future__ import annotations
 
@@ -17,10 +17,9 @@ from bot.core.events import Location, LocationSource, MessageKind
 from bot.scheduler import Scheduler
 from memory.db import Database
 from tests.skills.conftest import WeatherPeer
-from tests.skills.helpers import call, context
+from tests.skills.helpers import call, context, install_day
 from tests.support import OWNER, RecordingMessenger, build_assistant, make_settings
 from tools.registry import Skill
-from tools.skills.day_b import install_day_b
 
 # The clock fixture starts on Monday 2026-03-02 09:00 in Madrid; the briefing is at 07:30.
 TUESDAY_0730 = datetime(2026, 3, 3, 6, 30, 5, tzinfo=UTC)
@@ -43,7 +42,7 @@ async def setup_day(settings: Settings, db: Database, clock: ManualClock,
     assistant, messenger = await build_assistant(settings, db, clock, with_model=False)
     await assistant.chats.seen(OWNER, clock.now())
     scheduler = Scheduler(db, clock)
-    briefing = install_day_b(assistant, scheduler, settings, http)
+    briefing = await install_day(assistant, scheduler, settings, http)
     assert await scheduler.tick() == []  # first sight of the daily job: nothing replayed
     return assistant, messenger, scheduler, briefing
 

@@ -22,7 +22,9 @@ from tests.scripted_model import ScriptedModel
 from tests.skills.fakes import SOL, FakeServices
 from tests.skills.test_environment import COORDINATE_WORDS, property_names
 from tests.support import OWNER, RecordingMessenger, build_assistant, make_settings
-from tools.skills.day_a import day_skills_a
+from tools.skills.environment import EnvironmentSkill
+from tools.skills.notes import NotesSkill
+from tools.skills.web import WebSkill
 
 
 @pytest.fixture
@@ -48,7 +50,9 @@ def settings(tmp_path: Path, model: ScriptedModel, services: FakeServices) -> Se
 async def assistant(
     settings: Settings, db: Database, clock: ManualClock, http: httpx.AsyncClient
 ) -> AsyncIterator[tuple[Assistant, RecordingMessenger]]:
-    built = await build_assistant(settings, db, clock, skills=day_skills_a(settings, http, clock))
+    built = await build_assistant(settings, db, clock, skills=[
+        EnvironmentSkill(http, settings.environment, clock), NotesSkill(settings.notes), WebSkill(http, settings.web),
+    ])
     yield built
     await built[0].stop()
 

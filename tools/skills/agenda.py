@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel
 
+from bot.config import Settings
 from bot.errors import ToolError
 from tools.caldav import CalDAVStore, CalendarEvent, EventChanges
 from tools.context import ToolContext
@@ -27,7 +28,8 @@ from tools.dates import (
     parse_when,
     pretty_local,
 )
-from tools.registry import Risk, Skill, tool
+from tools.plugin import Need, SkillContext, SkillPlugin
+from tools.registry import Risk, tool
 
 MAX_LISTED = 100
 
@@ -58,9 +60,21 @@ def _describe_update(args: BaseModel) -> str:
     return f"Update the calendar event {values.get('event_id', '')}: {', '.join(changes) or 'no change'}"
 
 
-class AgendaSkill(Skill):
+class AgendaSkill(SkillPlugin):
     id = "agenda"
     description = "calendar events: list a day or range, check availability, create, move/update, delete"
+    settings_section = "caldav"
+    needs = frozenset({Need.CLOCK, Need.BRIEFING})
+
+    @classmethod
+    def unconfigured(cls, settings: Settings) -> str | None:
+        return None if settings.caldav.enabled else "no calendar server: set CALDAV_URL (and its user and password)"
+
+    @classmethod
+    async def install(cls, ctx: SkillContext) -> None:
+        store = calendar_store(ctx)
+        ctx.add_tools(cls(store))
+        ctx.add_briefing_section("Agenda", AgendaSection(store, ctx.settings.core.zone, ctx.language))
 
     def __init__(self, caldav: CalDAVStore) -> None:
         self._caldav = caldav
@@ -241,3 +255,33 @@ def _around(moment: datetime | date, zone: ZoneInfo) -> tuple[datetime, datetime
 
 def _norm(text: str) -> str:
     return " ".join(text.split()).casefold()
+
+
+def calendar_store(ctx: SkillContext) -> CalDAVStore:
+    """The one CalDAV store the agenda and the tasks share."""
+    return ctx.shared("caldav", lambda: CalDAVStore(ctx.settings.caldav, now=ctx.clock.now))
+
+
+class AgendaSection:
+    """Today's events, in local time."""
+
+    def __init__(self, store: CalDAVStore, zone: ZoneInfo, lang: str) -> None:
+        self._store = store
+        self._zone = zone
+        self._lang = lang
+
+    async def __call__(self, user_key: str, local_now: datetime) -> str | None:
+        start, end = day_bounds(local_now.date(), self._zone)
+        events = await self._store.events(start, end, self._zone)
+        if not events:
+            return None
+        return "\n".join(self._line(event) for event in events)
+
+    def _line(self, event: CalendarEvent) -> str:
+        where = f" ({event.location})" if event.location else ""
+        if event.all_day:
+            return f"- {'Todo el día' if self._lang == 'es' else 'All day'}: {event.title}{where}"
+        start = event.start.astimezone(self._zone)  # type: ignore[union-attr]
+        end = event.end.astimezone(self._zone)  # type: ignore[union-attr]
+        until = end.strftime("%H:%M") if end.date() == start.date() else end.strftime("%a %H:%M")
+        return f"- {start:%H:%M}–{until} {event.title}{where}"

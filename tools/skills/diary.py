@@ -6,19 +6,38 @@ from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Annotated
 
 from bot.core.events import MessageKind, OutboundMessage
-from bot.errors import ToolError
+from bot.errors import ConfigError, ToolError
 from memory.diary import DiaryOutcome, DiaryResult, DiaryStatus
 from memory.service import MemoryService
 from tools.context import ToolContext
-from tools.registry import Risk, Skill, tool
+from tools.plugin import Need, SkillContext, SkillPlugin
+from tools.registry import Risk, tool
 
 if TYPE_CHECKING:
     from bot.core.assistant import Assistant
 
 
-class DiarySkill(Skill):
+class DiarySkill(SkillPlugin):
     id = "diary"
     description = "read and search the user's nightly diary"
+
+    settings_section = "memory"
+    needs = frozenset({Need.MEMORY, Need.SCHEDULER, Need.DELIVERY})
+
+    @classmethod
+    async def install(cls, ctx: SkillContext) -> None:
+        """Tools to read the diary, and the nightly job that writes and posts it."""
+        service = ctx.memory
+        if service is None:
+            raise ConfigError("the diary skill needs the memory service in its context")
+        ctx.add_tools(cls(service))
+        host = ctx.host
+
+        async def diary_job(fired_at: datetime) -> None:
+            await post_diaries(service, host, fired_at)
+
+        memory = ctx.settings.memory
+        ctx.add_daily_job("memory-diary", memory.diary_hour, memory.diary_minute, diary_job)
 
     def __init__(self, service: MemoryService) -> None:
         self._service = service

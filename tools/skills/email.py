@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import email.policy
+import logging
 import re
 import unicodedata
 from collections.abc import AsyncIterator
@@ -29,11 +30,14 @@ import aiosmtplib
 import idna
 from pydantic import AfterValidator, BaseModel, Field
 
-from bot.config import EmailSettings
+from bot.config import EmailSettings, Settings
 from bot.errors import ToolError
 from tools.context import ToolContext
-from tools.registry import Decision, Risk, Skill, tool
+from tools.plugin import SkillContext, SkillPlugin
+from tools.registry import Decision, Risk, tool
 from tools.text import html_to_text, one_line, tidy
+
+log = logging.getLogger(__name__)
 
 _FETCH_START = re.compile(rb"^\d+ FETCH \(")
 _UID = re.compile(rb"\bUID (\d+)")
@@ -244,12 +248,26 @@ def _always_ask(args: BaseModel) -> Decision:
     return Decision.REQUIRE_APPROVAL
 
 
-class EmailSkill(Skill):
+class EmailSkill(SkillPlugin):
     id = "email"
     description = (
         "the owner's email inbox: list unread emails, read one (text, attachments listed), "
         "mark emails read, send a new email or reply to one (sending asks the owner first)"
     )
+
+    settings_section = "email"
+
+    @classmethod
+    def unconfigured(cls, settings: Settings) -> str | None:
+        if settings.email.enabled:
+            return None
+        return "no mail account: set EMAIL_IMAP_HOST, EMAIL_USERNAME and EMAIL_PASSWORD"
+
+    @classmethod
+    async def install(cls, ctx: SkillContext) -> None:
+        ctx.add_tools(cls(ctx.settings.email))
+        if not ctx.settings.email.can_send:
+            log.info("email: reading only (set EMAIL_SMTP_HOST and EMAIL_FROM_ADDRESS to send)")
 
     def __init__(self, settings: EmailSettings) -> None:
         self._settings = settings

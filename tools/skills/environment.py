@@ -13,7 +13,7 @@ import asyncio
 import math
 from collections import OrderedDict
 from dataclasses import dataclass, replace
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from enum import StrEnum
 from types import TracebackType
 from typing import Annotated, Any
@@ -22,11 +22,13 @@ import httpx
 from pydantic import Field
 
 from bot.clock import Clock
-from bot.config import EnvironmentSettings
+from bot.config import BriefingSettings, EnvironmentSettings
 from bot.errors import ToolError
+from memory.locations import LocationStore
 from tools.context import ToolContext, format_age
 from tools.http import get_json
-from tools.registry import Risk, Skill, tool
+from tools.plugin import Need, SkillContext, SkillPlugin
+from tools.registry import Risk, tool
 
 # WMO weather interpretation codes, as documented by Open-Meteo.
 WMO_CODES: dict[int, str] = {
@@ -631,9 +633,19 @@ class _Origin:
     label: str
 
 
-class EnvironmentSkill(Skill):
+class EnvironmentSkill(SkillPlugin):
     id = "environment"
     description = "weather forecast, places near the user (cafés, pharmacies…), addresses and geocoding"
+    settings_section = "environment"
+    needs = frozenset({Need.HTTP, Need.CLOCK, Need.BRIEFING})
+
+    @classmethod
+    async def install(cls, ctx: SkillContext) -> None:
+        """Works without keys; the briefing gets today's weather where the user is (or at home)."""
+        ctx.add_tools(cls(ctx.http, ctx.settings.environment, ctx.clock))
+        weather = OpenMeteoClient.from_settings(ctx.http, ctx.settings.environment)
+        section = WeatherSection(weather, ctx.host.locations, ctx.clock, ctx.settings.briefing, ctx.language)
+        ctx.add_briefing_section("Tiempo" if ctx.language == "es" else "Weather", section, content=False)
 
     def __init__(self, http: httpx.AsyncClient, settings: EnvironmentSettings, clock: Clock) -> None:
         self.settings = settings
@@ -733,3 +745,50 @@ class EnvironmentSkill(Skill):
                 f"{number}. {place.display_name}{kind}: {place.latitude:.5f}, {place.longitude:.5f}{link}"
             )
         return "\n".join(lines)
+
+
+class WeatherSection:
+    """Today's forecast where the user is (a recent shared location) or at home."""
+
+    def __init__(self, client: OpenMeteoClient, locations: LocationStore, clock: Clock,
+                 options: BriefingSettings, lang: str) -> None:
+        self._client = client
+        self._locations = locations
+        self._clock = clock
+        self._options = options
+        self._lang = lang
+
+    async def __call__(self, user_key: str, local_now: datetime) -> str | None:
+        place = await self._place(user_key)
+        if place is None:
+            return None
+        lat, lon, label = place
+        forecast = await self._client.forecast(lat, lon, 1)
+        parts: list[str] = []
+        today = next((d for d in forecast.days if d.day == local_now.date()), None)
+        if today is None and forecast.days:
+            today = forecast.days[0]
+        if today is not None:
+            parts.append(today.conditions)
+            if today.temperature_min_c is not None and today.temperature_max_c is not None:
+                parts.append(f"{today.temperature_min_c:.0f}–{today.temperature_max_c:.0f} °C")
+            if today.precipitation_probability_percent is not None:
+                rain = "lluvia" if self._lang == "es" else "rain"
+                parts.append(f"{rain} {today.precipitation_probability_percent:.0f}%")
+        if forecast.current is not None and forecast.current.temperature_c is not None:
+            now_word = "ahora" if self._lang == "es" else "now"
+            parts.append(f"{now_word} {forecast.current.temperature_c:.0f} °C")
+        if not parts:
+            return None
+        return f"{label}: " + ", ".join(parts)
+
+    async def _place(self, user_key: str) -> tuple[float, float, str] | None:
+        es = self._lang == "es"
+        max_age = timedelta(hours=self._options.location_max_age_hours)
+        reading = await self._locations.read(user_key, self._clock.now(), max_age)
+        if reading is not None and not reading.stale:
+            loc = reading.location
+            return loc.latitude, loc.longitude, loc.label or ("Donde estás" if es else "Where you are")
+        if self._options.home_lat is not None and self._options.home_lon is not None:
+            return self._options.home_lat, self._options.home_lon, "Casa" if es else "Home"
+        return None

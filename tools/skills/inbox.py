@@ -14,7 +14,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Annotated, Any
@@ -23,13 +23,15 @@ from zoneinfo import ZoneInfo
 from pydantic import Field
 
 from bot.clock import Clock
+from bot.config import Settings
 from bot.errors import ToolError
 from memory.db import Database
 from tools.context import ToolContext
-from tools.registry import Risk, Skill, tool
+from tools.notifications import SOURCE_PATTERN, Notification
+from tools.plugin import Need, SkillContext, SkillPlugin
+from tools.registry import Risk, tool
 from tools.text import one_line
 
-SOURCE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 TITLE_CHARS = 300
 MESSAGE_CHARS = 8_000
 PRUNE_EVERY = timedelta(hours=1)
@@ -54,20 +56,6 @@ class NotificationStatus(StrEnum):
     PROBLEM = "problem"
     RECOVERED = "recovered"
     INFO = "info"
-
-
-@dataclass(frozen=True)
-class Notification:
-    """One push, as received (already validated by the endpoint)."""
-
-    source: str
-    message: str
-    title: str = ""
-    status: str | None = None
-    subject: str | None = None
-    priority: int | None = None
-    tags: tuple[str, ...] = field(default_factory=tuple)
-    url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -113,12 +101,29 @@ def guess_subject(title: str, message: str) -> str:
     return one_line(" ".join(kept[:8]) or base, 80)
 
 
-class InboxSkill(Skill):
+class InboxSkill(SkillPlugin):
     id = "inbox"
     description = (
         "notifications pushed in by other systems (monitors, servers, containers, CI): "
         "what came in, from which source, and a summary of what is still wrong"
     )
+
+    settings_section = "inbox"
+    needs = frozenset({Need.DATABASE, Need.CLOCK, Need.BRIEFING})
+
+    @classmethod
+    def unconfigured(cls, settings: Settings) -> str | None:
+        return None if settings.inbox.enabled else "the endpoint is off: set INBOX_ENABLED=true and INBOX_TOKEN"
+
+    @classmethod
+    async def install(cls, ctx: SkillContext) -> None:
+        """The tools, the HTTP endpoint other systems push to, and the briefing's inbox section."""
+        from bot.inbox_server import InboxServer  # aiohttp: only when the inbox is on
+
+        inbox = cls(ctx.db, ctx.clock, keep_days=ctx.settings.inbox.keep_days)
+        ctx.add_tools(inbox)
+        ctx.add_service(InboxServer(inbox, ctx.settings.inbox))
+        ctx.add_briefing_section("Inbox", inbox.briefing_section)
 
     def __init__(self, db: Database, clock: Clock, *, keep_days: int = 30) -> None:
         self._db = db

@@ -2,8 +2,8 @@
 
 Forgetting is two calls: `forget_preview` lists exactly what would go and returns a plan
 id; `forget(plan_id)` is DESTRUCTIVE, so the user approves a description that lists the
-same items, and only that plan is executed. `install_memory` builds the memory service and
-wires it in with the timeline and diary skills.
+same items, and only that plan is executed. `install_memory` opens the memory service and
+installs it with the timeline and diary skills (tests and tools use it; the app lists them).
 """
 
 from __future__ import annotations
@@ -13,19 +13,21 @@ import secrets
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Annotated
 
+import httpx
 from apscheduler.triggers.cron import CronTrigger
 from pydantic import BaseModel
 
 from bot.config import Settings
-from bot.errors import ToolError
+from bot.errors import ConfigError, ToolError
 from memory.commands import ForgetCommand
-from memory.embeddings import build_embedder
 from memory.forget import ForgetPlan, TargetError, parse_target
-from memory.service import MemoryService
+from memory.service import MemoryService, open_memory
 from memory.timeline import Category
 from tools.context import ToolContext
-from tools.registry import BoundTool, Risk, Skill, tool
-from tools.skills.diary import DiarySkill, post_diaries
+from tools.installing import install_skills, skill_context
+from tools.plugin import Need, SkillContext, SkillPlugin
+from tools.registry import BoundTool, Risk, tool
+from tools.skills.diary import DiarySkill
 from tools.skills.timeline import FactCategory, FactSlot, TimelineSkill
 
 if TYPE_CHECKING:
@@ -45,9 +47,30 @@ def _describe_unbound(args: BaseModel) -> str:
     return f"forget memory plan {getattr(args, 'plan_id', '?')}"
 
 
-class MemorySkill(Skill):
+class MemorySkill(SkillPlugin):
     id = "memory"
     description = "recall past conversations, remember a fact, forget something for good"
+    settings_section = "memory"
+    needs = frozenset({Need.MEMORY, Need.SCHEDULER})
+
+    @classmethod
+    async def install(cls, ctx: SkillContext) -> None:
+        """Tools, the profile and memories in the prompt, /forget, consolidation after turns and when idle."""
+        service = memory_of(ctx)
+        ctx.add_tools(cls(service))
+        ctx.host.add_prompt_source(service)
+        command = ForgetCommand(service, ctx.host)
+        ctx.add_command("forget", command.handle,
+                        "forget something for good: /forget <topic> | card N | fact N | diary YYYY-MM-DD"
+                        " | rule <section> N")
+        ctx.host.add_turn_listener(service.after_turn)
+
+        async def consolidation_job(fired_at: datetime) -> None:
+            await service.consolidate_idle(fired_at)
+
+        every = ctx.settings.memory.check_every_minutes
+        ctx.add_cron_job("memory-consolidation", CronTrigger(minute=f"*/{every}", timezone=ctx.settings.core.zone),
+                         consolidation_job)
 
     def __init__(self, service: MemoryService) -> None:
         self._service = service
@@ -139,31 +162,17 @@ class MemorySkill(Skill):
 
 
 async def install_memory(assistant: Assistant, scheduler: Scheduler, settings: Settings) -> MemoryService:
-    """Build the memory and wire it in: the memory, timeline and diary skills, prompt source,
-    /forget, turn listener, jobs."""
+    """Open the memory and install the memory, timeline and diary skills, as the app does."""
     deps = assistant.deps
-    embedder = await build_embedder(settings.memory, settings.llm)
-    service = MemoryService(settings, deps.db, deps.clock, embedder, deps.model)
-    await service.start()
-    deps.registry.add_skill(MemorySkill(service))
-    deps.registry.add_skill(TimelineSkill(service))
-    deps.registry.add_skill(DiarySkill(service))
-    assistant.add_prompt_source(service)
-    command = ForgetCommand(service, assistant)
-    assistant.add_command("forget", command.handle,
-                          "forget something for good: /forget <topic> | card N | fact N | diary YYYY-MM-DD"
-                          " | rule <section> N")
-    assistant.add_turn_listener(service.after_turn)
-    zone = settings.core.zone
-
-    async def consolidation_job(fired_at: datetime) -> None:
-        await service.consolidate_idle(fired_at)
-
-    async def diary_job(fired_at: datetime) -> None:
-        await post_diaries(service, assistant, fired_at)
-
-    every = settings.memory.check_every_minutes
-    scheduler.add_cron("memory-consolidation", CronTrigger(minute=f"*/{every}", timezone=zone), zone,
-                       consolidation_job)
-    scheduler.add_daily("memory-diary", settings.memory.diary_hour, settings.memory.diary_minute, zone, diary_job)
+    service = await open_memory(settings, deps.db, deps.clock, deps.model)
+    async with httpx.AsyncClient() as http:  # these skills make no HTTP calls; the context carries one
+        ctx = skill_context(assistant, scheduler, http, memory=service)
+        await install_skills([MemorySkill, TimelineSkill, DiarySkill], ctx)
     return service
+
+
+def memory_of(ctx: SkillContext) -> MemoryService:
+    """The memory service the app opened; the memory skills cannot run without it."""
+    if ctx.memory is None:
+        raise ConfigError("the memory skills need the memory service (open_memory) in their context")
+    return ctx.memory

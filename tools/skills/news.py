@@ -15,13 +15,14 @@ import asyncio
 import calendar
 import hashlib
 import io
+import logging
 import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from zoneinfo import ZoneInfo
 
 import feedparser
@@ -29,12 +30,24 @@ import httpx
 from pydantic import BaseModel, Field
 
 from bot.clock import Clock
-from bot.config import NewsSettings
+from bot.config import NewsSettings, Settings
+from bot.core.events import MessageKind, OutboundMessage
 from bot.errors import ToolError
 from memory.db import Database
+from memory.profile import ProfileSection, ProfileStore
 from tools.context import ToolContext
-from tools.registry import Decision, Risk, Skill, tool
+from tools.plugin import Need, SkillContext, SkillPlugin
+from tools.registry import Decision, Risk, tool
 from tools.text import html_to_text, one_line
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
+    from bot.core.assistant import Assistant
+
+log = logging.getLogger(__name__)
+
+NEWS_DIGEST_JOB = "news-digest"
 
 ENTRY_TEXT_CHARS = 50_000
 READ_CHARS = 12_000
@@ -178,12 +191,29 @@ def _ask_nothing(args: BaseModel) -> Decision:
     return Decision.ALLOW
 
 
-class NewsSkill(Skill):
+class NewsSkill(SkillPlugin):
     id = "news"
     description = (
         "news from the owner's RSS/Atom feeds: list unread entries, read one, search, "
         "mark read, and pick the best few for the owner"
     )
+
+    settings_section = "news"
+    needs = frozenset({Need.HTTP, Need.DATABASE, Need.CLOCK, Need.SCHEDULER, Need.DELIVERY})
+
+    @classmethod
+    def unconfigured(cls, settings: Settings) -> str | None:
+        return None if settings.news.feeds else "no feeds: set NEWS_FEEDS"
+
+    @classmethod
+    async def install(cls, ctx: SkillContext) -> None:
+        """The tools, and the daily digest when NEWS_DIGEST_ENABLED."""
+        settings = ctx.settings
+        news = cls(ctx.db, ctx.http, settings.news, ctx.clock)
+        ctx.add_tools(news)
+        if settings.news.digest_enabled:
+            ctx.add_daily_job(NEWS_DIGEST_JOB, settings.news.digest_hour, settings.news.digest_minute,
+                              _digest_job(ctx.host, news, settings))
 
     def __init__(self, db: Database, http: httpx.AsyncClient, settings: NewsSettings, clock: Clock) -> None:
         self._db = db
@@ -529,3 +559,33 @@ def _markdown_text(text: str) -> str:
 
 def _link(url: str) -> str:
     return url.replace(" ", "%20").replace("(", "%28").replace(")", "%29").replace("<", "%3C").replace(">", "%3E")
+
+
+def _digest_job(assistant: Assistant, news: NewsSkill, settings: Settings) -> Callable[[datetime], Awaitable[None]]:
+    """Each user gets the picks that fit NEWS_INTERESTS plus their profile's preferences and work."""
+    profiles = ProfileStore(assistant.deps.db, settings.memory.profile_budget_chars)
+
+    async def interests_of(user_key: str) -> str:
+        try:
+            profile = await profiles.get(user_key)
+        except Exception:  # no profile yet (or memory off): the configured interests still work
+            log.exception("news digest: could not read the profile of %s", user_key)
+            return ""
+        wanted = (ProfileSection.PREFERENCES, ProfileSection.WORK)
+        return " ".join(line for section in wanted for line in profile.sections.get(section, ()))
+
+    async def post_digest(fire_time: datetime) -> None:
+        users = settings.news.digest_users or await assistant.chats.users()
+        shown: set[int] = set()
+        for user_key in users:
+            picks = await news.digest_picks(fire_time, await interests_of(user_key))
+            if not picks:
+                continue
+            await assistant.deliver(user_key, OutboundMessage(render_digest(picks), MessageKind.SCHEDULED))
+            shown.update(pick.entry.id for pick in picks)
+        # Marked after every user got theirs, so one user's digest does not empty another's.
+        await news.mark_digested(sorted(shown), fire_time)
+        if not shown:
+            log.info("news digest: nothing new to post")
+
+    return post_digest

@@ -23,7 +23,8 @@ from pydantic import BaseModel, Field
 from bot.config import NotesSettings
 from bot.errors import ToolError
 from tools.context import ToolContext
-from tools.registry import BoundTool, Decision, Risk, Skill, tool
+from tools.plugin import SkillContext, SkillPlugin
+from tools.registry import BoundTool, Decision, Risk, tool
 
 NOTE_SUFFIX = ".md"
 ATTACHMENTS = "attachments"  # where photos and files the user sent are kept in the notes folder
@@ -298,9 +299,14 @@ def _write_policy(args: BaseModel) -> Decision:
     return Decision.REQUIRE_APPROVAL if getattr(args, "overwrite", False) else Decision.NOTIFY
 
 
-class NotesSkill(Skill):
+class NotesSkill(SkillPlugin):
     id = "notes"
     description = "the user's Markdown notes folder: search, read, list, write, append, delete notes"
+    settings_section = "notes"
+
+    @classmethod
+    async def install(cls, ctx: SkillContext) -> None:
+        ctx.add_tools(cls(ctx.settings.notes))
 
     def __init__(self, settings: NotesSettings) -> None:
         self.settings = settings

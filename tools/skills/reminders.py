@@ -22,7 +22,8 @@ from bot.errors import ToolError
 from bot.scheduler import OnceJob, Scheduler
 from tools.context import ToolContext, format_age
 from tools.dates import DATETIME_HELP, format_when, parse_datetime, pretty_local
-from tools.registry import Decision, Risk, Skill, tool
+from tools.plugin import Need, SkillContext, SkillPlugin
+from tools.registry import Decision, Risk, tool
 
 log = logging.getLogger(__name__)
 
@@ -46,11 +47,20 @@ def _describe_cancel(args: BaseModel) -> str:
     return f"Cancel the reminder {getattr(args, 'reminder_id', '')}"
 
 
-class RemindersSkill(Skill):
+class RemindersSkill(SkillPlugin):
     """Reminder tools only (used when no CalDAV server is configured)."""
 
     id = "tasks"
     description = "reminders at a time: set, list, cancel; they are posted into this chat"
+    needs = frozenset({Need.SCHEDULER, Need.DELIVERY})
+
+    @classmethod
+    async def install(cls, ctx: SkillContext) -> None:
+        """Reminders are always delivered; the tools come with the tasks skill when CalDAV is on."""
+        core = ctx.settings.core
+        ReminderDelivery(ctx.host.deliver, language=core.language, default_zone=core.zone).install(ctx.scheduler)
+        if not ctx.settings.caldav.enabled:
+            ctx.add_tools(cls(ctx.scheduler))
 
     def __init__(self, scheduler: Scheduler) -> None:
         self._scheduler = scheduler

@@ -8,12 +8,15 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel
 
+from bot.config import Settings
 from bot.errors import ToolError
 from bot.scheduler import Scheduler
 from tools.caldav import CalDAVStore, TodoItem
 from tools.context import ToolContext
 from tools.dates import WHEN_HELP, format_when, parse_when, pretty_local
+from tools.plugin import Need, SkillContext
 from tools.registry import Risk, tool
+from tools.skills.agenda import calendar_store
 from tools.skills.reminders import RemindersSkill
 
 MAX_LISTED = 100
@@ -37,6 +40,21 @@ def _describe_complete(args: BaseModel) -> str:
 class TasksSkill(RemindersSkill):
     id = "tasks"
     description = "to-dos (list, create, complete, delete) and reminders at a time posted into this chat"
+    settings_section = "caldav"
+    needs = frozenset({Need.SCHEDULER, Need.BRIEFING})
+
+    @classmethod
+    def unconfigured(cls, settings: Settings) -> str | None:
+        if settings.caldav.enabled:
+            return None
+        return "no calendar server for to-dos: set CALDAV_URL (reminders work without it)"
+
+    @classmethod
+    async def install(cls, ctx: SkillContext) -> None:
+        store = calendar_store(ctx)
+        ctx.add_tools(cls(store, ctx.scheduler))
+        name = "Tareas" if ctx.language == "es" else "Tasks"
+        ctx.add_briefing_section(name, TasksSection(store, ctx.settings.core.zone, ctx.language))
 
     def __init__(self, caldav: CalDAVStore, scheduler: Scheduler) -> None:
         super().__init__(scheduler)
@@ -122,3 +140,38 @@ def is_overdue(item: TodoItem, local_now: datetime) -> bool:
     if isinstance(item.due, datetime):
         return item.due < local_now
     return item.due < local_now.date()
+
+
+BRIEFING_TASKS_SHOWN = 10
+
+
+class TasksSection:
+    """Open to-dos, overdue and soonest due first."""
+
+    def __init__(self, store: CalDAVStore, zone: ZoneInfo, lang: str) -> None:
+        self._store = store
+        self._zone = zone
+        self._lang = lang
+
+    async def __call__(self, user_key: str, local_now: datetime) -> str | None:
+        items = await self._store.todos(self._zone)
+        if not items:
+            return None
+        lines = [self._line(item, local_now) for item in items[:BRIEFING_TASKS_SHOWN]]
+        if len(items) > BRIEFING_TASKS_SHOWN:
+            more = len(items) - BRIEFING_TASKS_SHOWN
+            lines.append(f"… y {more} más" if self._lang == "es" else f"… and {more} more")
+        return "\n".join(lines)
+
+    def _line(self, item: TodoItem, local_now: datetime) -> str:
+        if item.due is None:
+            return f"- {item.title}"
+        es = self._lang == "es"
+        if isinstance(item.due, datetime):
+            local_due = item.due.astimezone(self._zone)
+            when = (f"{local_due:%H:%M}" if local_due.date() == local_now.date()
+                    else f"{local_due:%Y-%m-%d %H:%M}")
+        else:
+            when = ("hoy" if es else "today") if item.due == local_now.date() else f"{item.due:%Y-%m-%d}"
+        late = (" ⚠️ vencida" if es else " ⚠️ overdue") if is_overdue(item, local_now) else ""
+        return f"- {item.title} ({'para' if es else 'due'} {when}){late}"

@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Annotated
 
-from bot.errors import ToolError
+from bot.errors import ConfigError, ToolError
 from memory.service import MemoryService
 from memory.timeline import Category
 from tools.context import ToolContext
-from tools.registry import Risk, Skill, tool
+from tools.plugin import Need, SkillContext, SkillPlugin
+from tools.registry import Risk, tool
 
 MAX_RANGE_DAYS = 366
 
@@ -18,9 +19,18 @@ FactCategory = Annotated[Category, "what kind of fact"]
 FactSlot = Annotated[str | None, "if it replaces an earlier state: home_city, employer…"]
 
 
-class TimelineSkill(Skill):
+class TimelineSkill(SkillPlugin):
     id = "timeline"
     description = "dated facts of the user's life: what happened on a day or in a period, log an event"
+
+    settings_section = "memory"
+    needs = frozenset({Need.MEMORY})
+
+    @classmethod
+    async def install(cls, ctx: SkillContext) -> None:
+        if ctx.memory is None:
+            raise ConfigError("the timeline skill needs the memory service in its context")
+        ctx.add_tools(cls(ctx.memory))
 
     def __init__(self, service: MemoryService) -> None:
         self._service = service

@@ -27,7 +27,8 @@ from pydantic import BaseModel, Field
 from bot.config import WebSettings
 from bot.errors import ToolError
 from tools.http import get_json, read_bounded
-from tools.registry import BoundTool, Skill, tool
+from tools.plugin import Need, SkillContext, SkillPlugin
+from tools.registry import BoundTool, tool
 
 MAX_REDIRECTS = 5
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
@@ -310,9 +311,16 @@ def _describe_fetch(args: BaseModel) -> str:
     return f"Open the web page {getattr(args, 'url', '?')} (the address itself reaches that site)."
 
 
-class WebSkill(Skill):
+class WebSkill(SkillPlugin):
     id = "web"
     description = "search the web and read web pages"
+    settings_section = "web"
+    needs = frozenset({Need.HTTP})
+
+    @classmethod
+    async def install(cls, ctx: SkillContext) -> None:
+        """Reading pages needs nothing; searching needs WEB_SEARXNG_URL or a Brave key."""
+        ctx.add_tools(cls(ctx.http, ctx.settings.web))
 
     def __init__(self, http: httpx.AsyncClient, settings: WebSettings) -> None:
         self.settings = settings

@@ -1,4 +1,5 @@
-"""install_outside_world: what gets registered, the digest job posting into the chat, the inbox endpoint."""
+"""Installing email, news and the inbox: what gets registered, the digest job posting into the chat,
+the inbox endpoint and its briefing section."""
 
 from __future__ import annotations
 
@@ -8,15 +9,27 @@ from pathlib import Path
 import httpx
 
 from bot.clock import ManualClock
+from bot.core.assistant import Assistant
 from bot.core.events import MessageKind
+from bot.inbox_server import InboxServer
 from bot.scheduler import Scheduler
 from memory.db import Database
 from memory.profile import ProfileStore
 from tests.skills.news.feedserver import FeedServer, Item, rss
 from tests.support import OWNER, build_assistant, make_settings
-from tools.skills.outside import NEWS_DIGEST_JOB, install_outside_world
+from tools.installing import Installation, install_skills, skill_context
+from tools.plugin import SkillContext
+from tools.skills.email import EmailSkill
+from tools.skills.inbox import InboxSkill
+from tools.skills.news import NEWS_DIGEST_JOB, NewsSkill
 
 NOW = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
+
+
+async def install_outside(assistant: Assistant, scheduler: Scheduler,
+                          http: httpx.AsyncClient) -> tuple[Installation, SkillContext]:
+    ctx = skill_context(assistant, scheduler, http)
+    return await install_skills([EmailSkill, NewsSkill, InboxSkill], ctx), ctx
 
 
 async def test_nothing_configured_installs_nothing(
@@ -24,11 +37,12 @@ async def test_nothing_configured_installs_nothing(
 ) -> None:
     settings = make_settings(tmp_path)
     assistant, _ = await build_assistant(settings, db, clock, with_model=False)
-    world = install_outside_world(assistant, Scheduler(db, clock), settings, http)
-    assert (world.email, world.news, world.inbox, world.inbox_server, world.inbox_section) == (None,) * 5
+    installation, ctx = await install_outside(assistant, Scheduler(db, clock), http)
+    assert installation.installed == () and installation.services == ()
+    assert set(installation.skipped) == {"email", "news", "inbox"}
+    assert "EMAIL_IMAP_HOST" in installation.skipped["email"] and "NEWS_FEEDS" in installation.skipped["news"]
     assert sorted(assistant.deps.registry.skills) == ["core"]
-    await world.start()
-    await world.stop()
+    assert ctx.briefing.section_names == []
 
 
 async def test_everything_configured_and_the_digest_posts_into_the_chat(
@@ -49,21 +63,24 @@ async def test_everything_configured_and_the_digest_posts_into_the_chat(
     )
     scheduler = Scheduler(db, clock)
     assistant, messenger = await build_assistant(settings, db, clock, with_model=False)
-    world = install_outside_world(assistant, scheduler, settings, http)
+    installation, ctx = await install_outside(assistant, scheduler, http)
+    assert installation.installed == ("email", "news", "inbox")
     assert {"email", "news", "inbox"} <= set(assistant.deps.registry.skills)
     assert assistant.deps.registry.get("send_email") is not None
-    assert world.inbox_section is not None
+    assert ctx.briefing.section_names == ["Inbox"]
 
-    await world.start()
+    [server] = installation.services
+    assert isinstance(server, InboxServer)
+    await server.start()
     try:
-        assert world.inbox_server is not None and world.inbox_server.port
+        assert server.port
         async with httpx.AsyncClient() as client:
-            pushed = await client.post(f"{world.inbox_server.url}/nas", json={"message": "Disk 2 failed"},
+            pushed = await client.post(f"{server.url}/nas", json={"message": "Disk 2 failed"},
                                        headers={"Authorization": "Bearer a-token-of-sixteen+"})
         assert pushed.status_code == 200
     finally:
-        await world.stop()
-    section = await world.inbox_section("console:owner", clock.now())
+        await server.stop()
+    section = await ctx.briefing.compose("console:owner", clock.now())
     assert section is not None and "nas: 1 notification(s): 1 problem" in section
 
     await assistant.chats.seen(OWNER, clock.now())
@@ -95,7 +112,7 @@ async def test_the_digest_follows_each_users_profile(
     settings = make_settings(tmp_path, news={"feeds": feeds.url("/feed.xml"), "digest_hour": 10, "digest_size": 1})
     scheduler = Scheduler(db, clock)
     assistant, messenger = await build_assistant(settings, db, clock, with_model=False)
-    install_outside_world(assistant, scheduler, settings, http)
+    await install_outside(assistant, scheduler, http)
     async with db.transaction() as tx:
         await ProfileStore(db, 2500).rewrite(tx, OWNER.user_key, {"preferences": ["le encantan las recetas de cocina"]},
                                              clock.now())
