@@ -14,14 +14,15 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
-
-import openai
+from typing import TYPE_CHECKING, Any
 
 from bot.clock import Clock
 from bot.config import LLMSettings
 from bot.errors import ConfigError, ModelError, ModelFailure, ModelGarbage, ModelTimeout, ModelUnavailable
 from memory.db import Database
+
+if TYPE_CHECKING:
+    import openai
 
 log = logging.getLogger(__name__)
 
@@ -75,16 +76,26 @@ class ModelClient:
         self.settings = settings
         self._db = db
         self._clock = clock
-        self._client = openai.AsyncOpenAI(
-            base_url=settings.base_url,
-            # Local servers (Ollama, llama.cpp) accept any key but the SDK insists on one.
-            api_key=settings.api_key.get_secret_value() or "not-needed",
-            timeout=settings.effective_timeout,
-            max_retries=settings.effective_retries,
-        )
+        self._sdk: openai.AsyncOpenAI | None = None
+
+    @property
+    def _client(self) -> openai.AsyncOpenAI:
+        """The SDK client, made on first use: importing `openai` takes seconds at start-up."""
+        if self._sdk is None:
+            import openai
+
+            self._sdk = openai.AsyncOpenAI(
+                base_url=self.settings.base_url,
+                # Local servers (Ollama, llama.cpp) accept any key but the SDK insists on one.
+                api_key=self.settings.api_key.get_secret_value() or "not-needed",
+                timeout=self.settings.effective_timeout,
+                max_retries=self.settings.effective_retries,
+            )
+        return self._sdk
 
     async def close(self) -> None:
-        await self._client.close()
+        if self._sdk is not None:
+            await self._sdk.close()
 
     async def complete(
         self,
@@ -98,6 +109,8 @@ class ModelClient:
         user_key: str | None = None,
         request_timeout: float | None = None,
     ) -> Completion:
+        import openai  # loaded once the first call is made
+
         model = self.settings.model_for(role.value)
         kwargs: dict[str, Any] = {"model": model, "messages": list(messages)}
         if tools:
@@ -128,6 +141,7 @@ class ModelClient:
 
     async def transcribe(self, audio: bytes, filename: str, *, user_key: str | None = None) -> str:
         """Speech to text through `/audio/transcriptions`."""
+        import openai
         model = self.settings.transcription_model
         if not model:
             raise ConfigError("LLM_TRANSCRIPTION_MODEL: expected a speech-to-text model name (it is empty)")
@@ -151,6 +165,8 @@ class ModelClient:
 
     def _classify(self, exc: openai.APIError, model: str, request_timeout: float | None) -> ModelError:
         """One failure class per thing the owner can do about it; the server's reason kept in one line."""
+        import openai
+
         if isinstance(exc, openai.APITimeoutError):
             return ModelTimeout(f"the model did not answer within {self._timeout(request_timeout):g} s")
         if isinstance(exc, openai.APIConnectionError):

@@ -16,7 +16,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
 
 import numpy as np
-import openai
 
 from bot.config import LLMSettings, MemorySettings
 from bot.errors import ConfigError, MayordomoError
@@ -141,6 +140,8 @@ class OpenAIEmbedder(_CachingEmbedder):
         super().__init__(cache_size)
         self._model = model
         self._dim = dim
+        import openai  # only when a remote embedder is configured: it takes seconds to import
+
         self._client = openai.AsyncOpenAI(base_url=base_url, api_key=api_key or "not-needed",
                                           timeout=timeout, max_retries=1)
 
@@ -164,6 +165,8 @@ class OpenAIEmbedder(_CachingEmbedder):
         await self._client.close()
 
     async def _compute(self, texts: list[str], is_query: bool) -> list[Vector]:
+        import openai
+
         try:
             response = await self._client.embeddings.create(model=self._model, input=texts)
         except openai.APIError as exc:

@@ -10,14 +10,13 @@ Invitations are written by strangers, so the reading tools are `untrusted_output
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel
 
 from bot.config import Settings
 from bot.errors import ToolError
-from tools.caldav import CalDAVStore, CalendarEvent, EventChanges
 from tools.context import ToolContext
 from tools.dates import (
     WHEN_HELP,
@@ -30,6 +29,9 @@ from tools.dates import (
 )
 from tools.plugin import Need, SkillContext, SkillPlugin
 from tools.registry import Risk, tool
+
+if TYPE_CHECKING:  # caldav and icalendar load only when a calendar is configured
+    from tools.caldav import CalDAVStore, CalendarEvent
 
 MAX_LISTED = 100
 
@@ -162,6 +164,8 @@ class AgendaSkill(SkillPlugin):
         if end:
             reference = new_start if new_start is not None else (await self._caldav.event(event_id, zone)).start
             new_end = _end(reference, end, zone)
+        from tools.caldav import EventChanges
+
         changes = EventChanges(title=title, start=new_start, end=new_end, location=location,
                                description=description)
         event = await self._caldav.update_event(event_id, changes, zone)
@@ -259,6 +263,8 @@ def _norm(text: str) -> str:
 
 def calendar_store(ctx: SkillContext) -> CalDAVStore:
     """The one CalDAV store the agenda and the tasks share."""
+    from tools.caldav import CalDAVStore  # caldav and icalendar: only when a calendar is configured
+
     return ctx.shared("caldav", lambda: CalDAVStore(ctx.settings.caldav, now=ctx.clock.now))
 
 

@@ -22,11 +22,9 @@ from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import format_datetime, getaddresses, make_msgid, parsedate_to_datetime
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from zoneinfo import ZoneInfo
 
-import aioimaplib
-import aiosmtplib
 import idna
 from pydantic import AfterValidator, BaseModel, Field
 
@@ -36,6 +34,9 @@ from tools.context import ToolContext
 from tools.plugin import SkillContext, SkillPlugin
 from tools.registry import Decision, Risk, tool
 from tools.text import html_to_text, one_line, tidy
+
+if TYPE_CHECKING:
+    import aioimaplib
 
 log = logging.getLogger(__name__)
 
@@ -405,6 +406,8 @@ class EmailSkill(SkillPlugin):
         return message
 
     async def _send(self, message: EmailMessage) -> str:
+        import aiosmtplib  # the mail libraries load only when mail is configured and used
+
         settings = self._settings
         password = settings.password.get_secret_value() if settings.password else None
         recipients = [addr for _, addr in getaddresses(message.get_all("To", []) + message.get_all("Cc", []))]
@@ -437,6 +440,8 @@ class EmailSkill(SkillPlugin):
         settings = self._settings
         if not settings.enabled:
             raise ToolError("email is not configured (EMAIL_IMAP_HOST, EMAIL_USERNAME, EMAIL_PASSWORD)")
+        import aioimaplib
+
         client_type = aioimaplib.IMAP4_SSL if settings.imap_tls else aioimaplib.IMAP4
         client = client_type(host=settings.imap_host, port=settings.imap_port,
                              timeout=settings.timeout_seconds)
@@ -496,6 +501,8 @@ class _Mailbox:
         self._ok("store", response)
 
     async def _call(self, what: str, work: Any) -> Any:
+        import aioimaplib
+
         try:
             return await asyncio.wait_for(work, self._timeout)
         except (TimeoutError, aioimaplib.CommandTimeout):

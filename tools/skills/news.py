@@ -25,7 +25,6 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any
 from zoneinfo import ZoneInfo
 
-import feedparser
 import httpx
 from pydantic import BaseModel, Field
 
@@ -119,6 +118,8 @@ def parse_feed(content: bytes, *, content_type: str = "", base_url: str = "") ->
     """Parse feed bytes; raise ToolError when it is not a feed at all."""
     headers = {"content-type": content_type or "application/xml", "content-location": base_url}
     # A stream, never a str/bytes: feedparser would try those as a URL or a local path first.
+    import feedparser  # only when feeds are configured and read
+
     parsed: Any = feedparser.parse(io.BytesIO(content), response_headers=headers)
     if not parsed.entries and (parsed.bozo or not parsed.version):
         reason = type(parsed.get("bozo_exception")).__name__ if parsed.bozo else "no RSS/Atom elements"

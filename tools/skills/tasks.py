@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel
@@ -11,13 +11,15 @@ from pydantic import BaseModel
 from bot.config import Settings
 from bot.errors import ToolError
 from bot.scheduler import Scheduler
-from tools.caldav import CalDAVStore, TodoItem
 from tools.context import ToolContext
 from tools.dates import WHEN_HELP, format_when, parse_when, pretty_local
 from tools.plugin import Need, SkillContext
 from tools.registry import Risk, tool
 from tools.skills.agenda import calendar_store
 from tools.skills.reminders import RemindersSkill
+
+if TYPE_CHECKING:  # caldav and icalendar load only when a calendar is configured
+    from tools.caldav import CalDAVStore, TodoItem
 
 MAX_LISTED = 100
 

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 import httpx
-import trafilatura
 from pydantic import BaseModel, Field
 
 from bot.config import WebSettings
@@ -292,6 +291,7 @@ def _charset(headers: httpx.Headers) -> str:
 
 def _extract_html(content: bytes, url: str) -> tuple[str | None, str]:
     """Title and main text of an HTML document; trafilatura only parses, never fetches."""
+    import trafilatura  # loaded at the first page read, not at start-up
     document = trafilatura.bare_extraction(
         content,
         url=url,
