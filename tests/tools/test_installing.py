@@ -56,24 +56,24 @@ async def test_enabled_installed_skill_is_routed_to_and_its_destructive_tool_wai
         assert "weather_ext" in app.skills.skipped  # named but not installed: off, with a reason
         log = caplog.text
         assert "skill weather_ext is off" in log and "skill agenda is off: no calendar server" in log
-        assert app.assistant.deps.registry.get("clear_shopping_list") is not None
+        assert app.assistant.deps.registry.get("remove_all_shopping_items") is not None
 
         messenger = RecordingMessenger(platform=Platform.CONSOLE, auto_decide=True)
         messenger.assistant = app.assistant
         app.assistant.add_messenger(messenger)
-        model.call("clear_shopping_list")
+        model.call("remove_all_shopping_items")
         model.respond("Done: I cleared your shopping list.")
         await app.assistant.handle(TextMessage(OWNER, "clear my shopping list, I bought everything"))
 
-        assert "clear_shopping_list" in model.tool_names(0)  # routed: the skill's tools were offered
+        assert "remove_all_shopping_items" in model.tool_names(0)  # routed: the skill's tools were offered
         [approval] = messenger.approvals
-        assert approval.tool == "clear_shopping_list" and approval.description == "Clear the whole shopping list"
+        assert approval.tool == "remove_all_shopping_items" and approval.description == "Clear the whole shopping list"
         assert (tmp_path / "shopping.txt").read_text(encoding="utf-8") == ""
         assert messenger.texts[-1] == "Done: I cleared your shopping list."
         turn = await app.db.fetchone("SELECT route_json, outcome, exposed_tool_tokens FROM turns")
         assert "shopping" in json.loads(turn["route_json"])["skills"]
         assert turn["outcome"] == "answered" and turn["exposed_tool_tokens"] > 0
-        call = await app.db.fetchone("SELECT decision, status FROM tool_calls WHERE tool = 'clear_shopping_list'")
+        call = await app.db.fetchone("SELECT decision, status FROM tool_calls WHERE tool = 'remove_all_shopping_items'")
         assert (call["decision"], call["status"]) == ("require_approval", "ok")
     finally:
         for close in app.closers:

@@ -58,19 +58,19 @@ class ShoppingSkill(SkillPlugin):
         await asyncio.to_thread(self._path.write_text, "".join(f"{item}\n" for item in items), encoding="utf-8")
 
     @tool(risk=Risk.READ, idempotent=True)
-    async def show_shopping_list(self) -> str:
+    async def show_shopping_items(self) -> str:
         """The items on the shopping list."""
         items = await self._items()
         return "\n".join(f"- {item}" for item in items) if items else "The shopping list is empty."
 
     @tool(risk=Risk.WRITE)
-    async def add_to_shopping_list(self, item: Annotated[str, "what to buy, e.g. 'milk'"]) -> str:
+    async def add_shopping_item(self, item: Annotated[str, "what to buy, e.g. 'milk'"]) -> str:
         """Add one item to the shopping list."""
         await self._write([*await self._items(), item.strip()])
         return f"Added {item.strip()!r} to the shopping list."
 
     @tool(risk=Risk.DESTRUCTIVE, describe=_describe_clear)
-    async def clear_shopping_list(self) -> str:
+    async def remove_all_shopping_items(self) -> str:
         """Remove every item from the shopping list."""
         items = await self._items()
         await self._write([])
