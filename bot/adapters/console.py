@@ -14,6 +14,9 @@ import sys
 from collections.abc import AsyncIterator
 from typing import TextIO
 
+from rich.console import Console as RichConsole
+from rich.markdown import Markdown
+
 from bot.adapters.base import APPROVAL_OUTCOME_LABELS, DECISION_NOTICES, always_label
 from bot.clock import Clock
 from bot.core.approvals import ApprovalOutcome, ApprovalRequest
@@ -25,9 +28,6 @@ from bot.core.events import (
     ChatRef,
     CommandMessage,
     InboundEvent,
-    Location,
-    LocationShared,
-    LocationSource,
     MessageKind,
     OutboundMessage,
     Platform,
@@ -52,6 +52,8 @@ class ConsoleAdapter:
         self._clock = clock
         self._lines = lines
         self._out = out or sys.stdout
+        isatty = getattr(self._out, "isatty", None)
+        self._rich = RichConsole(file=self._out, soft_wrap=False) if isatty is not None and isatty() else None
         self.chat = ChatRef(Platform.CONSOLE, chat_id="console", user_id=user_id, kind=ChatKind.PRIVATE)
         self._pending: list[ApprovalRequest] = []
         self._turns: set[asyncio.Task[None]] = set()
@@ -60,7 +62,13 @@ class ConsoleAdapter:
     async def send(self, chat: ChatRef, message: OutboundMessage) -> SentMessage:
         prefix = {MessageKind.NOTICE: "  · ", MessageKind.ERROR: "  ! ", MessageKind.SCHEDULED: "  ⏰ "}.get(
             message.kind, "mayordomo> ")
-        self._print(prefix + message.text.replace("\n", "\n" + " " * len(prefix)))
+        if self._rich is not None:
+            # A terminal: Markdown rendered (bold, lists, code, links) by rich.
+            self._print(prefix.rstrip())
+            self._rich.print(Markdown(message.text))
+        else:
+            # A pipe or a file: plain text, exactly as written, for scripts that read it.
+            self._print(prefix + message.text.replace("\n", "\n" + " " * len(prefix)))
         for receipt in message.receipts:
             self._print(f"  {RECEIPT_MARKS[receipt.outcome]} {receipt.summary}")
         if message.suggestions:
@@ -128,18 +136,6 @@ class ConsoleAdapter:
         task.add_done_callback(self._turns.discard)
 
     def _translate(self, text: str) -> InboundEvent | None:
-        if text.startswith("/pin"):
-            parts = text.split()
-            try:
-                lat, lon = float(parts[1]), float(parts[2])
-            except (IndexError, ValueError):
-                self._print("  Usage: /pin LATITUDE LONGITUDE  (e.g. /pin 40.4168 -3.7038)")
-                return None
-            if not (-90 <= lat <= 90 and -180 <= lon <= 180):
-                self._print("  Latitude must be within ±90 and longitude within ±180.")
-                return None
-            location = Location(lat, lon, self._clock.now(), LocationSource.MANUAL)
-            return LocationShared(self.chat, location)
         if text.startswith("/") and len(text) > 1 and not text.startswith("//"):
             name, _, argument = text[1:].partition(" ")
             return CommandMessage(self.chat, name.strip(), argument.strip())

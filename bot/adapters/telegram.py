@@ -30,6 +30,7 @@ from telegram import (
     Document,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    KeyboardButton,
     LinkPreviewOptions,
     Message,
     PhotoSize,
@@ -108,6 +109,7 @@ TOO_MANY_FILES = "I take up to {limit} photos or files per message; the rest of 
 # Albums arrive as one message per item sharing a media_group_id; remember a bounded number.
 MAX_REMEMBERED_ALBUMS = 1_000
 VOICE_TOO_BIG = "That voice note is too large for me ({size:,} bytes; the limit is {limit:,})."
+SHARE_LOCATION = "📍 Share my location"
 APPROVAL_HEADER = "Approval needed"
 APPROVAL_FOOTER = "Answer within {minutes} min; no answer means no."
 
@@ -312,6 +314,10 @@ class TelegramAdapter:
                                 resize_keyboard=True)
             if message.suggestions else None
         )
+        if message.ask_location and chat.kind is not ChatKind.GROUP and int(chat.chat_id) > 0:
+            # Telegram's own button: one tap shares the position (private chats only).
+            markup = ReplyKeyboardMarkup([[KeyboardButton(SHARE_LOCATION, request_location=True)]],
+                                         one_time_keyboard=True, resize_keyboard=True)
         first: SentMessage | None = None
         for index, part in enumerate(parts, start=1):
             last = index == len(parts)

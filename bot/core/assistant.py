@@ -26,6 +26,7 @@ from bot.core.events import (
     ChatRef,
     CommandMessage,
     InboundEvent,
+    Location,
     LocationShared,
     LocationSource,
     MessageKind,
@@ -351,7 +352,19 @@ class Assistant:
             reading = await self.locations.read(
                 event.chat.user_key, self.deps.clock.now(), timedelta(minutes=core.location_max_age_minutes)
             )
-            return OutboundMessage(replies.location_status(reading))
+            return OutboundMessage(replies.location_status(reading), ask_location=True)
+
+        async def pin(event: CommandMessage) -> OutboundMessage:
+            parts = event.argument.replace(",", " ").split()
+            try:
+                lat, lon = float(parts[0]), float(parts[1])
+            except (IndexError, ValueError):
+                return OutboundMessage(replies.pin_usage(), MessageKind.ERROR)
+            if not (-90 <= lat <= 90 and -180 <= lon <= 180):
+                return OutboundMessage(replies.pin_out_of_range(), MessageKind.ERROR)
+            place = Location(lat, lon, self.deps.clock.now(), LocationSource.MANUAL)
+            await self.locations.update(event.chat.user_key, place, live=False)
+            return OutboundMessage(replies.location_saved(place, False), MessageKind.NOTICE)
 
         async def permissions(event: CommandMessage) -> OutboundMessage:
             grants = self.broker.grants
@@ -373,7 +386,8 @@ class Assistant:
         self.add_command("start", start, "say hello and list what I can do")
         self.add_command("help", help_, "list the commands")
         self.add_command("reset", reset, "start a fresh conversation (memory is kept)")
-        self.add_command("location", location, "show the location I know and its age")
+        self.add_command("location", location, "show the location I know and its age (and a button to share it)")
+        self.add_command("pin", pin, "set your location by hand: /pin LATITUDE LONGITUDE")
         self.add_command("permissions", permissions,
                          "list what I may do without asking; /permissions revoke N (or all)")
 

@@ -179,6 +179,7 @@ class OutboundMessage:
     kind: MessageKind = MessageKind.ANSWER
     suggestions: tuple[str, ...] = field(default_factory=tuple)
     receipts: tuple[Receipt, ...] = field(default_factory=tuple)
+    ask_location: bool = False  # offer the platform's "share my location" control, if it has one
 
 
 @dataclass(frozen=True)

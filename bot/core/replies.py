@@ -257,3 +257,11 @@ def document_note(filename: str, attachment_id: int, size: int, cut_at: int | No
     cut = f"; only its first {cut_at:,} characters are shown" if cut_at else ""
     return (f"[The user sent the file “{filename}” (attachment {attachment_id}, {_size(size)}{cut}). "
             "Its text follows; notes_save_attachment files the original in the notes if they ask.]")
+
+
+def pin_usage() -> str:
+    return "Usage: /pin LATITUDE LONGITUDE  (e.g. /pin 40.4168 -3.7038)"
+
+
+def pin_out_of_range() -> str:
+    return "Latitude must be within ±90 and longitude within ±180."

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 from pathlib import Path
 
 from bot.adapters.console import ConsoleAdapter
@@ -152,3 +153,27 @@ async def test_console_always_answer_grants_and_a_pin_is_confirmed_once(
     await console.feed("/pin 40.4168 -3.7038")
     await _settle(console)
     assert out.getvalue().count("📍") == 1
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+async def test_console_renders_markdown_in_a_terminal_and_help_lists_every_command(
+        tmp_path: Path, db: Database, clock: ManualClock, model: ScriptedModel) -> None:
+    console, _, _ = await _console(tmp_path, db, clock, model)
+    terminal = _Terminal()
+    rendered = ConsoleAdapter(console._assistant, clock, lines=_no_lines(), out=terminal)
+    console._assistant.add_messenger(rendered)
+    model.respond("**Hola**, puedo ayudarte con:\n\n- tu `agenda`")
+    await rendered.feed("hola, ¿qué sabes hacer?")
+    await _settle(rendered)
+    await rendered.feed("/help")
+    await _settle(rendered)
+    raw = terminal.getvalue()
+    assert "\x1b[1mHola\x1b[0m" in raw  # bold, as a terminal shows it
+    text = re.sub(r"\x1b\[[0-9;]*m", "", raw)
+    assert "Hola" in text and "**" not in text and "`" not in text and "• tu agenda" in text
+    for command in ("/pin", "/permissions", "/location", "/reset", "/help"):
+        assert command in text, command

@@ -137,3 +137,16 @@ async def test_a_command_for_another_bot_is_ignored(tg: Harness) -> None:
     [reply] = await tg.replies(1)
     assert "/location" in reply
     assert len(tg.api.calls_to("sendMessage")) == 1
+
+
+async def test_location_offers_telegrams_share_button_and_help_lists_every_command(tg: Harness) -> None:
+    await tg.say("/location")
+    calls = await tg.api.wait_for("sendMessage", lambda c: "reply_markup" in c.params)
+    keyboard = calls[0].params["reply_markup"]["keyboard"]
+    assert keyboard == [[{"text": "📍 Share my location", "request_location": True}]]
+    await tg.say("/help")
+    help_text = (await tg.replies(1, predicate=lambda t: t.startswith("Commands")))[0]
+    for command in ("/pin", "/permissions", "/location", "/reset", "/start"):
+        assert command in help_text, command
+    menu = tg.api.calls_to("setMyCommands")[0].params["commands"]
+    assert {"pin", "permissions"} <= {c["command"] for c in menu}
