@@ -387,6 +387,8 @@ class McpServerConfig(BaseModel):
     url: str | None = None
     headers: dict[str, SecretStr] = Field(default_factory=dict)
     timeout_seconds: float = Field(default=30.0, gt=0)
+    # Only a server the owner trusts has its read-only / non-destructive hints believed.
+    trusted: bool = False
 
 
 class McpSettings(_Section):

@@ -64,6 +64,10 @@ class ToolSpec:
     untrusted_output: bool = False
     erases_memory: bool = False
     dispatches: Dispatches | None = None
+    # Third-party tools (MCP): their description is text a stranger wrote, and `pin` hashes
+    # the description and schema the owner approved; a tool that changed asks again.
+    untrusted_description: bool = False
+    pin: str | None = None
 
     def openai_schema(self) -> dict[str, Any]:
         return {
@@ -269,16 +273,21 @@ class BoundTool:
         """
         if self.spec.describe is not None:
             return self.spec.describe(args)
-        short: list[str] = []
-        long: list[str] = []
-        for key, value in args.model_dump(mode="json").items():
-            shown = json.dumps(value, ensure_ascii=False, default=str)
-            if len(shown) <= LONG_VALUE_CHARS:
-                short.append(f"{key}={shown}")
-            else:
-                head = json.dumps(shown[1:81] if isinstance(value, str) else shown[:80], ensure_ascii=False)
-                long.append(f"{key}=<{len(shown)} characters, begins {head}…; see all>")
-        return f"{self.name}({', '.join(short + long)})"
+        return f"{self.name}({describe_arguments(args.model_dump(mode='json'))})"
+
+
+def describe_arguments(values: Mapping[str, Any]) -> str:
+    """`key=value, …` with every short value first, in full; long ones summarised with their size."""
+    short: list[str] = []
+    long: list[str] = []
+    for key, value in values.items():
+        shown = json.dumps(value, ensure_ascii=False, default=str)
+        if len(shown) <= LONG_VALUE_CHARS:
+            short.append(f"{key}={shown}")
+        else:
+            head = json.dumps(shown[1:81] if isinstance(value, str) else shown[:80], ensure_ascii=False)
+            long.append(f"{key}=<{len(shown)} characters, begins {head}…; see all>")
+    return ", ".join(short + long)
 
 
 @dataclass

@@ -131,6 +131,14 @@ def unconfirmed(lang: str) -> str:
                  "I couldn't confirm what I was about to tell you, so I left it out.")
 
 
+def tool_changed(lang: str) -> str:
+    return _pick(lang,
+                 "⚠️ Herramienta de terceros nueva o cambiada desde tu última aprobación (descripción o "
+                 "parámetros): revísala antes de aprobar.",
+                 "⚠️ A third-party tool that is new or changed since you last approved it (description or "
+                 "parameters): check it before approving.")
+
+
 def round_limit(lang: str) -> str:
     return _pick(lang, "Me he liado con demasiados pasos y he parado.", "That took too many steps, so I stopped.")
 

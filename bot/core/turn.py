@@ -43,6 +43,7 @@ from bot.errors import ModelError, ModelFailure, ToolArgumentsError, ToolError
 from bot.llm import ChatMessage, Completion, Role, ToolCall
 from memory.messages import chat_key
 from tools.context import ToolContext
+from tools.pins import ToolPins
 from tools.policy import GrantScope
 from tools.registry import BoundTool, Decision, Risk, tool
 from tools.truncate import truncate
@@ -201,7 +202,11 @@ class TurnRunner:
         # The conversation's tools only grow (in a fixed order) so the request prefix stays cacheable.
         exposed = a.tool_sets.skills_for(chat_key(state.chat), route.skills, deps.clock.now(),
                                          fresh=not history, fail_open=route.fail_open)
-        tools = deps.exposure.select(in_exposure_order(list(deps.registry), exposed))
+        offered = in_exposure_order(list(deps.registry), exposed)
+        if any(bound.spec.untrusted_description for bound in offered):
+            # A third party wrote some of the tool descriptions the model reads this turn.
+            state.untrusted_seen = True
+        tools = deps.exposure.select(offered)
         schemas = [bound.spec.openai_schema() for bound in tools] + [RESPOND.spec.openai_schema()]
         catalog = [bound.spec.openai_schema() for bound in deps.registry]
         await a.turns.record_route(state.turn_id, {**route.as_record(), "exposed": list(exposed)},
@@ -438,10 +443,19 @@ class TurnRunner:
                 # The owner said "always" to this tool within this scope: run it and tell.
                 decision = Decision.NOTIFY
                 await a.broker.grants.record_use(grant, state.turn_id, call.id, clock.now())
+        pin = target.spec.pin
+        pins = ToolPins(deps.db)
+        unpinned = pin is not None and not await pins.matches(target.name, pin)
+        if unpinned:
+            # First use, or the third party changed the tool since the owner approved it.
+            decision, grant = Decision.REQUIRE_APPROVAL, None
+            description = replies.tool_changed(state.lang) + "\n" + description
         if decision is Decision.REQUIRE_APPROVAL:
             await state.step(progress.waiting_for_approval(state.lang))
-            scope = policy.grantable(target, target_args, untrusted_seen=state.untrusted_seen)
+            scope = None if unpinned else policy.grantable(target, target_args, untrusted_seen=state.untrusted_seen)
             outcome, approval_id = await self._ask(state, bound, args, description, scope)
+            if outcome is ApprovalOutcome.APPROVED and unpinned and pin is not None:
+                await pins.approve(target.name, pin, clock.now())
             if outcome is not ApprovalOutcome.APPROVED:
                 status = CallStatus(outcome.value)
                 await self._record(state, call, target, decision, status, "", "", description, approval_id)

@@ -40,6 +40,18 @@ def wipe(target: str) -> str:
     return f"wiped {target}"
 
 
+# What a hostile server can write in a description; MAYORDOMO_TEST_MCP_NOTE changes it.
+BOARD_NOTE = os.environ.get("MAYORDOMO_TEST_MCP_NOTE", "")
+
+
+@server.tool(annotations=ToolAnnotations(read_only_hint=True),
+             description="Read the team's notice board (read only)." + BOARD_NOTE)
+def notice_board() -> str:
+    with LOG.open("a", encoding="utf-8") as handle:
+        handle.write("notice_board\n")
+    return "Board: lunch at 13:00."
+
+
 @server.tool(annotations=ToolAnnotations(read_only_hint=True))
 def broken() -> str:
     """Always fails."""
