@@ -11,7 +11,8 @@ the console printed.
     python bench/honesty.py ../shared/bench/honesty/dev.jsonl [--only ID] [--verbose]
 
 Ends with `name = value` lines: leak_rate, false_positive_rate, leaks per category and
-language, extra_model_calls_per_case, crashes.
+language, extra_model_calls_per_case, crashes, and the time to check 100,000 adversarial
+characters (answer and tool result) with `verify_100k_adversarial_seconds`.
 """
 
 from __future__ import annotations
@@ -259,6 +260,30 @@ async def _truth(truth: dict[str, Any], app: Any, notes: Path, before: dict[str,
     return True, ""
 
 
+def verify_speed() -> dict[str, float]:
+    """Seconds to check adversarial inputs: runs that made the old patterns quadratic."""
+    from bot.core.verify import CallRecord, CallStatus, check
+    from tools.registry import Risk
+
+    now = datetime.now(ZoneInfo(ZONE))
+    size = 100_000
+    kinds = {
+        "word_run": "a" * size,
+        "dotted": "a." * (size // 2),
+        "digits": "1 " * (size // 2),
+        "at_signs": ("x" * 60 + "@") * (size // 61),
+        "sentences": "Done. I've added it, and it's gone; " * (size // 36),
+    }
+    timings: dict[str, float] = {}
+    for name, text in kinds.items():
+        call = CallRecord(name="web_fetch", arguments="{}", risk=Risk.READ, status=CallStatus.OK,
+                          description="fetch", result=text)
+        start = time.perf_counter()
+        check(text, [call], "read it and tell me", now)
+        timings[name] = time.perf_counter() - start
+    return timings
+
+
 def _rate(part: int, whole: int) -> str:
     return f"{part / whole:.3f}" if whole else "0.000"
 
@@ -324,6 +349,10 @@ async def main() -> int:
     finally:
         await model.stop()
     report(results)
+    timings = verify_speed()
+    for name, seconds in timings.items():
+        print(f"verify_100k_{name}_seconds = {seconds:.3f}")
+    print(f"verify_100k_adversarial_seconds = {max(timings.values()):.3f}")
     return 0
 
 

@@ -108,10 +108,10 @@ _EN_REMIND = (
     r"you'?re\s+covered"
 )
 _KIND_PATTERNS: tuple[tuple[ActionKind, re.Pattern[str]], ...] = (
-    (ActionKind.REMOVE, re.compile(rf"\b(?:{_ES_REMOVE}|{_EN_REMOVE})\b|🗑", _I)),
-    (ActionKind.SEND, re.compile(rf"\b(?:{_ES_SEND}|{_EN_SEND})\b|📧|📨|📤", _I)),
-    (ActionKind.REMIND, re.compile(rf"\b(?:{_ES_REMIND}|{_EN_REMIND})\b|⏰|🔔", _I)),
-    (ActionKind.STORE, re.compile(rf"\b(?:{_ES_STORE}|{_EN_STORE})\b|📝|🗒|✍", _I)),
+    (ActionKind.REMOVE, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_REMOVE}|{_EN_REMOVE})\b|🗑", _I)),
+    (ActionKind.SEND, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_SEND}|{_EN_SEND})\b|📧|📨|📤", _I)),
+    (ActionKind.REMIND, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_REMIND}|{_EN_REMIND})\b|⏰|🔔", _I)),
+    (ActionKind.STORE, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_STORE}|{_EN_STORE})\b|📝|🗒|✍", _I)),
 )
 _CLOSER = re.compile(
     r"^\W*(?:¡\s*)?(?:listo|lista|listos|hecho|hecha|ya\s+est[áa]|arreglado|solucionado|perfecto|de\s+lujo|"
@@ -122,7 +122,7 @@ _CLOSER = re.compile(
     _I,
 )
 _EVERYTHING = re.compile(
-    r"\b(?:both|all\s+(?:of\s+them|done|the)|everything|each\s+one|ambas|ambos|las\s+dos|los\s+dos|"
+    r"\b(?=[^\W\d_])(?:both|all\s+(?:of\s+them|done|the)|everything|each\s+one|ambas|ambos|las\s+dos|los\s+dos|"
     r"tus\s+dos|todo\s+hecho|todas?|todos|cada\s+una?)\b",
     _I,
 )
@@ -146,7 +146,7 @@ _PRESUPPOSED = re.compile(
 # -- stance vocabulary ------------------------------------------------------------------
 # Negation-shaped idioms that say nothing about the action ("No worries, X is gone").
 _IDIOMS = re.compile(
-    r"\b(?:no\s+worries|no\s+problem|not\s+a\s+problem|no\s+prob|no\s+biggie|no\s+sweat|"
+    r"\b(?=[^\W\d_])(?:no\s+worries|no\s+problem|not\s+a\s+problem|no\s+prob|no\s+biggie|no\s+sweat|"
     r"never\s+forget|won'?t\s+forget|not\s+to\s+worry|no\s+need\s+to\s+\w+|nothing\s+else|"
     r"no\s+te\s+preocupes|sin\s+(?:ning[úu]n\s+)?problemas?|(?:no\s+hubo\s+|no\s+hay\s+)?ning[úu]n\s+problema|"
     r"no\s+hay\s+problema|no\s+hace\s+falta\s+que[^,.;:]*|no\s+(?:te\s+lo\s+|lo\s+)?olvidar[ée]|"
@@ -154,7 +154,7 @@ _IDIOMS = re.compile(
     _I,
 )
 _NEGATION = re.compile(
-    r"\b(?:not|no|never|nothing|none|nobody|nowhere|neither|nor|without|cannot|can't|couldn't|didn't|"
+    r"\b(?=[^\W\d_])(?:not|no|never|nothing|none|nobody|nowhere|neither|nor|without|cannot|can't|couldn't|didn't|"
     r"don't|doesn't|isn't|aren't|wasn't|weren't|haven't|hasn't|won't|wouldn't|unable|failed|fail|fails|"
     r"error|denied|declined|rejected|expired|missing|nunca|nada|ning[úu]n[oa]?|ni|sin|tampoco|jam[áa]s|"
     r"fall[óo]|fallado|falla|errores|denegad[oa]s?|rechazad[oa]s?|caducad[oa]s?|expirad[oa]s?|imposible)\b"
@@ -167,12 +167,12 @@ _NEGATION = re.compile(
 )
 # Negative words that state a removal: "ya no existe", "no longer there", "won't ring".
 _NEGATIVE_STATE = re.compile(
-    r"\b(?:ya\s+no|no\s+longer|no\s+more|is\s+no\s+more|anymore|any\s+more|won'?t\s+(?:ring|bother|go\s+off|sound)|"
+    r"\b(?=[^\W\d_])(?:ya\s+no|no\s+longer|no\s+more|is\s+no\s+more|anymore|any\s+more|won'?t\s+(?:ring|bother|go\s+off|sound)|"
     r"no\s+(?:va\s+a|volver[áa]\s+a)\s+sonar|out\s+of\s+my\s+memory|nothing\s+about\s+\w+\s+anymore)\b",
     _I,
 )
 _OFFER = re.compile(
-    r"\b(?:can\s+i|i\s+can|i\s+could|could\s+i|shall\s+i|should\s+i|want\s+me\s+to|would\s+you|do\s+you\s+want|"
+    r"\b(?=[^\W\d_])(?:can\s+i|i\s+can|i\s+could|could\s+i|shall\s+i|should\s+i|want\s+me\s+to|would\s+you|do\s+you\s+want|"
     r"if\s+you|let\s+me\s+know|tell\s+me|just\s+say|happy\s+to|i'?d\s+be\s+glad|i'?d\s+need|i\s+need|"
     r"please\s+(?:confirm|tell|send|give|share)|puedo|podr[íi]a|puedes|quieres|prefieres|"
     r"si\s+quieres|si\s+te\s+parece|si\s+me|si\s+necesitas|dime|d[ií]game|ind[ií]came|av[ií]same|"

@@ -10,12 +10,19 @@ long page or answer costs bounded time.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from itertools import islice
 
 MAX_SCAN_CHARS = 100_000
 """Each text is scanned up to this many characters (an answer longer than that is cut)."""
+MAX_MATCHES = 5_000
+"""Matches of one pattern taken from one text: bounds the work on adversarial input."""
+
+
+def _each(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    return islice(pattern.finditer(text), MAX_MATCHES)
 
 _EN_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
@@ -123,7 +130,7 @@ def _both_halves(hour: int, minute: int) -> set[tuple[int, int]]:
 
 def _word_times(text: str) -> set[tuple[int, int]]:
     times: set[tuple[int, int]] = set()
-    for m in _EN_WORD_TIME.finditer(text):
+    for m in _each(_EN_WORD_TIME, text):
         if m.group(3):
             minutes = {"quarter": 15, "half": 30, "ten": 10, "twenty": 20, "five": 5, "twenty-five": 25}[
                 m.group(1).lower()]
@@ -140,7 +147,7 @@ def _word_times(text: str) -> set[tuple[int, int]]:
             times |= _both_halves(_hour_value(m.group(6)), minutes)
         else:
             times |= {(12, 0)} if m.group(8).lower() in ("noon", "midday") else {(0, 0)}
-    for m in _ES_WORD_TIME.finditer(text):
+    for m in _each(_ES_WORD_TIME, text):
         if m.group(1):
             hour, sign, minute_word = _hour_value(m.group(1)), m.group(2), m.group(3)
         elif m.group(4):
@@ -159,47 +166,47 @@ def extract_details(text: str) -> Details:
     """Every detail mentioned in `text` (its first MAX_SCAN_CHARS characters)."""
     text = text[:MAX_SCAN_CHARS]
     times: set[tuple[int, int]] = set()
-    for m in _TIME.finditer(text):
+    for m in _each(_TIME, text):
         times.add((int(m.group(1)), int(m.group(2))))
-    for m in _AMPM.finditer(text):
+    for m in _each(_AMPM, text):
         times.add((int(m.group(1)) % 12 + (12 if m.group(3).lower() == "p" else 0), int(m.group(2) or 0)))
     times |= _word_times(text)
     dates: set[tuple[int, int]] = set()
-    for m in _ISO_DATE.finditer(text):
+    for m in _each(_ISO_DATE, text):
         dates.add((int(m.group(2)), int(m.group(3))))
-    for m in _DAY_MONTH.finditer(text):
+    for m in _each(_DAY_MONTH, text):
         dates.add((_MONTHS[m.group(2).lower()], int(m.group(1))))
-    for m in _MONTH_DAY.finditer(text):
+    for m in _each(_MONTH_DAY, text):
         dates.add((_MONTHS[m.group(1).lower()], int(m.group(2))))
-    for m in _NUM_DATE.finditer(text):
+    for m in _each(_NUM_DATE, text):
         day, month = int(m.group(1)), int(m.group(2))
         if 1 <= month <= 12 and 1 <= day <= 31:
             dates.add((month, day))
-    emails = {m.group(0).lower().rstrip(".") for m in _EMAIL.finditer(text)}
-    for m in _SPOKEN_EMAIL.finditer(text):
+    emails = {m.group(0).lower().rstrip(".") for m in _each(_EMAIL, text)}
+    for m in _each(_SPOKEN_EMAIL, text):
         parts = re.split(r"(?:^|\s+)(?:dot|punto|\(dot\)|\[dot\])\s+", m.group(3).strip(), flags=re.IGNORECASE)
         emails.add(f"{m.group(1)}@{m.group(2)}.{'.'.join(p for p in parts if p)}".lower())
     urls: set[str] = set()
     domains: set[str] = set()
-    for m in _URL.finditer(text):
+    for m in _each(_URL, text):
         link = m.group(0).rstrip(".,;:!?").lower()
         rest = link.split("://", 1)[1]
         urls.add(rest.rstrip("/"))
         domains.add(rest.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0])
     without_urls = _URL.sub(" ", text)
     without_emails = _EMAIL.sub(" ", without_urls)
-    for m in _DOMAIN.finditer(without_emails):
+    for m in _each(_DOMAIN, without_emails):
         domain = m.group(1).lower()
         domains.add(domain)
         if m.group(2):
             urls.add((domain + m.group(2).rstrip(".,;:!?")).lower().rstrip("/"))
-    for m in _SPOKEN_DOMAIN.finditer(without_emails):
+    for m in _each(_SPOKEN_DOMAIN, without_emails):
         middle = re.split(r"(?:^|\s+)(?:dot|punto)\s+", m.group(2).strip(), flags=re.IGNORECASE) if m.group(2) else []
         domains.add(".".join([m.group(1), *[p for p in middle if p], m.group(3)]).lower())
-    emails |= {m.group(0).lower() for m in _EMAIL.finditer(without_urls)}
+    emails |= {m.group(0).lower() for m in _each(_EMAIL, without_urls)}
     domains |= {e.split("@", 1)[1] for e in emails}
     phones: set[str] = set()
-    for m in _PHONE.finditer(without_urls):
+    for m in _each(_PHONE, without_urls):
         if _ISO_DATE.fullmatch(m.group(0).strip()):
             continue
         digits = re.sub(r"\D", "", m.group(0))
@@ -207,7 +214,7 @@ def extract_details(text: str) -> Details:
             phones.add(digits)
     amounts: set[str] = set()
     numbers: set[str] = set()
-    for m in _AMOUNT.finditer(without_urls):
+    for m in _each(_AMOUNT, without_urls):
         value = _number(m.group(2))
         numbers.add(value)
         if m.group(1) or m.group(3):

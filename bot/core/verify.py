@@ -95,7 +95,18 @@ class Verdict:
 
 
 _WORD = re.compile(r"[^\W\d_]{3,}(?:'[a-z]+)?", re.UNICODE)
-_OBJECT = re.compile(r"(?<![\w@/])(?:[\w.]*\d[\w.-]*[a-z][\w.-]*|[a-z][\w.]*\d[\w.-]*|[a-z]\w*(?:-\w+)+)", re.I)
+_TOKEN = re.compile(r"[\w.-]{3,80}")
+_NAMEISH = re.compile(r"^(?=.*\d)(?=.*[^\W\d_])|^[^\W\d_]+(?:-\w+)+$")
+
+
+def _objects(text: str) -> list[str]:
+    """Names in `text` that look like identifiers: 'list2-f05', 'r-777', 'plan.md'."""
+    found = []
+    for match in _TOKEN.finditer(text):
+        token = match.group(0).strip(".-")
+        if len(token) >= 3 and _NAMEISH.match(token):
+            found.append(token)
+    return found
 _STOP = frozenset("""
 the and for with that this your you my mine our are was were has have had been its it's not but from into
 onto about what which when where who how now just also then than them they their there here all any some
@@ -184,7 +195,7 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False) -> str 
     if clause.everything and (len(backing) < 2 or turn.unsettled):
         return "claims every action succeeded, but not all did"
     evidence = " ".join(_norm(f"{c.arguments} {c.description} {c.result[:2000]}") for c in backing)
-    for token in _OBJECT.findall(clause.text):
+    for token in _objects(clause.text):
         name = _norm(token).strip(".-")
         if len(name) >= 3 and not name.isdigit() and name not in evidence:
             return f"names {token!r}, which no successful call of that kind touched"
