@@ -21,6 +21,7 @@ from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.core import tokens
 from bot.core.assistant import Assistant, CoreDeps
+from bot.core.claim_model import ClaimModel
 from bot.core.deferred import build_exposure
 from bot.core.router import Exemplar, build_router
 from bot.core.stats import install_stats
@@ -96,6 +97,16 @@ def _quiet(step: str) -> None:
     """Tests and tools build the app silently."""
 
 
+def _claim_model() -> ClaimModel | None:
+    """The honesty check's classifier; without it the check runs on its rules alone."""
+    try:
+        return ClaimModel.load()
+    except Exception as exc:  # a missing wheel or weights file must not stop the assistant
+        log.warning("claim classifier unavailable (%s: %s); honesty check uses rules only",
+                    type(exc).__name__, exc)
+        return None
+
+
 async def build_app(settings: Settings, clock: Clock | None = None,
                     progress: Callable[[str], None] = _quiet) -> App:
     clock = clock or SystemClock()
@@ -105,7 +116,8 @@ async def build_app(settings: Settings, clock: Clock | None = None,
                              follow_redirects=True)
     model = ModelClient(settings.llm, db, clock) if settings.llm.configured else None
     registry = ToolRegistry()
-    deps = CoreDeps(settings=settings, db=db, clock=clock, model=model, registry=registry)
+    deps = CoreDeps(settings=settings, db=db, clock=clock, model=model, registry=registry,
+                    claims=await asyncio.to_thread(_claim_model))
     assistant = Assistant(deps)
     scheduler = Scheduler(db, clock)
     briefing = morning_briefing(settings, clock, assistant.deliver, assistant.chats.users, scheduler)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from bot.clock import Clock
 from bot.config import Settings
+from bot.core.claim_model import ClaimModel
 from bot.core.routing import AllSkillsRouter, ExposeAll, SkillRouter, ToolExposure
 from bot.llm import ModelClient
 from memory.db import Database
@@ -24,6 +25,7 @@ class CoreDeps:
     registry: ToolRegistry
     router: SkillRouter = field(default_factory=AllSkillsRouter)
     exposure: ToolExposure = field(default_factory=ExposeAll)
+    claims: ClaimModel | None = None  # the honesty check's classifier; rules alone without it
 
     @property
     def policy(self) -> Policy:

@@ -8,6 +8,7 @@ English. Negated requests ("don't delete it") ask for nothing.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from bot.core.actions import ActionKind
 
@@ -57,8 +58,25 @@ _ANYWHERE = (
 )
 
 
-def asked_actions(user_text: str) -> frozenset[ActionKind]:
-    """The kinds of action the user's message asks for (empty: it asks for none)."""
+REQUEST_THRESHOLD = 0.95
+
+
+def asked_actions(user_text: str, request_probability: Callable[[str], float] | None = None
+                  ) -> frozenset[ActionKind]:
+    """The kinds of action the user's message asks for (empty: it asks for none).
+
+    When the rules find no request, `request_probability` (the classifier) may still say
+    the message asks for one; its kind is then taken to be storing something, the commonest.
+    """
+    found = _asked_by_rules(user_text)
+    if found or request_probability is None or not user_text.strip() or reported_actions(user_text):
+        return found
+    if request_probability(user_text[:4000]) >= REQUEST_THRESHOLD:
+        return frozenset({ActionKind.STORE})
+    return found
+
+
+def _asked_by_rules(user_text: str) -> frozenset[ActionKind]:
     text = user_text[:4000]
     kinds: set[ActionKind] = set()
     for kind, pattern in _PATTERNS:

@@ -174,7 +174,9 @@ class TurnRunner:
                            attached=attached)
         if attached is not None and attached.document_text is not None:
             state.untrusted_seen = True  # a file's text is a stranger's words, like a web page
-        state.asked = await asyncio.to_thread(asked_actions, text)
+        claims = a.deps.claims
+        state.asked = await asyncio.to_thread(
+            asked_actions, text, claims.request_probability if claims is not None else None)
         if a.show_progress is not None:
             state.progress = ProgressReporter(clock, a.show_progress, chat, turn_id)
             state.progress.start(progress.thinking(lang))
@@ -267,8 +269,10 @@ class TurnRunner:
                 continue
             now_local = a.deps.clock.now().astimezone(core.zone)
             # Off the event loop: a long answer or tool result must not stall other chats.
+            scorer = a.deps.claims.claim_probabilities if a.deps.claims is not None else None
             verdict = await asyncio.to_thread(
-                check, answer, tuple(state.calls), state.user_text, now_local, tuple(state.context), state.asked)
+                check, answer, tuple(state.calls), state.user_text, now_local, tuple(state.context), state.asked,
+                scorer)
             state.verification_log.append({
                 "attempt": retries + 1,
                 "violations": [{"rule": v.rule.value, "detail": v.detail} for v in verdict.violations],

