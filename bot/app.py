@@ -55,6 +55,8 @@ class Adapter(Protocol):
 
     async def start(self) -> None: ...
 
+    async def stop_receiving(self) -> None: ...
+
     async def stop(self) -> None: ...
 
 USER_AGENT = "Mayordomo/0.1 (self-hosted personal assistant)"
@@ -109,12 +111,26 @@ def _claim_model() -> ClaimModel | None:
 
 async def build_app(settings: Settings, clock: Clock | None = None,
                     progress: Callable[[str], None] = _quiet) -> App:
+    """Every part, built from settings; on a failure what was opened is closed again (the
+    database's worker thread would otherwise keep the process alive)."""
     clock = clock or SystemClock()
     progress(f"opening the memory at {settings.core.db_file}…")
     db = await Database.open(settings.core.db_file)
     http = httpx.AsyncClient(timeout=httpx.Timeout(15.0), headers={"User-Agent": USER_AGENT},
                              follow_redirects=True)
     model = ModelClient(settings.llm, db, clock) if settings.llm.configured else None
+    try:
+        return await _build(settings, clock, db, http, model, progress)
+    except BaseException:
+        if model is not None:
+            await _quietly(model.close())
+        await _quietly(http.aclose())
+        await db.close()
+        raise
+
+
+async def _build(settings: Settings, clock: Clock, db: Database, http: httpx.AsyncClient,
+                 model: ModelClient | None, progress: Callable[[str], None]) -> App:
     registry = ToolRegistry()
     deps = CoreDeps(settings=settings, db=db, clock=clock, model=model, registry=registry,
                     claims=await asyncio.to_thread(_claim_model))
@@ -163,35 +179,40 @@ async def run(settings: Settings) -> int:
     app = await build_app(settings, progress=_say)
     _say(f"ready in {time.monotonic() - started:.1f} s")
     adapters: list[Adapter] = []
+    started_adapters: list[Adapter] = []
+    services: list[Service] = []
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):  # loops without signal support (Windows)
             loop.add_signal_handler(sig, stop.set)
-    if settings.telegram.enabled:
-        from bot.adapters.telegram import TelegramAdapter
-
-        adapters.append(TelegramAdapter(settings.telegram, app.assistant, app.db, app.clock))
-    if settings.matrix.enabled:
-        from bot.adapters.matrix import MatrixAdapter
-
-        adapters.append(MatrixAdapter(settings.matrix, app.assistant, app.db, app.clock))
     console: ConsoleAdapter | None = None
-    if not adapters:
-        console = ConsoleAdapter(app.assistant, app.clock)
-        if app.model is None:
-            print("No model configured: set LLM_BASE_URL and LLM_CHAT_MODEL in .env (see .env.example).\n"
-                  "Commands work; messages are saved but not answered until a model is set.",
-                  file=sys.stderr)
-    # Adapters first: assistant.start() edits approvals a previous run left open.
-    for adapter in adapters:
-        await adapter.start()
-    await app.assistant.start()
-    await app.scheduler.start()
-    services: list[Service] = list(app.skills.services) if app.skills is not None else []
-    for service in services:
-        await service.start()
+    # Start-up failures raise (the caller prints one line and exits non-zero) after
+    # everything opened is closed, so the process never hangs on a half-started part.
     try:
+        if settings.telegram.enabled:
+            from bot.adapters.telegram import TelegramAdapter
+
+            adapters.append(TelegramAdapter(settings.telegram, app.assistant, app.db, app.clock))
+        if settings.matrix.enabled:
+            from bot.adapters.matrix import MatrixAdapter
+
+            adapters.append(MatrixAdapter(settings.matrix, app.assistant, app.db, app.clock))
+        if not adapters:
+            console = ConsoleAdapter(app.assistant, app.clock)
+            if app.model is None:
+                print("No model configured: set LLM_BASE_URL and LLM_CHAT_MODEL in .env (see .env.example).\n"
+                      "Commands work; messages are saved but not answered until a model is set.",
+                      file=sys.stderr)
+        # Adapters first: assistant.start() edits approvals a previous run left open.
+        for adapter in adapters:
+            started_adapters.append(adapter)
+            await adapter.start()
+        await app.assistant.start()
+        await app.scheduler.start()
+        for service in app.skills.services if app.skills is not None else []:
+            services.append(service)
+            await service.start()
         if console is not None:
             console_task = asyncio.create_task(console.run())
             stop_task = asyncio.create_task(stop.wait())
@@ -200,17 +221,30 @@ async def run(settings: Settings) -> int:
                 task.cancel()
         else:
             await stop.wait()
+            _say(f"stopping: no new work is taken; running turns get {settings.core.shutdown_grace_seconds:g} s")
     finally:
+        # No new work; running turns get SHUTDOWN_GRACE_SECONDS; the rest stays in the inbox.
+        for adapter in started_adapters:
+            await _quietly(adapter.stop_receiving())
+        await app.assistant.drain(settings.core.shutdown_grace_seconds)
         for service in reversed(services):
-            await service.stop()
+            await _quietly(service.stop())
         await app.scheduler.stop()
-        for adapter in reversed(adapters):
-            await adapter.stop()
         await app.assistant.stop()
+        for adapter in reversed(started_adapters):
+            await _quietly(adapter.stop())
         for close in app.closers:
-            await close()
+            await _quietly(close())
         if app.model is not None:
             await app.model.close()
         await app.http.aclose()
         await app.db.close()
     return 0
+
+
+async def _quietly(work: Awaitable[None]) -> None:
+    """Shutting down goes on whatever one part does (it is logged)."""
+    try:
+        await work
+    except Exception:
+        log.exception("error while stopping")

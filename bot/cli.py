@@ -7,7 +7,7 @@ import asyncio
 import logging
 import sys
 
-from bot.errors import ConfigError, DatabaseError
+from bot.errors import ConfigError, DatabaseError, StartupError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,6 +54,9 @@ def main(argv: list[str] | None = None) -> int:
         except (ConfigError, DatabaseError) as exc:
             print(f"Cannot start: {exc}", file=sys.stderr)
             return 2
+        except StartupError as exc:
+            print(f"Cannot start: {exc}", file=sys.stderr)
+            return 1
         except KeyboardInterrupt:
             return 130
     parser.print_help()

@@ -62,6 +62,7 @@ class CoreSettings(_Section):
     history_messages: int = Field(default=20, ge=0, le=200)
     approval_timeout_seconds: int = Field(default=300, ge=5)
     location_max_age_minutes: int = Field(default=60, ge=1)
+    shutdown_grace_seconds: float = Field(default=20.0, ge=0, le=600)
     policy_overrides: dict[str, str] = Field(default_factory=dict)
     # user key ("telegram:123") -> chat id that may receive scheduled private posts.
     scheduled_chats: dict[str, str] = Field(default_factory=dict)

@@ -69,3 +69,17 @@ class ToolError(MayordomoError):
 
 class ToolArgumentsError(ToolError):
     """The model's arguments do not fit the tool's schema; the schema goes back with it."""
+
+
+class DeliveryError(MayordomoError):
+    """A messenger did not take a message. `permanent`: retrying cannot help (the chat is
+    gone, the request is malformed). `uncertain`: it may have arrived (the answer timed out)."""
+
+    def __init__(self, message: str, *, permanent: bool = False, uncertain: bool = False) -> None:
+        super().__init__(message)
+        self.permanent = permanent
+        self.uncertain = uncertain
+
+
+class StartupError(MayordomoError):
+    """A part could not start (a messenger unreachable, a token rejected); the message says which."""

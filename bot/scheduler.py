@@ -4,7 +4,10 @@ one-shot (reminders), in the user's time zone, surviving restarts.
 What is due is decided here from the injected clock and what SQLite remembers: a
 recurring job fires for the most recent scheduled time after its last recorded fire,
 at most once however long the downtime (catch-up); a one-shot job fires exactly once,
-late if need be (its handler is told how late). APScheduler's AsyncIOScheduler is only
+late if need be (its handler is told how late). A one-shot job is claimed with a lease
+while its handler runs; a message it posts is queued in the outbox in the same
+transaction that marks the job `queued`, and the job becomes `fired` when that message is
+delivered (a job that posts nothing is `fired` when its handler returns). APScheduler's AsyncIOScheduler is only
 the alarm that calls `tick()` at the right wall-clock moments; tests call `tick()`
 themselves with a ManualClock.
 """
@@ -12,6 +15,7 @@ themselves with a ManualClock.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -27,6 +31,11 @@ from bot.clock import Clock
 from memory.db import Database
 
 log = logging.getLogger(__name__)
+
+FIRING_JOB: contextvars.ContextVar[str | None] = contextvars.ContextVar("firing_job", default=None)
+"""The one-shot job whose handler is running: the outbox ties what it posts to the job."""
+# How long a one-shot job is claimed while its handler runs (several workers may tick).
+ONCE_LEASE = timedelta(minutes=10)
 
 RecurringHandler = Callable[[datetime], Awaitable[None]]
 """Called with the scheduled fire time (aware, in the job's zone)."""
@@ -54,8 +63,10 @@ class _Recurring:
 
 
 class Scheduler:
-    def __init__(self, db: Database, clock: Clock, *, tick_seconds: float = 30.0) -> None:
+    def __init__(self, db: Database, clock: Clock, *, tick_seconds: float = 30.0,
+                 worker: str = "main") -> None:
         self._db = db
+        self._worker = worker
         self._clock = clock
         self._recurring: dict[str, _Recurring] = {}
         self._once_handlers: dict[str, OnceHandler] = {}
@@ -83,7 +94,7 @@ class Scheduler:
         await self._db.execute(
             "INSERT INTO scheduled_once(job_id, kind, user_key, run_at, payload) VALUES (?,?,?,?,?)"
             " ON CONFLICT(job_id) DO UPDATE SET run_at = excluded.run_at, payload = excluded.payload,"
-            " status = 'pending', fired_at = NULL",
+            " status = 'pending', fired_at = NULL, claimed_by = NULL, claimed_until = NULL",
             (job_id, kind, user_key, run_at.isoformat(), json.dumps(payload, ensure_ascii=False)),
         )
         self._wake_soon()
@@ -130,13 +141,24 @@ class Scheduler:
                 if handler is None:
                     continue
                 claimed = await self._db.rowcount(
-                    "UPDATE scheduled_once SET status = 'fired', fired_at = ? WHERE job_id = ?"
-                    " AND status = 'pending'",
-                    (now.isoformat(), once.job_id),
+                    "UPDATE scheduled_once SET claimed_by = ?, claimed_until = ? WHERE job_id = ?"
+                    " AND status = 'pending' AND (claimed_until IS NULL OR claimed_until <= ?)",
+                    (self._worker, (now + ONCE_LEASE).isoformat(), once.job_id, now.isoformat()),
                 )
-                if claimed:
-                    fired.append(once.job_id)
-                    await self._run(once.job_id, handler(once, max(now - once.run_at, timedelta(0))))
+                if not claimed:
+                    continue
+                fired.append(once.job_id)
+                token = FIRING_JOB.set(once.job_id)
+                try:
+                    ok = await self._run(once.job_id, handler(once, max(now - once.run_at, timedelta(0))))
+                finally:
+                    FIRING_JOB.reset(token)
+                # Posted something: the outbox marked it queued and marks it fired on delivery.
+                await self._db.execute(
+                    "UPDATE scheduled_once SET status = ?, fired_at = ?, claimed_by = NULL,"
+                    " claimed_until = NULL WHERE job_id = ? AND status = 'pending'",
+                    ("fired" if ok else "failed", now.isoformat(), once.job_id),
+                )
             return fired
 
     async def _due_fire_time(self, job: _Recurring, now: datetime) -> datetime | None:
@@ -156,11 +178,13 @@ class Scheduler:
             candidate = job.trigger.get_next_fire_time(candidate, candidate + timedelta(seconds=1))
         return latest
 
-    async def _run(self, job_id: str, work: Awaitable[None]) -> None:
+    async def _run(self, job_id: str, work: Awaitable[None]) -> bool:
         try:
             await work
         except Exception:
             log.exception("scheduled job %s failed", job_id)
+            return False
+        return True
 
     # -- wall clock ------------------------------------------------------------------
     async def start(self) -> None:

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.core.events import ChatRef
-from memory.db import Database
+from memory.db import Database, Transaction
 
 
 def chat_key(chat: ChatRef) -> str:
@@ -32,9 +32,10 @@ class MessageStore:
 
     async def add(
         self, chat: ChatRef, role: str, content: str, at: datetime, *,
-        turn_id: int | None = None, oversized: bool = False,
+        turn_id: int | None = None, oversized: bool = False, tx: Transaction | None = None,
     ) -> int:
-        return await self._db.execute(
+        """Store one message; inside `tx` when it must commit together with other state."""
+        return await (tx or self._db).execute(
             "INSERT INTO messages(user_key, chat_key, role, content, created_at, turn_id, oversized)"
             " VALUES (?,?,?,?,?,?,?)",
             (chat.user_key, chat_key(chat), role, content, at.isoformat(), turn_id, int(oversized)),

@@ -7,6 +7,8 @@ bot puts into a room goes through `_put`, which encrypts whenever the room is en
 
 Device keys, Olm/Megolm sessions and the sync token live in `MATRIX_STORE_PATH`; the
 device id is kept there too, so a restart logs in as the same device and still decrypts.
+The sync token is saved only after every event of its sync was handled (stored in the
+core's inbox), never before as nio would: a crash makes the homeserver send them again.
 """
 
 from __future__ import annotations
@@ -189,10 +191,10 @@ class MatrixAdapter:
         self._allowed = frozenset(settings.allowed_users)
         self._client: AsyncClient | None = None
         self._sync_task: asyncio.Task[None] | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
         self._encryption_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._seen: OrderedDict[str, None] = OrderedDict()
         self._joining: set[str] = set()
+        self._invited: set[str] = set()  # joining rooms whose timeline reached our invite
         self._refused: set[str] = set()
         self._undecryptable: dict[str, _Undecryptable] = {}
         self._open_approvals: dict[str, ApprovalRequest] = {}
@@ -220,6 +222,7 @@ class MatrixAdapter:
         if isinstance(first, SyncError):
             await client.close()
             raise ConfigError(f"MATRIX_HOMESERVER: the first sync failed: {first.message}")
+        self._save_sync_token(first.next_batch)
         if not resumed:
             client.add_event_callback(self._on_room_event, Event)  # type: ignore[arg-type]
         client.add_response_callback(self._after_sync, SyncResponse)  # type: ignore[arg-type]
@@ -230,6 +233,18 @@ class MatrixAdapter:
                  client.user_id, client.device_id, fingerprint(identity),
                  client.user_id, client.device_id, identity)
 
+    async def stop_receiving(self) -> None:
+        """Sync no more (a graceful stop lets running turns finish after this)."""
+        if self._sync_task is not None:
+            self._sync_task.cancel()
+            await asyncio.gather(self._sync_task, return_exceptions=True)
+            self._sync_task = None
+
+    def _save_sync_token(self, token: str) -> None:
+        client = self._require_client()
+        if client.store is not None and token:
+            client.store.save_sync_token(token)
+
     async def stop(self) -> None:
         """Stop syncing, cancel running turns, close the client; safe to call twice."""
         if self._stopped:
@@ -239,10 +254,6 @@ class MatrixAdapter:
             self._sync_task.cancel()
             await asyncio.gather(self._sync_task, return_exceptions=True)
             self._sync_task = None
-        for task in list(self._tasks):
-            task.cancel()
-        if self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
         await self._close_open_approvals()
         if self._client is not None:
             await self._client.close()
@@ -270,7 +281,8 @@ class MatrixAdapter:
         await self._check_homeserver(settings.homeserver)
         store = Path(settings.store_path)
         device_id = settings.device_id or self._prepare_store(store, settings.user_id) or ""
-        config = AsyncClientConfig(store_sync_tokens=True, encryption_enabled=True)
+        # Tokens are saved by `_after_sync`, once the sync's events are stored.
+        config = AsyncClientConfig(store_sync_tokens=False, encryption_enabled=True)
         client = AsyncClient(settings.homeserver, settings.user_id, device_id=device_id,
                              store_path=str(store), config=config)
         try:
@@ -288,6 +300,8 @@ class MatrixAdapter:
             await client.close()
             raise
         self._save_device(store, client.user_id, client.device_id)
+        if client.store is not None:
+            client.loaded_sync_token = client.store.load_sync_token() or ""
         self._client = client
         return client
 
@@ -599,12 +613,20 @@ class MatrixAdapter:
         client = self._require_client()
         sender = event.sender
         if room.room_id in self._joining:
-            # The timeline of a room we just joined starts with its history: not for us.
+            # The timeline of a room we just joined starts with its history: not for us, but
+            # what came after our invite was sent to us (Element sends the first message of a
+            # new DM right after inviting, maybe while we were down).
             raw = event.source
-            if (sender == client.user_id and raw.get("type") == "m.room.member"
-                    and (raw.get("content") or {}).get("membership") == "join"):
-                self._joining.discard(room.room_id)
-            return
+            if raw.get("type") == "m.room.member" and raw.get("state_key") == client.user_id:
+                membership = (raw.get("content") or {}).get("membership")
+                if membership == "invite":
+                    self._invited.add(room.room_id)
+                elif membership == "join" and sender == client.user_id:
+                    self._joining.discard(room.room_id)
+                    self._invited.discard(room.room_id)
+                return
+            if room.room_id not in self._invited:
+                return
         if sender == client.user_id:
             return
         allowed = sender in self._allowed
@@ -626,7 +648,7 @@ class MatrixAdapter:
             return
         if event_type in BEACON_INFO_TYPES:
             if allowed and source.get("state_key") == sender and not beacon_info_is_live(content):
-                await self._assistant.handle(LocationShared(chat, None, live_ended=True))
+                await self._assistant.receive(LocationShared(chat, None, live_ended=True))
             return
         if event_type in BEACON_TYPES:
             if allowed:
@@ -669,8 +691,8 @@ class MatrixAdapter:
         addressed, text = self._addressed(room, content, text)
         if not addressed:
             return
+        await self._assistant.receive(self._command_or_text(chat, text, event.event_id), event.event_id)
         await self._receipt(room.room_id, event.event_id)
-        self._spawn(self._command_or_text(chat, text, event.event_id))
 
     @staticmethod
     def _command_or_text(chat: ChatRef, text: str, event_id: str) -> InboundEvent:
@@ -711,7 +733,8 @@ class MatrixAdapter:
             log.info("Matrix: audio from %s not read: %s", chat.user_id, exc)
             await self.send(chat, OutboundMessage(f"I could not read that audio ({exc}).", MessageKind.ERROR))
             return
-        self._spawn(VoiceMessage(chat, audio, filename=_audio_filename(content), message_id=event.event_id))
+        await self._assistant.receive(
+            VoiceMessage(chat, audio, filename=_audio_filename(content), message_id=event.event_id), event.event_id)
 
     async def download_media(self, content: dict[str, Any]) -> bytes:
         """The bytes of a media message, decrypted when it came as an encrypted file."""
@@ -751,7 +774,7 @@ class MatrixAdapter:
         if not beacon:
             await self._receipt(chat.chat_id, event.event_id)
         # Stored by the core; a location never starts a model turn.
-        await self._assistant.handle(LocationShared(chat, location))
+        await self._assistant.receive(LocationShared(chat, location))
 
     async def _on_reaction(self, chat: ChatRef, content: dict[str, Any]) -> None:
         relation = content.get("m.relates_to") or {}
@@ -796,20 +819,6 @@ class MatrixAdapter:
         except Exception:
             log.debug("read receipt failed in %s", room_id, exc_info=True)
 
-    def _spawn(self, event: InboundEvent) -> None:
-        """Run a turn as a task, so syncing goes on while it waits (e.g. for an approval)."""
-        task = asyncio.create_task(self._turn(event))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _turn(self, event: InboundEvent) -> None:
-        try:
-            await self._assistant.handle(event)
-        except Exception:
-            log.exception("Matrix: turn failed for %s", event.chat.user_key)
-        finally:
-            await self._typing_off(event.chat.chat_id)
-
     # -- events we could not decrypt -------------------------------------------------------
     async def _after_sync(self, response: SyncResponse) -> None:
         """Retry undecryptable events (keys may come late); after the grace, tell the sender."""
@@ -819,6 +828,7 @@ class MatrixAdapter:
             await self._retry_undecryptable()
         except Exception:
             log.exception("Matrix: retrying undecryptable events failed")
+        self._save_sync_token(response.next_batch)
 
     async def _retry_undecryptable(self) -> None:
         client = self._require_client()

@@ -1,10 +1,14 @@
 """Telegram through python-telegram-bot 22, running inside our own event loop.
 
 The adapter translates, never decides: it checks the allowlist, turns updates into
-InboundEvents for `Assistant.handle` / `Assistant.decide`, and renders what the core
-sends back. Turns run as tasks so polling (and button presses) go on while a turn waits
-for an approval. Location updates are handled in arrival order and never start a turn.
-Long polling by default; a webhook server (aiohttp) when TELEGRAM_WEBHOOK_URL is set.
+InboundEvents for `Assistant.receive` / `Assistant.decide`, and renders what the core
+sends back. The adapter drives getUpdates itself, because PTB's Updater moves the offset
+(which tells Telegram an update was received) before its handlers run: here the offset
+moves past an update only once the core has stored it, so a crash loses nothing and a
+redelivered update is recognised by its id. The core works through what it stored, so
+polling (and button presses) go on while a turn runs or waits for an approval.
+Long polling by default; a webhook server (aiohttp) when TELEGRAM_WEBHOOK_URL is set,
+which answers Telegram only after the update is stored.
 """
 
 from __future__ import annotations
@@ -18,11 +22,12 @@ import logging
 import re
 import warnings
 from collections import Counter
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
+import httpx
 from aiohttp import web
 from telegram import (
     BotCommand,
@@ -40,8 +45,16 @@ from telegram import (
 )
 from telegram import Location as TelegramLocation
 from telegram.constants import ChatAction, MessageEntityType
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
-from telegram.ext import Application, ApplicationBuilder, ContextTypes, Defaults, TypeHandler
+from telegram.error import (
+    BadRequest,
+    Forbidden,
+    InvalidToken,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+    TimedOut,
+)
+from telegram.ext import Application, ApplicationBuilder, Defaults
 from telegram.request import HTTPXRequest, RequestData
 from telegram.warnings import PTBDeprecationWarning
 
@@ -77,7 +90,7 @@ from bot.core.events import (
     TextMessage,
     VoiceMessage,
 )
-from bot.errors import ConfigError, MayordomoError
+from bot.errors import ConfigError, DatabaseError, DeliveryError, StartupError
 from memory.db import Database
 
 log = logging.getLogger(__name__)
@@ -85,8 +98,12 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 ALLOWED_UPDATES = ("message", "edited_message", "callback_query")
-# Telegram shows "typing…" for about five seconds; refresh a little before it fades.
+# Telegram shows "typing…" for about five seconds; refresh a little before it fades, and
+# never more often (one chat action per chat per refresh, however many calls ask for it).
 TYPING_REFRESH_SECONDS = 4.0
+# "typing…" is kept up at most this long without a new request from the core.
+TYPING_KEEPALIVE_SECONDS = 120.0
+MAX_POLL_BACKOFF_SECONDS = 30.0
 # A RetryAfter (flood control) longer than this is not waited out.
 MAX_RETRY_AFTER_SECONDS = 60.0
 MAX_WEBHOOK_BODY_BYTES = 1024 * 1024
@@ -114,7 +131,7 @@ APPROVAL_HEADER = "Approval needed"
 APPROVAL_FOOTER = "Answer within {minutes} min; no answer means no."
 
 
-class TelegramDeliveryError(MayordomoError):
+class TelegramDeliveryError(DeliveryError):
     """Telegram did not accept a message, even after retrying network errors."""
 
 
@@ -225,9 +242,10 @@ class TelegramAdapter:
         self._allowed = frozenset(settings.allowed_users)
         self._app: Application[Any, Any, Any, Any, Any, Any] | None = None
         self._stack = contextlib.AsyncExitStack()
-        self._turns: set[asyncio.Task[None]] = set()
-        self._busy: Counter[str] = Counter()
         self._typing_tasks: dict[str, asyncio.Task[None]] = {}
+        self._typing_sent: dict[str, datetime] = {}
+        self._poll_task: asyncio.Task[None] | None = None
+        self._offset: int | None = None
         self._open_approvals: dict[str, ApprovalRequest] = {}
         self._refused: set[int] = set()
         self._albums: Counter[str] = Counter()
@@ -236,10 +254,13 @@ class TelegramAdapter:
 
     # -- lifecycle -------------------------------------------------------------------
     async def start(self) -> None:
-        """Connect (getMe), register with the assistant, set the commands, start receiving."""
+        """Connect (getMe), register with the assistant, set the commands, start receiving.
+
+        Raises StartupError (one line, no secret) when Telegram is unreachable or rejects
+        the token: a process that can never receive must exit, not hang.
+        """
         settings = self._settings
         assert settings.bot_token is not None
-        poll_timeout = float(settings.poll_timeout_seconds)
         app = (
             ApplicationBuilder()
             .token(settings.bot_token.get_secret_value())
@@ -251,48 +272,51 @@ class TelegramAdapter:
             # A preview makes Telegram's servers fetch a link nobody clicked: a link that
             # carries data (…?d=<secret>) would leak it. Off for every send and edit.
             .defaults(Defaults(link_preview_options=LinkPreviewOptions(is_disabled=True)))
-            .concurrent_updates(False)
+            .updater(None)
             .build()
         )
-        app.add_handler(TypeHandler(Update, self._on_update))
-        app.add_error_handler(self._on_error)
-        await self._stack.enter_async_context(app)  # initialize() now, shutdown() in stop()
+        host = urlsplit(settings.base_url).netloc or settings.base_url
+        try:
+            await self._stack.enter_async_context(app)  # initialize() (getMe) now, shutdown() in stop()
+        except InvalidToken:
+            raise StartupError("Telegram rejected TELEGRAM_BOT_TOKEN; check the token BotFather gave you") from None
+        except TelegramError as exc:
+            raise StartupError(f"cannot reach the Telegram Bot API at {host} ({type(exc).__name__})") from None
         self._app = app
         self._bot_username = app.bot.username
         self._assistant.add_messenger(self)
         await self._set_commands()
-        await app.start()
         if settings.webhook_url:
             await self._start_webhook()
         else:
-            assert app.updater is not None
-            await app.updater.start_polling(
-                timeout=timedelta(seconds=poll_timeout),
-                allowed_updates=list(ALLOWED_UPDATES),
-                error_callback=self._on_polling_error,
-            )
+            self._poll_task = asyncio.create_task(self._poll(), name="telegram-poll")
         log.info("telegram: @%s is %s", self._bot_username,
                  "receiving through a webhook" if settings.webhook_url else "polling")
 
-    async def stop(self) -> None:
-        """Stop receiving, end running turns (their approvals show as cancelled), disconnect."""
-        app = self._app
-        if app is None:
-            return
-        if app.updater is not None and app.updater.running:
-            await app.updater.stop()
+    async def stop_receiving(self) -> None:
+        """Take no new updates (a graceful stop lets the running turns finish after this)."""
+        if self._poll_task is not None:
+            self._poll_task.cancel()
+            await asyncio.gather(self._poll_task, return_exceptions=True)
+            self._poll_task = None
+            if self._offset is not None and self._app is not None:
+                # Confirm what was stored, so the next start does not fetch it again.
+                with contextlib.suppress(TelegramError):
+                    await self._app.bot.get_updates(offset=self._offset, timeout=timedelta(0), limit=1,
+                                                    read_timeout=5.0)
         if self._webhook_runner is not None:
             await self._webhook_runner.cleanup()
             self._webhook_runner = None
-        for task in list(self._turns):
-            task.cancel()
-        if self._turns:
-            await asyncio.gather(*self._turns, return_exceptions=True)
+
+    async def stop(self) -> None:
+        """Stop receiving, close approvals the core resolved, disconnect."""
+        app = self._app
+        if app is None:
+            return
+        await self.stop_receiving()
         await self._close_abandoned_approvals()
         for typing_task in list(self._typing_tasks.values()):
             typing_task.cancel()
-        if app.running:
-            await app.stop()
         await self._stack.aclose()
         self._app = None
 
@@ -319,6 +343,7 @@ class TelegramAdapter:
             markup = ReplyKeyboardMarkup([[KeyboardButton(SHARE_LOCATION, request_location=True)]],
                                          one_time_keyboard=True, resize_keyboard=True)
         first: SentMessage | None = None
+        self._stop_typing(chat)
         for index, part in enumerate(parts, start=1):
             last = index == len(parts)
             sent, attempts = await self._send_part(chat, part, markup if last else None)
@@ -327,9 +352,9 @@ class TelegramAdapter:
         return first
 
     async def typing(self, chat: ChatRef) -> None:
-        """Show "typing…" now and keep it up while this chat's turn runs (not while it waits)."""
-        await self.application.bot.send_chat_action(int(chat.chat_id), ChatAction.TYPING)
-        if self._busy[chat.chat_id] and chat.chat_id not in self._typing_tasks:
+        """Show "typing…" and keep it up until the next message to this chat (or a while)."""
+        await self._chat_action(chat)
+        if chat.chat_id not in self._typing_tasks:
             task = asyncio.create_task(self._keep_typing(chat))
             self._typing_tasks[chat.chat_id] = task
             task.add_done_callback(self._forget_typing_task)
@@ -354,6 +379,7 @@ class TelegramAdapter:
 
     async def present_approval(self, request: ApprovalRequest) -> SentMessage | None:
         part = _approval_part(request)
+        self._stop_typing(request.chat)  # no "typing…" while it waits for you
         keyboard = InlineKeyboardMarkup(approval_buttons(request))
         sent, attempts = await self._send_part(request.chat, part, keyboard)
         await self._record(request.chat, sent.message_id, "approval", 1, 1, attempts)
@@ -379,11 +405,46 @@ class TelegramAdapter:
                 raise
 
     # -- inbound -----------------------------------------------------------------------
-    async def _on_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def _poll(self) -> None:
+        """Long-poll getUpdates; the offset moves past an update only once it is stored."""
+        bot = self.application.bot
+        timeout = self._settings.poll_timeout_seconds
+        failures = 0
+        while True:
+            try:
+                updates = await bot.get_updates(
+                    offset=self._offset, timeout=timedelta(seconds=timeout),
+                    allowed_updates=list(ALLOWED_UPDATES), read_timeout=timeout + 10.0,
+                )
+            except asyncio.CancelledError:
+                raise
+            except TelegramError as exc:
+                failures += 1
+                delay = min(self._settings.retry_backoff_seconds * 2 ** min(failures - 1, 8),
+                            MAX_POLL_BACKOFF_SECONDS)
+                log.warning("telegram: polling failed (%s); retrying in %.0f s", type(exc).__name__, delay)
+                await asyncio.sleep(delay)
+                continue
+            failures = 0
+            for update in updates:
+                if not await self._take(update):
+                    await asyncio.sleep(self._settings.retry_backoff_seconds)
+                    break  # not stored: fetched again by the next getUpdates
+                self._offset = update.update_id + 1
+
+    async def _take(self, update: Update) -> bool:
+        """Translate and store one update; False if it must be fetched again (storage failed)."""
         try:
             await self._translate(update)
+        except asyncio.CancelledError:
+            raise
+        except (DatabaseError, OSError, NetworkError) as exc:
+            log.error("telegram: update %s not stored (%s); it will be fetched again", update.update_id, exc)
+            return False
         except Exception:
-            log.exception("telegram: update %s failed", update.update_id)
+            # A bug for this one update must not stall every later one.
+            log.exception("telegram: update %s failed and is skipped", update.update_id)
+        return True
 
     async def _translate(self, update: Update) -> None:
         user = update.effective_user
@@ -400,29 +461,28 @@ class TelegramAdapter:
         if update.callback_query is not None:
             await self._on_press(update.callback_query, chat)
             return
+        source = f"telegram:{update.update_id}"
         if update.edited_message is not None:
             edited = update.edited_message
             if edited.location is not None:
-                await self._assistant.handle(self._live_update(chat, edited, edited.location))
+                await self._assistant.receive(self._live_update(chat, edited, edited.location), source)
             return
         message = update.message
         if message is None:
             return
         if message.voice is not None:
-            await self._voice(chat, message)
+            await self._voice(chat, message, source)
             return
         if message.photo or message.document is not None:
-            await self._attachment(chat, message)
+            await self._attachment(chat, message, source)
             return
         if _command_for_another_bot(message, self._bot_username):
             return
         event = self._event_for(chat, message)
         if event is None:
             await self._notice(chat, UNSUPPORTED)
-        elif isinstance(event, LocationShared):
-            await self._assistant.handle(event)  # in arrival order, no turn
         else:
-            self._spawn(chat, self._assistant.handle(event))
+            await self._assistant.receive(event, source)
 
     def _event_for(self, chat: ChatRef, message: Message) -> InboundEvent | None:
         if message.text is not None:
@@ -439,25 +499,6 @@ class TelegramAdapter:
             source = LocationSource.LIVE if _is_live(message.location) else LocationSource.PIN
             return LocationShared(chat, self._location(message.location, message.date, source))
         return None
-
-    def _spawn(self, chat: ChatRef, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(self._run_turn(chat, work))
-        self._turns.add(task)
-        task.add_done_callback(self._turns.discard)
-
-    async def _run_turn(self, chat: ChatRef, work: Coroutine[Any, Any, None]) -> None:
-        self._busy[chat.chat_id] += 1
-        try:
-            await work
-        except Exception:
-            log.exception("telegram: turn for %s failed", chat.user_key)
-        finally:
-            self._busy[chat.chat_id] -= 1
-            if self._busy[chat.chat_id] <= 0:
-                del self._busy[chat.chat_id]
-                typing_task = self._typing_tasks.pop(chat.chat_id, None)
-                if typing_task is not None:
-                    typing_task.cancel()
 
     def _live_update(self, chat: ChatRef, message: Message, location: TelegramLocation) -> LocationShared:
         when = message.edit_date or message.date
@@ -531,37 +572,35 @@ class TelegramAdapter:
         await self.application.bot.send_message(int(chat.chat_id), text)
 
     # -- voice -------------------------------------------------------------------------
-    async def _voice(self, chat: ChatRef, message: Message) -> None:
+    async def _voice(self, chat: ChatRef, message: Message, source: str) -> None:
+        """Fetch the audio before the update is acknowledged, then hand it over to be stored."""
         voice = message.voice
         assert voice is not None
         limit = self._settings.max_voice_bytes
         if voice.file_size is not None and voice.file_size > limit:
             await self._notice(chat, VOICE_TOO_BIG.format(size=voice.file_size, limit=limit))
             return
-        self._spawn(chat, self._download_and_handle(chat, message))
-
-    async def _download_and_handle(self, chat: ChatRef, message: Message) -> None:
-        """Fetch the audio (inside the turn task, so polling goes on) and hand it over."""
-        voice = message.voice
-        assert voice is not None
-        await self.application.bot.send_chat_action(int(chat.chat_id), ChatAction.RECORD_VOICE)
+        with contextlib.suppress(TelegramError):
+            await self.application.bot.send_chat_action(int(chat.chat_id), ChatAction.RECORD_VOICE)
         file = await self._retrying(voice.get_file)
         audio = bytes(await self._retrying(file.download_as_bytearray))
-        if len(audio) > self._settings.max_voice_bytes:
-            await self._notice(chat, VOICE_TOO_BIG.format(size=len(audio), limit=self._settings.max_voice_bytes))
+        if len(audio) > limit:
+            await self._notice(chat, VOICE_TOO_BIG.format(size=len(audio), limit=limit))
             return
         extension = (voice.mime_type or "audio/ogg").rsplit("/", 1)[-1]
         filename = f"voice.{'ogg' if extension in ('ogg', 'opus', 'oga') else extension}"
-        await self._assistant.handle(VoiceMessage(chat, audio, filename, str(message.message_id)))
+        await self._assistant.receive(VoiceMessage(chat, audio, filename, str(message.message_id)), source)
 
     # -- photos and files --------------------------------------------------------------
-    async def _attachment(self, chat: ChatRef, message: Message) -> None:
-        """Check what Telegram declares (size, album count) before downloading anything."""
+    async def _attachment(self, chat: ChatRef, message: Message, source: str) -> None:
+        """Check what Telegram declares (size, album count) before downloading anything.
+
+        The file is fetched before the update is acknowledged and stored with it."""
         settings = self._settings
-        item = message.photo[-1] if message.photo else message.document  # the largest photo size
-        assert item is not None
-        if item.file_size is not None and item.file_size > settings.max_file_bytes:
-            await self._notice(chat, FILE_TOO_BIG.format(size=item.file_size, limit=settings.max_file_bytes))
+        declared = message.photo[-1] if message.photo else message.document  # the largest photo size
+        assert declared is not None
+        if declared.file_size is not None and declared.file_size > settings.max_file_bytes:
+            await self._notice(chat, FILE_TOO_BIG.format(size=declared.file_size, limit=settings.max_file_bytes))
             return
         group = message.media_group_id
         if group is not None:
@@ -572,9 +611,6 @@ class TelegramAdapter:
                 if self._albums[group] == settings.max_files_per_message + 1:
                     await self._notice(chat, TOO_MANY_FILES.format(limit=settings.max_files_per_message))
                 return
-        self._spawn(chat, self._download_attachment(chat, message))
-
-    async def _download_attachment(self, chat: ChatRef, message: Message) -> None:
         limit = self._settings.max_file_bytes
         if message.photo:
             item: PhotoSize | Document = message.photo[-1]
@@ -593,8 +629,8 @@ class TelegramAdapter:
         if len(data) > limit:
             await self._notice(chat, FILE_TOO_BIG.format(size=len(data), limit=limit))
             return
-        await self._assistant.handle(AttachmentMessage(chat, kind, data, filename, mime, message.caption or "",
-                                                       str(message.message_id)))
+        await self._assistant.receive(AttachmentMessage(chat, kind, data, filename, mime, message.caption or "",
+                                                        str(message.message_id)), source)
 
     # -- outbound helpers --------------------------------------------------------------
     async def _send_part(
@@ -604,7 +640,13 @@ class TelegramAdapter:
         try:
             return await self._retrying_counted(lambda: bot.send_message(
                 int(chat.chat_id), part.text, entities=part.entities, reply_markup=markup,
-            ))
+            ), resend_after_timeout=False)
+        except (BadRequest, Forbidden) as exc:
+            raise TelegramDeliveryError(f"Telegram refused the message: {exc}", permanent=True) from exc
+        except TimedOut as exc:
+            if _answer_lost(exc):
+                raise TelegramDeliveryError("Telegram's answer did not come in time", uncertain=True) from exc
+            raise TelegramDeliveryError(f"Telegram did not take the message: {exc}") from exc
         except TelegramError as exc:
             raise TelegramDeliveryError(f"Telegram did not accept the message: {exc}") from exc
 
@@ -612,8 +654,13 @@ class TelegramAdapter:
         result, _ = await self._retrying_counted(action)
         return result
 
-    async def _retrying_counted(self, action: Callable[[], Awaitable[T]]) -> tuple[T, int]:
-        """Run `action`, retrying network errors and flood waits with bounded backoff."""
+    async def _retrying_counted(self, action: Callable[[], Awaitable[T]], *,
+                                resend_after_timeout: bool = True) -> tuple[T, int]:
+        """Run `action`, retrying network errors and flood waits with bounded backoff.
+
+        Without `resend_after_timeout`, a request whose answer timed out after it was sent
+        is not repeated: Telegram may have acted on it (a message would arrive twice).
+        """
         attempt = 0
         while True:
             attempt += 1
@@ -621,6 +668,11 @@ class TelegramAdapter:
                 return await action(), attempt
             except (BadRequest, Forbidden):
                 raise  # the request itself is wrong or the user blocked the bot: no retry
+            except TimedOut as exc:
+                if (not resend_after_timeout and _answer_lost(exc)) or attempt > self._settings.send_retries:
+                    raise
+                delay = self._settings.retry_backoff_seconds * 2 ** (attempt - 1)
+                log.warning("telegram: timed out; retrying in %.1fs (attempt %d)", delay, attempt)
             except RetryAfter as exc:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", PTBDeprecationWarning)
@@ -649,14 +701,26 @@ class TelegramAdapter:
             if known is task:
                 del self._typing_tasks[chat_id]
 
+    async def _chat_action(self, chat: ChatRef) -> None:
+        """At most one "typing…" per chat per refresh period, however often it is asked for."""
+        now = self._clock.now()
+        last = self._typing_sent.get(chat.chat_id)
+        if last is not None and (now - last).total_seconds() < TYPING_REFRESH_SECONDS:
+            return
+        self._typing_sent[chat.chat_id] = now
+        await self.application.bot.send_chat_action(int(chat.chat_id), ChatAction.TYPING)
+
+    def _stop_typing(self, chat: ChatRef) -> None:
+        task = self._typing_tasks.pop(chat.chat_id, None)
+        if task is not None:
+            task.cancel()
+
     async def _keep_typing(self, chat: ChatRef) -> None:
-        bot = self.application.bot
-        while self._busy[chat.chat_id]:
+        started = self._clock.now()
+        while (self._clock.now() - started).total_seconds() < TYPING_KEEPALIVE_SECONDS:
             await self._clock.sleep(TYPING_REFRESH_SECONDS)
-            waiting = any(r.chat.chat_id == chat.chat_id for r in self._open_approvals.values())
-            if self._busy[chat.chat_id] and not waiting:
-                with contextlib.suppress(TelegramError):
-                    await bot.send_chat_action(int(chat.chat_id), ChatAction.TYPING)
+            with contextlib.suppress(TelegramError):
+                await self._chat_action(chat)
 
     async def _close_abandoned_approvals(self) -> None:
         """Approvals whose turn ended with the shutdown: show what the broker recorded."""
@@ -678,13 +742,6 @@ class TelegramAdapter:
             await self.application.bot.set_my_commands(commands)
         except TelegramError as exc:
             log.warning("telegram: could not set the command menu: %s", exc)
-
-    # -- errors ------------------------------------------------------------------------
-    async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-        log.error("telegram: error while handling an update", exc_info=context.error)
-
-    def _on_polling_error(self, exc: TelegramError) -> None:
-        log.warning("telegram: polling failed (%s); retrying", exc)
 
     # -- webhook -----------------------------------------------------------------------
     async def _start_webhook(self) -> None:
@@ -727,7 +784,8 @@ class TelegramAdapter:
             log.warning("telegram: an unreadable webhook update was skipped")
             return web.Response(text="skipped")
         update = Update.de_json(item, self.application.bot)
-        await self.application.update_queue.put(update)
+        if not await self._take(update):
+            return web.Response(status=503, text="not stored; send it again")  # Telegram retries
         return web.Response(text="ok")
 
 
@@ -755,6 +813,11 @@ def _command_for_another_bot(message: Message, bot_username: str | None) -> bool
         first is not None and first.type == MessageEntityType.BOT_COMMAND and first.offset == 0
         and parse_command(message, bot_username) is None
     )
+
+
+def _answer_lost(exc: TimedOut) -> bool:
+    """The request went out but its answer did not come: Telegram may have acted on it."""
+    return isinstance(exc.__cause__, httpx.ReadTimeout | httpx.WriteTimeout)
 
 
 def _is_live(location: TelegramLocation) -> bool:

@@ -1,15 +1,21 @@
-"""The one agent core every adapter feeds: `handle(event)` and `decide(decision)`.
+"""The one agent core every adapter feeds: `receive(event)` and `decide(decision)`.
 
-Turns are serialised per chat (other chats run in parallel); decisions on approvals
-bypass that lock, since the turn waiting for them holds it. The user's words are stored
-before any model call. Replies leave through the Messenger of the event's platform.
+`receive` stores an event durably (the inbox; a location goes straight to its table)
+before the adapter acknowledges it to the messenger; each chat's inbox is then worked
+through in order by one worker, other chats in parallel. Decisions on approvals bypass
+the inbox, since the turn waiting for them holds the chat. Replies go to the outbox,
+in the same transaction as the state they report, and leave through the Messenger of
+the chat's platform. After a restart, work a previous process left unfinished resumes,
+or the user is told in one line that it was cut short.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections import defaultdict
+import os
+import socket
+import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import timedelta
@@ -38,8 +44,10 @@ from bot.core.events import (
     VoiceMessage,
 )
 from bot.core.images import IMAGE_SUFFIXES, ImageError, data_url, downscaled_jpeg
+from bot.core.inbox import Inbox, InboxItem, InboxStatus
 from bot.core.language import detect_language
 from bot.core.messenger import Messenger
+from bot.core.outbox import Outbox
 from bot.core.prompt import PromptSource
 from bot.core.routing import SkillRouter, ToolExposure
 from bot.core.toolset import ConversationToolSets
@@ -47,13 +55,17 @@ from bot.core.turn import NOT_KEPT, TurnAttachment, TurnDeps, TurnRunner
 from bot.errors import ConfigError, ModelError
 from memory.attachments import AttachmentStore
 from memory.locations import LocationStore
-from memory.messages import ChatDirectory, MessageStore
+from memory.messages import ChatDirectory, MessageStore, chat_key
 from memory.turns import TurnStore
 
 log = logging.getLogger(__name__)
 
 CommandHandler = Callable[[CommandMessage], Awaitable[OutboundMessage]]
 TurnListener = Callable[[ChatRef, int], Awaitable[None]]
+
+# An event cut short by a restart runs again once; a second cut means something in it
+# keeps killing the process, so the user is told instead.
+MAX_ATTEMPTS = 2
 
 
 @dataclass(frozen=True)
@@ -75,7 +87,6 @@ class Assistant:
         self.prompt_sources: list[PromptSource] = []
         self.turn_listeners: list[TurnListener] = []
         self._messengers: dict[Platform, Messenger] = {}
-        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._commands: dict[str, _Command] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._runner = TurnRunner(TurnDeps(
@@ -85,6 +96,16 @@ class Assistant:
             attachments=self.attachments, show_progress=self.show_progress,
             tool_sets=ConversationToolSets(timedelta(minutes=deps.settings.router.tool_set_idle_minutes)),
         ))
+        self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+        self.inbox = Inbox(deps.db, self.worker_id)
+        self.outbox = Outbox(deps.db, deps.clock, self.worker_id, core.zone, core.language,
+                             self._messengers.get)
+        self._workers: dict[str, asyncio.Task[None]] = {}
+        self._kicked: set[str] = set()
+        self._current: dict[str, int] = {}
+        self._waiters: dict[int, asyncio.Future[None]] = {}
+        self._accepting = True
+        self._delivery: asyncio.Task[None] | None = None
         self._add_builtin_commands()
 
     # -- wiring ----------------------------------------------------------------------
@@ -115,52 +136,189 @@ class Assistant:
         return {name: command.help for name, command in sorted(self._commands.items())}
 
     async def start(self) -> None:
-        """Resolve approvals a previous process left pending as cancelled, and say so."""
+        """Recover what a previous process left: approvals, cut-short turns, queued events."""
         for request in await self.broker.cancel_stale():
             messenger = self._messengers.get(request.chat.platform)
             if messenger is not None and request.message_id:
                 await self._best_effort(messenger.show_approval_outcome(request, ApprovalOutcome.CANCELLED))
+        await self._recover_interrupted()
+        self._delivery = asyncio.create_task(self.outbox.run(), name="outbox")
+        for key in await self.inbox.chats_with_work():
+            self._kick(key)
+
+    async def drain(self, grace_seconds: float) -> None:
+        """Stop taking new work; let running turns finish for up to `grace_seconds`.
+
+        Turns still running then are cancelled; their events stay claimed in the inbox
+        and the next start resumes them (or tells the user they were cut short).
+        """
+        self._accepting = False
+        workers = list(self._workers.values())
+        if workers:
+            _, still = await asyncio.wait(workers, timeout=grace_seconds)
+            for task in still:
+                task.cancel()
+            if still:
+                log.warning("stopping: %d turn(s) cut short; they resume at the next start", len(still))
+                await asyncio.gather(*still, return_exceptions=True)
 
     async def stop(self) -> None:
-        for task in list(self._tasks):
+        self._accepting = False
+        tasks = [*self._tasks, *self._workers.values()]
+        if self._delivery is not None:
+            tasks.append(self._delivery)
+            self._delivery = None
+        for task in tasks:
             task.cancel()
-        if self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     # -- inbound ---------------------------------------------------------------------
-    async def handle(self, event: InboundEvent) -> None:
-        """Answer one event from an allowlisted user; never raises for bad input."""
+    async def receive(self, event: InboundEvent, source: str | None = None) -> int | None:
+        """Take an event from an adapter: stored (or applied) durably when this returns.
+
+        `source` names the event on its platform (a Telegram update id, a Matrix event id)
+        so a redelivered one is not queued twice. Returns the inbox id of queued work.
+        """
         if isinstance(event, ApprovalDecision):
             await self.decide(event)
-            return
+            return None
         await self.chats.seen(event.chat, self.deps.clock.now())
         if isinstance(event, LocationShared):
-            await self._location(event)
-            return
-        async with self._locks[f"{event.chat.platform}:{event.chat.chat_id}"]:
             try:
-                if isinstance(event, CommandMessage):
-                    await self._command(event)
-                elif isinstance(event, VoiceMessage):
-                    await self._voice(event)
-                elif isinstance(event, AttachmentMessage):
-                    await self._attachment(event)
-                elif isinstance(event, TextMessage):
-                    await self._text(event.chat, event.text)
+                await self._location(event)
             except Exception:
-                log.exception("turn failed for %s", event.chat.user_key)
-                said = event.text if isinstance(event, TextMessage) else ""
-                lang = detect_language(said, self.deps.settings.core.language)
-                await self.send(event.chat, OutboundMessage(replies.internal_error(lang), MessageKind.ERROR))
+                log.exception("location from %s not handled", event.chat.user_key)
+            return None
+        item_id = await self.inbox.put(event, self.deps.clock.now(), source)
+        if item_id is not None:
+            self._kick(chat_key(event.chat))
+        return item_id
+
+    async def handle(self, event: InboundEvent) -> None:
+        """Receive an event and wait until its chat has worked through it; never raises for bad input."""
+        item_id = await self.receive(event)
+        if item_id is None:
+            return
+        future = asyncio.get_running_loop().create_future()
+        self._waiters[item_id] = future
+        if await self.inbox.status(item_id) in (InboxStatus.DONE, InboxStatus.INTERRUPTED):
+            self._waiters.pop(item_id, None)
+            return
+        try:
+            await future
+        except asyncio.CancelledError:
+            # Whoever waited went away (the console's input closed): so does the turn.
+            key = chat_key(event.chat)
+            worker = self._workers.get(key)
+            if worker is not None and self._current.get(key) == item_id:
+                worker.cancel()
+            raise
 
     async def decide(self, decision: ApprovalDecision) -> DecisionResult:
         result = await self.broker.decide(decision)
         log.debug("approval %s… decided by %s: %s", decision.request_id[:6], decision.chat.user_key, result)
         return result
 
+    def _kick(self, key: str) -> None:
+        """Make sure one worker goes through this chat's inbox."""
+        self._kicked.add(key)
+        if key in self._workers or not self._accepting:
+            return
+        self._workers[key] = asyncio.create_task(self._work(key), name=f"chat {key}")
+
+    async def _work(self, key: str) -> None:
+        try:
+            while self._accepting:
+                self._kicked.discard(key)
+                item = await self.inbox.claim_next(key, self.deps.clock.now())
+                if item is None:
+                    if key in self._kicked:
+                        continue
+                    return
+                self._current[key] = item.id
+                await self._process(item)
+        finally:
+            # Synchronous with the last check above: a kick after it starts a new worker.
+            self._workers.pop(key, None)
+            self._current.pop(key, None)
+
+    async def _process(self, item: InboxItem) -> None:
+        event = item.event
+        try:
+            if isinstance(event, CommandMessage):
+                await self._command(event)
+            elif isinstance(event, VoiceMessage):
+                await self._voice(event, item)
+            elif isinstance(event, AttachmentMessage):
+                await self._attachment(event, item)
+            else:
+                await self._text(event.chat, event.text, item)
+        except Exception:
+            log.exception("turn failed for %s", event.chat.user_key)
+            said = event.text if isinstance(event, TextMessage) else ""
+            lang = detect_language(said, self.deps.settings.core.language)
+            await self._best_effort(self.send(event.chat, OutboundMessage(replies.internal_error(lang),
+                                                                          MessageKind.ERROR)))
+        await self.inbox.finish(item.id, self.deps.clock.now())
+        waiter = self._waiters.pop(item.id, None)
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def _recover_interrupted(self) -> None:
+        """Events a previous process left running: run again, or say they were cut short."""
+        db = self.deps.db
+        now = self.deps.clock.now()
+        unfinished: dict[str, list[int]] = {}
+        for row in await db.fetchall("SELECT id, chat_key FROM turns WHERE finished_at IS NULL"):
+            unfinished.setdefault(row["chat_key"], []).append(row["id"])
+        for item in await self.inbox.running():
+            turn_ids = unfinished.get(chat_key(item.chat), [])
+            done = await self._acted(turn_ids)
+            asked = await self._asked(turn_ids)
+            if done or asked or item.attempts >= MAX_ATTEMPTS or isinstance(item.event, CommandMessage):
+                lang = detect_language(item.said, self.deps.settings.core.language)
+                notice = OutboundMessage(replies.interrupted(lang, item.said, done), MessageKind.ERROR)
+                async with db.transaction() as tx:
+                    await self.outbox.put(item.chat, notice, tx)
+                    await self.inbox.finish(item.id, now, tx, InboxStatus.INTERRUPTED)
+                log.warning("inbox %s was cut short by a restart; the user is told", item.id)
+            else:
+                await self.inbox.requeue(item.id)
+                log.info("inbox %s was cut short by a restart; running it again", item.id)
+        closed = await db.rowcount(
+            "UPDATE turns SET finished_at = ?, outcome = 'interrupted' WHERE finished_at IS NULL",
+            (now.isoformat(),),
+        )
+        if closed:
+            log.warning("closed %d turn(s) a previous process left unfinished", closed)
+
+    async def _acted(self, turn_ids: list[int]) -> list[str]:
+        """What the cut-short turns changed (so running them again could repeat it)."""
+        if not turn_ids:
+            return []
+        marks = ",".join("?" * len(turn_ids))
+        rows = await self.deps.db.fetchall(
+            f"SELECT tool, status FROM tool_calls WHERE turn_id IN ({marks}) AND risk != 'READ'"
+            " AND status = 'ok' ORDER BY id", tuple(turn_ids),
+        )
+        return [row["tool"] for row in rows]
+
+    async def _asked(self, turn_ids: list[int]) -> bool:
+        if not turn_ids:
+            return False
+        marks = ",".join("?" * len(turn_ids))
+        row = await self.deps.db.fetchone(
+            f"SELECT 1 FROM approvals WHERE turn_id IN ({marks}) LIMIT 1", tuple(turn_ids))
+        return row is not None
+
     # -- outbound --------------------------------------------------------------------
     async def send(self, chat: ChatRef, message: OutboundMessage) -> SentMessage | None:
-        return await self.messenger(chat.platform).send(chat, message)
+        """Queue a message and try to deliver it now; None if it has to wait for a retry."""
+        item_id = await self.outbox.put(chat, message)
+        delivered = await self.outbox.flush(chat)
+        # The background sender may have got there first.
+        return delivered.get(item_id) or await self.outbox.sent(item_id)
 
     async def deliver(self, user_key: str, message: OutboundMessage) -> SentMessage | None:
         """Post a scheduled message into the user's private chat (or the chat configured for
@@ -204,34 +362,44 @@ class Assistant:
             await self._best_effort(messenger.typing(chat))
 
     # -- the kinds of event ------------------------------------------------------------
-    async def _text(self, chat: ChatRef, text: str, attached: TurnAttachment | None = None) -> None:
+    async def _text(self, chat: ChatRef, text: str, item: InboxItem,
+                    attached: TurnAttachment | None = None) -> None:
         core = self.deps.settings.core
+        db = self.deps.db
         now = self.deps.clock.now()
         lang = detect_language(text, core.language)
         if not text.strip() and attached is None:
             await self.send(chat, OutboundMessage(replies.empty_message(lang), MessageKind.ERROR))
             return
-        if len(text) > core.max_message_chars:
-            # Kept whole in layer A (nothing lost) but not sent to the model.
-            await self.messages.add(chat, "user", text, now, oversized=True)
+        oversized = len(text) > core.max_message_chars
+        message_id = item.message_id
+        if message_id is None:  # not already stored by a run a restart cut short
+            stored = f"{text}\n{attached.note}".strip() if attached is not None and not oversized else text
+            async with db.transaction() as tx:
+                # Oversized: kept whole in layer A (nothing lost) but not sent to the model.
+                message_id = await self.messages.add(chat, "user", stored, now, oversized=oversized, tx=tx)
+                await self.inbox.attach_message(item.id, message_id, tx)
+        if oversized:
             await self.send(chat, OutboundMessage(
                 replies.too_long(lang, len(text), core.max_message_chars), MessageKind.ERROR))
             return
-        stored = f"{text}\n{attached.note}".strip() if attached is not None else text
-        message_id = await self.messages.add(chat, "user", stored, now)
         if self.deps.model is None:
             await self.send(chat, OutboundMessage(replies.no_model(lang), MessageKind.ERROR))
             return
         await self.typing(chat)
         outcome = await self._runner.run(chat, text, message_id, lang, attached)
         kept = outcome.answer if outcome.keep_text else NOT_KEPT
-        await self.messages.add(chat, "assistant", kept, self.deps.clock.now(), turn_id=outcome.turn_id)
-        await self.send(chat, OutboundMessage(outcome.answer, outcome.kind, outcome.suggestions,
-                                              outcome.receipts))
+        answer = OutboundMessage(outcome.answer, outcome.kind, outcome.suggestions, outcome.receipts)
+        async with db.transaction() as tx:
+            # Together: the answer on record, the answer to deliver, and the event done.
+            await self.messages.add(chat, "assistant", kept, self.deps.clock.now(), turn_id=outcome.turn_id, tx=tx)
+            await self.outbox.put(chat, answer, tx)
+            await self.inbox.finish(item.id, self.deps.clock.now(), tx)
+        await self.outbox.flush(chat)
         for listener in self.turn_listeners:
             await self._best_effort(listener(chat, outcome.turn_id))
 
-    async def _attachment(self, event: AttachmentMessage) -> None:
+    async def _attachment(self, event: AttachmentMessage, item: InboxItem) -> None:
         """Keep the original, read what can be read, and let the model see it (or say why not)."""
         settings = self.deps.settings
         core = settings.core
@@ -257,7 +425,7 @@ class Assistant:
         else:
             attached = await self._document(event, attachment_id, lang)
         if attached is not None:
-            await self._text(chat, event.caption, attached)
+            await self._text(chat, event.caption, item, attached)
 
     async def _photo(self, event: AttachmentMessage, attachment_id: int, lang: str) -> TurnAttachment | None:
         settings = self.deps.settings
@@ -292,7 +460,7 @@ class Assistant:
                                      core.attachment_text_chars if cut else None)
         return TurnAttachment(note=note, document_text=text)
 
-    async def _voice(self, event: VoiceMessage) -> None:
+    async def _voice(self, event: VoiceMessage, item: InboxItem) -> None:
         lang = detect_language("", self.deps.settings.core.language)
         model = self.deps.model
         if model is None or not self.deps.settings.llm.transcription_model:
@@ -309,7 +477,7 @@ class Assistant:
             await self.send(event.chat, OutboundMessage(replies.transcription_empty(lang), MessageKind.ERROR))
             return
         await self.send(event.chat, OutboundMessage(f"🎙️ _{text}_", MessageKind.NOTICE))
-        await self._text(event.chat, text)
+        await self._text(event.chat, text, item)
 
     async def _location(self, event: LocationShared) -> None:
         """Store it; never wakes the model. A pin, or the start of a live session, gets one

@@ -273,3 +273,21 @@ def pin_usage() -> str:
 
 def pin_out_of_range() -> str:
     return "Latitude must be within ±90 and longitude within ±180."
+
+
+def interrupted(lang: str, said: str, done: list[str]) -> str:
+    """After a restart cut a turn short and running it again could repeat what it did."""
+    quoted = said if len(said) <= 80 else said[:77] + "…"
+    did = (_pick(lang, " Llegué a hacer: ", " I had already done: ") + "; ".join(done) + ".") if done else ""
+    return _pick(
+        lang,
+        f"⚠️ Me reinicié mientras respondía a «{quoted}» y no terminé.{did} "
+        "Si aún lo necesitas, envíamelo de nuevo.",
+        f"⚠️ I restarted while answering “{quoted}” and did not finish.{did} "
+        "If you still need it, please send it again.",
+    )
+
+
+def delivered_late(lang: str, due: str) -> str:
+    return _pick(lang, f"_(Con retraso: era para las {due}; no pude entregarlo antes.)_",
+                 f"_(Delivered late: this was due at {due}; I could not get it to you earlier.)_")

@@ -127,8 +127,9 @@ class MatrixWorld:
         await assistant.start()
 
         async def stop() -> None:
-            await adapter.stop()
+            await adapter.stop_receiving()
             await assistant.stop()
+            await adapter.stop()
             await model.close()
 
         self.stack.push_async_callback(stop)

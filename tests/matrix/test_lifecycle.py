@@ -72,8 +72,9 @@ async def test_a_restart_keeps_the_device_and_keeps_decrypting(world: MatrixWorl
 
     await asyncio.wait_for(turn_waits_for_the_answer(), WAIT_SECONDS)
     device = bot.adapter.device_id
-    await bot.adapter.stop()
+    await bot.adapter.stop_receiving()
     await bot.assistant.stop()
+    await bot.adapter.stop()
     # The shutdown cancelled the waiting turn, and the message says so.
     cancelled = await alice.edit_of(approval.event_id)
     assert APPROVAL_OUTCOME_LABELS[ApprovalOutcome.CANCELLED] in cancelled.content["m.new_content"]["body"]

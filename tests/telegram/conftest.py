@@ -81,8 +81,9 @@ class Stack:
     adapter: TelegramAdapter
 
     async def stop(self) -> None:
-        await self.adapter.stop()
+        await self.adapter.stop_receiving()
         await self.assistant.stop()
+        await self.adapter.stop()
         if self.assistant.deps.model is not None:
             await self.assistant.deps.model.close()
 
@@ -171,8 +172,7 @@ class Harness:
     async def restart(self) -> Stack:
         """A new process on the same database and fake server; the old one is abandoned."""
         old = self.stack
-        assert old.adapter.application.updater is not None
-        await old.adapter.application.updater.stop()  # the old process stops listening
+        await old.adapter.stop_receiving()  # the old process stops listening
         self.stacks.append(old)
         self.stack = await start_stack(self.settings, self.db, self.clock, self.skill)
         return self.stack

@@ -162,6 +162,10 @@ class FakeBotApi:
         """Answer the next `times` calls of `method` with an HTTP error status."""
         self._failures[method].extend([status] * times)
 
+    def heal(self) -> None:
+        """End every injected failure (the outage is over)."""
+        self._failures.clear()
+
     def calls_to(self, method: str) -> list[ApiCall]:
         return [call for call in self.calls if call.method == method]
 

@@ -6,9 +6,6 @@ import asyncio
 from collections.abc import Awaitable
 from typing import TypeVar
 
-import pytest
-
-from bot.adapters.telegram import TelegramDeliveryError
 from bot.core.events import MessageKind, OutboundMessage, SentMessage
 from tests.telegram.conftest import Harness
 from tests.telegram.updates import OWNER_ID
@@ -71,20 +68,33 @@ async def test_flood_control_waits_the_time_telegram_asks(tg: Harness) -> None:
     assert await _sent_rows(tg) == [("scheduled", int(sent.message_id), 2)]
 
 
-async def test_retries_are_bounded_and_the_failure_is_raised(tg: Harness) -> None:
+async def test_an_outage_longer_than_the_retries_is_delivered_once_after_recovery(tg: Harness) -> None:
     await _known_chat(tg)
     before = len(tg.api.calls_to("sendMessage"))
-    tg.api.fail_next("sendMessage", 502, times=tg.settings.telegram.send_retries + 5)
-    with pytest.raises(TelegramDeliveryError, match="Bad Gateway"):
-        await _with_clock(tg, tg.assistant.deliver(USER_KEY, BRIEFING))
-    assert len(tg.api.calls_to("sendMessage")) - before == tg.settings.telegram.send_retries + 1
-    assert await _sent_rows(tg) == []
+    tg.api.fail_next("sendMessage", 502, times=10_000)
+    sent = await _with_clock(tg, tg.assistant.deliver(USER_KEY, BRIEFING))
+    assert sent is None  # not delivered yet: it waits in the outbox
+    assert len(tg.api.calls_to("sendMessage")) - before >= tg.settings.telegram.send_retries + 1
+    await tg.clock.advance(3600)  # an hour of outage
+    tg.api.heal()
+    for _ in range(200):  # the outbox retries with backoff on the injected clock
+        if not await tg.assistant.outbox.pending():
+            break
+        await tg.clock.advance(200)
+        tg.assistant.outbox.wake()
+        await asyncio.sleep(0.05)
+    texts = [m.text for m in tg.api.sent if m.text.startswith("Buenos")]
+    assert len(texts) == 1  # delivered once, after Telegram came back
+    assert "Con retraso" in texts[0]  # a scheduled post that waited says so (in its language)
+    rows = await tg.db.fetchall("SELECT status FROM outbox WHERE kind = 'scheduled'")
+    assert [r["status"] for r in rows] == ["delivered"]
 
 
 async def test_a_rejected_request_is_not_retried(tg: Harness) -> None:
     await _known_chat(tg)
     before = len(tg.api.calls_to("sendMessage"))
     tg.api.fail_next("sendMessage", 400)
-    with pytest.raises(TelegramDeliveryError, match=r"(?i)injected failure"):
-        await tg.assistant.deliver(USER_KEY, BRIEFING)
+    assert await tg.assistant.deliver(USER_KEY, BRIEFING) is None
     assert len(tg.api.calls_to("sendMessage")) - before == 1
+    rows = await tg.db.fetchall("SELECT status, last_error FROM outbox WHERE kind = 'scheduled'")
+    assert rows[0]["status"] == "failed" and "injected failure" in rows[0]["last_error"].lower()

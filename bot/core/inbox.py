@@ -1,0 +1,196 @@
+"""The durable inbox: every event that may start work is stored before the messenger is told.
+
+An adapter acknowledges an update (Telegram's offset, Matrix's sync token) only after
+`put` returned, so a crash can never lose a message the messenger considers delivered.
+Each chat's events are worked through in arrival order by one worker at a time: a worker
+claims the chat's oldest queued row with a lease (`claimed_by`, `claimed_until`), and no
+row of a chat is claimed while another row of that chat is running under a live lease.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Any
+
+from bot.core.events import (
+    AttachmentKind,
+    AttachmentMessage,
+    ChatRef,
+    CommandMessage,
+    Platform,
+    TextMessage,
+    VoiceMessage,
+)
+from memory.db import Database, Transaction
+from memory.messages import chat_key
+
+# How long a claim holds; only matters when several workers share the tables.
+LEASE = timedelta(minutes=15)
+# Telegram keeps an unacknowledged update for 24 h and may reuse ids after a quiet week.
+DEDUPE_WINDOW = timedelta(days=2)
+
+QueuedEvent = TextMessage | VoiceMessage | CommandMessage | AttachmentMessage
+
+
+class InboxStatus(StrEnum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    INTERRUPTED = "interrupted"  # a restart cut it short and the user was told
+
+
+class EventKind(StrEnum):
+    TEXT = "text"
+    VOICE = "voice"
+    COMMAND = "command"
+    ATTACHMENT = "attachment"
+
+
+@dataclass(frozen=True)
+class InboxItem:
+    id: int
+    event: QueuedEvent
+    attempts: int
+    message_id: int | None  # the layer-A row of the user's words, once stored
+    received_at: datetime
+
+    @property
+    def chat(self) -> ChatRef:
+        return self.event.chat
+
+    @property
+    def said(self) -> str:
+        """What the user said, as far as text goes (for notices about this event)."""
+        if isinstance(self.event, TextMessage):
+            return self.event.text
+        if isinstance(self.event, CommandMessage):
+            return f"/{self.event.name} {self.event.argument}".strip()
+        if isinstance(self.event, AttachmentMessage):
+            return f"📎 {self.event.filename} {self.event.caption}".strip()
+        return "🎙️"
+
+
+def _encode(event: QueuedEvent) -> tuple[EventKind, dict[str, Any], bytes | None]:
+    if isinstance(event, TextMessage):
+        return EventKind.TEXT, {"text": event.text, "message_id": event.message_id}, None
+    if isinstance(event, VoiceMessage):
+        return EventKind.VOICE, {"filename": event.filename, "message_id": event.message_id}, event.audio
+    if isinstance(event, AttachmentMessage):
+        return EventKind.ATTACHMENT, {
+            "kind": event.kind.value, "filename": event.filename, "mime_type": event.mime_type,
+            "caption": event.caption, "message_id": event.message_id,
+        }, event.data
+    return EventKind.COMMAND, {"name": event.name, "argument": event.argument}, None
+
+
+def _decode(row: Any) -> QueuedEvent:
+    chat = ChatRef(Platform(row["platform"]), row["chat_id"], row["user_id"])
+    payload = json.loads(row["payload"])
+    kind = EventKind(row["kind"])
+    if kind is EventKind.TEXT:
+        return TextMessage(chat, payload["text"], payload.get("message_id"))
+    if kind is EventKind.VOICE:
+        return VoiceMessage(chat, bytes(row["data"] or b""), payload["filename"], payload.get("message_id"))
+    if kind is EventKind.ATTACHMENT:
+        return AttachmentMessage(chat, AttachmentKind(payload["kind"]), bytes(row["data"] or b""),
+                                 payload["filename"], payload["mime_type"], payload.get("caption", ""),
+                                 payload.get("message_id"))
+    return CommandMessage(chat, payload["name"], payload.get("argument", ""))
+
+
+def _item(row: Any) -> InboxItem:
+    return InboxItem(id=row["id"], event=_decode(row), attempts=row["attempts"],
+                     message_id=row["message_id"], received_at=datetime.fromisoformat(row["received_at"]))
+
+
+class Inbox:
+    def __init__(self, db: Database, worker: str) -> None:
+        self._db = db
+        self.worker = worker
+
+    async def put(self, event: QueuedEvent, at: datetime, source: str | None = None) -> int | None:
+        """Store an event; None when `source` was already stored (the messenger redelivered it)."""
+        kind, payload, data = _encode(event)
+        chat = event.chat
+        async with self._db.transaction() as tx:
+            if source is not None:
+                seen = await tx.fetchone(
+                    "SELECT id FROM chat_inbox WHERE source = ? AND received_at >= ?",
+                    (source, (at - DEDUPE_WINDOW).isoformat()),
+                )
+                if seen is not None:
+                    return None
+            return await tx.execute(
+                "INSERT INTO chat_inbox(chat_key, platform, chat_id, user_id, kind, payload, data, source,"
+                " received_at) VALUES (?,?,?,?,?,?,?,?,?)",
+                (chat_key(chat), chat.platform.value, chat.chat_id, chat.user_id, kind.value,
+                 json.dumps(payload, ensure_ascii=False), data, source, at.isoformat()),
+            )
+
+    async def claim_next(self, key: str, now: datetime) -> InboxItem | None:
+        """The chat's oldest queued event, claimed for this worker; None if none or busy."""
+        async with self._db.transaction() as tx:
+            busy = await tx.fetchone(
+                "SELECT 1 FROM chat_inbox WHERE chat_key = ? AND status = ? AND claimed_by != ?"
+                " AND claimed_until > ? LIMIT 1",
+                (key, InboxStatus.RUNNING.value, self.worker, now.isoformat()),
+            )
+            if busy is not None:
+                return None
+            row = await tx.fetchone(
+                "SELECT * FROM chat_inbox WHERE chat_key = ? AND status = ? ORDER BY id LIMIT 1",
+                (key, InboxStatus.QUEUED.value),
+            )
+            if row is None:
+                return None
+            await tx.execute(
+                "UPDATE chat_inbox SET status = ?, claimed_by = ?, claimed_until = ?, attempts = attempts + 1"
+                " WHERE id = ?",
+                (InboxStatus.RUNNING.value, self.worker, (now + LEASE).isoformat(), row["id"]),
+            )
+            if row["kind"] == EventKind.COMMAND.value:
+                # A command's argument may be what /forget erases: no copy outlives the claim.
+                # (A command cut short by a restart is reported, never run again.)
+                await tx.execute("UPDATE chat_inbox SET payload = ? WHERE id = ?",
+                                 (json.dumps({"name": json.loads(row["payload"])["name"]}), row["id"]))
+        item = _item(row)
+        return InboxItem(item.id, item.event, item.attempts + 1, item.message_id, item.received_at)
+
+    async def chats_with_work(self) -> list[str]:
+        rows = await self._db.fetchall(
+            "SELECT DISTINCT chat_key FROM chat_inbox WHERE status = ?", (InboxStatus.QUEUED.value,)
+        )
+        return [row["chat_key"] for row in rows]
+
+    async def attach_message(self, item_id: int, message_id: int, tx: Transaction) -> None:
+        await tx.execute("UPDATE chat_inbox SET message_id = ? WHERE id = ?", (message_id, item_id))
+
+    async def finish(self, item_id: int, at: datetime, tx: Transaction | None = None,
+                     status: InboxStatus = InboxStatus.DONE) -> None:
+        """Done: the copy of the user's words goes (layer A keeps them, where /forget reaches)."""
+        await (tx or self._db).execute(
+            "UPDATE chat_inbox SET status = ?, finished_at = ?, payload = '{}', data = NULL,"
+            " claimed_by = NULL, claimed_until = NULL WHERE id = ?",
+            (status.value, at.isoformat(), item_id),
+        )
+
+    async def running(self) -> list[InboxItem]:
+        """Rows a previous process left running (it crashed or was stopped mid-turn)."""
+        rows = await self._db.fetchall(
+            "SELECT * FROM chat_inbox WHERE status = ? AND claimed_by != ? ORDER BY id",
+            (InboxStatus.RUNNING.value, self.worker),
+        )
+        return [_item(row) for row in rows]
+
+    async def requeue(self, item_id: int) -> None:
+        await self._db.execute(
+            "UPDATE chat_inbox SET status = ?, claimed_by = NULL, claimed_until = NULL WHERE id = ?",
+            (InboxStatus.QUEUED.value, item_id),
+        )
+
+    async def status(self, item_id: int) -> InboxStatus | None:
+        row = await self._db.fetchone("SELECT status FROM chat_inbox WHERE id = ?", (item_id,))
+        return InboxStatus(row["status"]) if row else None
