@@ -7,7 +7,7 @@ import asyncio
 import logging
 import sys
 
-from bot.errors import ConfigError, DatabaseError, StartupError
+from bot.errors import ConfigError, DatabaseError, MayordomoError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         except (ConfigError, DatabaseError) as exc:
             print(f"Cannot start: {exc}", file=sys.stderr)
             return 2
-        except StartupError as exc:
+        except MayordomoError as exc:  # a part that cannot start (a peer unreachable, a token refused)
             print(f"Cannot start: {exc}", file=sys.stderr)
             return 1
         except KeyboardInterrupt:
