@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable
+from pathlib import Path
 from typing import TypeVar
 
+from bot.clock import ManualClock
 from bot.core.events import MessageKind, OutboundMessage, SentMessage
-from tests.telegram.conftest import Harness
+from memory.db import Database
+from tests.scripted_model import ScriptedModel
+from tests.telegram.conftest import Harness, make_harness
+from tests.telegram.fake_bot_api import FakeBotApi
 from tests.telegram.updates import OWNER_ID
 
 T = TypeVar("T")
@@ -68,26 +73,33 @@ async def test_flood_control_waits_the_time_telegram_asks(tg: Harness) -> None:
     assert await _sent_rows(tg) == [("scheduled", int(sent.message_id), 2)]
 
 
-async def test_an_outage_longer_than_the_retries_is_delivered_once_after_recovery(tg: Harness) -> None:
-    await _known_chat(tg)
-    before = len(tg.api.calls_to("sendMessage"))
-    tg.api.fail_next("sendMessage", 502, times=10_000)
-    sent = await _with_clock(tg, tg.assistant.deliver(USER_KEY, BRIEFING))
-    assert sent is None  # not delivered yet: it waits in the outbox
-    assert len(tg.api.calls_to("sendMessage")) - before >= tg.settings.telegram.send_retries + 1
-    await tg.clock.advance(3600)  # an hour of outage
-    tg.api.heal()
-    for _ in range(200):  # the outbox retries with backoff on the injected clock
-        if not await tg.assistant.outbox.pending():
-            break
-        await tg.clock.advance(200)
-        tg.assistant.outbox.wake()
-        await asyncio.sleep(0.05)
-    texts = [m.text for m in tg.api.sent if m.text.startswith("Buenos")]
-    assert len(texts) == 1  # delivered once, after Telegram came back
-    assert "Con retraso" in texts[0]  # a scheduled post that waited says so (in its language)
-    rows = await tg.db.fetchall("SELECT status FROM outbox WHERE kind = 'scheduled'")
-    assert [r["status"] for r in rows] == ["delivered"]
+async def test_an_outage_longer_than_the_retries_is_delivered_once_after_recovery(
+        tmp_path: Path, model: ScriptedModel, api: FakeBotApi, db: Database, clock: ManualClock) -> None:
+    # No retries inside a send: every attempt is the outbox's, on the injected clock.
+    tg = await make_harness(tmp_path, model, api, db, clock, send_retries=0)
+    try:
+        await _known_chat(tg)
+        tg.api.fail_next("sendMessage", 502, times=10_000)
+        assert await tg.assistant.deliver(USER_KEY, BRIEFING) is None  # it waits in the outbox
+        await tg.clock.advance(3600)  # an hour of outage
+        for _ in range(20):
+            tg.assistant.outbox.wake()
+            await asyncio.sleep(0.05)
+        assert await tg.assistant.outbox.pending() == 1
+        tg.api.heal()
+        for _ in range(200):  # the outbox retries with backoff (at most 5 minutes apart)
+            if not await tg.assistant.outbox.pending():
+                break
+            await tg.clock.advance(60)
+            tg.assistant.outbox.wake()
+            await asyncio.sleep(0.05)
+        texts = [m.text for m in tg.api.sent if m.text.startswith("Buenos")]
+        assert len(texts) == 1  # delivered once, after Telegram came back
+        assert "Con retraso" in texts[0]  # a late post says so (in its language)
+        rows = await tg.db.fetchall("SELECT status FROM outbox WHERE kind = 'scheduled'")
+        assert [r["status"] for r in rows] == ["delivered"]
+    finally:
+        await tg.stack.stop()
 
 
 async def test_a_rejected_request_is_not_retried(tg: Harness) -> None:
