@@ -18,6 +18,7 @@ from typing import Any
 from bot.core.events import (
     AttachmentKind,
     AttachmentMessage,
+    ChatKind,
     ChatRef,
     CommandMessage,
     Platform,
@@ -87,7 +88,7 @@ def _encode(event: QueuedEvent) -> tuple[EventKind, dict[str, Any], bytes | None
 
 
 def _decode(row: Any) -> QueuedEvent:
-    chat = ChatRef(Platform(row["platform"]), row["chat_id"], row["user_id"])
+    chat = ChatRef(Platform(row["platform"]), row["chat_id"], row["user_id"], ChatKind(row["chat_kind"]))
     payload = json.loads(row["payload"])
     kind = EventKind(row["kind"])
     if kind is EventKind.TEXT:
@@ -124,9 +125,9 @@ class Inbox:
                 if seen is not None:
                     return None
             return await tx.execute(
-                "INSERT INTO chat_inbox(chat_key, platform, chat_id, user_id, kind, payload, data, source,"
-                " received_at) VALUES (?,?,?,?,?,?,?,?,?)",
-                (chat_key(chat), chat.platform.value, chat.chat_id, chat.user_id, kind.value,
+                "INSERT INTO chat_inbox(chat_key, platform, chat_id, user_id, chat_kind, kind, payload, data,"
+                " source, received_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (chat_key(chat), chat.platform.value, chat.chat_id, chat.user_id, chat.kind.value, kind.value,
                  json.dumps(payload, ensure_ascii=False), data, source, at.isoformat()),
             )
 

@@ -24,6 +24,7 @@ from zoneinfo import ZoneInfo
 from bot.clock import Clock
 from bot.core import replies
 from bot.core.events import (
+    ChatKind,
     ChatRef,
     MessageKind,
     OutboundMessage,
@@ -90,12 +91,12 @@ class Outbox:
         now = self._clock.now().isoformat()
         job_id = FIRING_JOB.get()
         row_id = await tx.execute(
-            "INSERT INTO outbox(chat_key, platform, chat_id, user_id, kind, text, suggestions, receipts,"
-            " job_id, next_attempt_at, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            (chat_key(chat), chat.platform.value, chat.chat_id, chat.user_id, message.kind.value,
-             message.text, json.dumps(list(message.suggestions), ensure_ascii=False),
+            "INSERT INTO outbox(chat_key, platform, chat_id, user_id, chat_kind, kind, text, suggestions,"
+            " receipts, ask_location, job_id, next_attempt_at, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (chat_key(chat), chat.platform.value, chat.chat_id, chat.user_id, chat.kind.value,
+             message.kind.value, message.text, json.dumps(list(message.suggestions), ensure_ascii=False),
              json.dumps([[r.outcome.value, r.summary] for r in message.receipts], ensure_ascii=False),
-             job_id, now, now),
+             int(message.ask_location), job_id, now, now),
         )
         if job_id is not None:
             await tx.execute("UPDATE scheduled_once SET status = 'queued' WHERE job_id = ? AND status = 'pending'",
@@ -242,11 +243,11 @@ class Outbox:
 
     async def _due_chats(self) -> list[ChatRef]:
         rows = await self._db.fetchall(
-            "SELECT platform, chat_id, user_id FROM outbox WHERE status = ? AND next_attempt_at <= ?"
+            "SELECT platform, chat_id, user_id, chat_kind FROM outbox WHERE status = ? AND next_attempt_at <= ?"
             " GROUP BY chat_key ORDER BY MIN(id)",
             (DeliveryStatus.PENDING.value, self._clock.now().isoformat()),
         )
-        return [ChatRef(Platform(r["platform"]), r["chat_id"], r["user_id"]) for r in rows]
+        return [ChatRef(Platform(r["platform"]), r["chat_id"], r["user_id"], ChatKind(r["chat_kind"])) for r in rows]
 
     async def _next_retry_in(self) -> float:
         row = await self._db.fetchone("SELECT MIN(next_attempt_at) AS at FROM outbox WHERE status = ?",
@@ -258,8 +259,9 @@ class Outbox:
 
 
 def _item(row: Any) -> OutboxItem:
-    chat = ChatRef(Platform(row["platform"]), row["chat_id"], row["user_id"])
+    chat = ChatRef(Platform(row["platform"]), row["chat_id"], row["user_id"], ChatKind(row["chat_kind"]))
     receipts = tuple(Receipt(ReceiptOutcome(outcome), summary) for outcome, summary in json.loads(row["receipts"]))
-    message = OutboundMessage(row["text"], MessageKind(row["kind"]), tuple(json.loads(row["suggestions"])), receipts)
+    message = OutboundMessage(row["text"], MessageKind(row["kind"]), tuple(json.loads(row["suggestions"])), receipts,
+                              bool(row["ask_location"]))
     return OutboxItem(id=row["id"], chat=chat, message=message, job_id=row["job_id"],
                       attempts=row["attempts"], created_at=datetime.fromisoformat(row["created_at"]))
