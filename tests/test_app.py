@@ -16,8 +16,11 @@ async def test_build_app_wires_skills_commands_router_and_jobs(tmp_path: Path) -
         news={"feeds": ["http://127.0.0.1:9/feed.xml"]},
         inbox={"enabled": True, "token": "t" * 24, "port": 0},
     )
-    app = await build_app(settings)
+    steps: list[str] = []
+    app = await build_app(settings, progress=steps.append)
     try:
+        # First start says what it is doing before the slow part (the router index).
+        assert steps[0].startswith("opening the memory at") and any("indexing" in s for s in steps)
         skills = set(app.assistant.deps.registry.skills)
         assert {"core", "environment", "notes", "web", "tasks", "memory", "timeline", "diary",
                 "news", "inbox"} <= skills
