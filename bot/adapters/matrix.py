@@ -42,6 +42,7 @@ from nio import (
     RoomSendResponse,
     SyncError,
     SyncResponse,
+    UnknownToDeviceEvent,
     WhoamiError,
 )
 from nio.crypto import decrypt_attachment
@@ -132,6 +133,10 @@ def _audio_filename(content: dict[str, Any]) -> str:
     return "voice." + _AUDIO_EXTENSIONS.get(str(mimetype).split(";")[0].strip(), "ogg")
 
 
+WITHHELD_TYPES = frozenset({"m.room_key.withheld", "org.matrix.room_key.withheld"})
+MAX_REMEMBERED_WITHHELD = 1_000
+
+
 @dataclass
 class _Undecryptable:
     room_id: str
@@ -197,6 +202,7 @@ class MatrixAdapter:
         self._invited: set[str] = set()  # joining rooms whose timeline reached our invite
         self._refused: set[str] = set()
         self._undecryptable: dict[str, _Undecryptable] = {}
+        self._withheld: dict[str, str] = {}  # megolm session id -> the code its sender gave
         self._open_approvals: dict[str, ApprovalRequest] = {}
         self._progress: dict[str, tuple[int, str]] = {}  # room -> (turn id, status notice event id)
         self._stopped = False
@@ -214,6 +220,7 @@ class MatrixAdapter:
         """Log in, load the key store, sync once, register with the core, then sync forever."""
         client = await self._login()
         client.add_event_callback(self._on_invite, InviteMemberEvent)  # type: ignore[arg-type]
+        client.add_to_device_callback(self._on_to_device, UnknownToDeviceEvent)  # type: ignore[arg-type]
         resumed = bool(client.loaded_sync_token)
         if resumed:
             # Events that arrived while we were down are answered; a first-ever sync is history.
@@ -229,9 +236,10 @@ class MatrixAdapter:
         self._assistant.add_messenger(self)
         self._sync_task = asyncio.create_task(self._sync_loop(), name="matrix-sync")
         identity = client.olm.account.identity_keys["ed25519"] if client.olm else "?"
-        log.info("Matrix: %s on device %s, fingerprint %s; to verify it in Element type: /verify %s %s %s",
-                 client.user_id, client.device_id, fingerprint(identity),
-                 client.user_id, client.device_id, identity)
+        # No cross-signing (matrix-nio has none): Element will keep showing this session as not
+        # verified by its owner; the fingerprint is for checking it is really this bot.
+        log.info("Matrix: %s on device %s, session key (fingerprint) %s; compare it with the session "
+                 "Element lists for the bot", client.user_id, client.device_id, fingerprint(identity))
 
     async def stop_receiving(self) -> None:
         """Sync no more (a graceful stop lets running turns finish after this)."""
@@ -830,6 +838,40 @@ class MatrixAdapter:
             log.exception("Matrix: retrying undecryptable events failed")
         self._save_sync_token(response.next_batch)
 
+    async def _on_to_device(self, event: UnknownToDeviceEvent) -> None:
+        """A sender's client said it will not give us a key: remember why, answer at once."""
+        if event.type not in WITHHELD_TYPES or event.sender not in self._allowed:
+            return
+        content = event.source.get("content") or {}
+        session_id = content.get("session_id")
+        if not isinstance(session_id, str):
+            return
+        if len(self._withheld) >= MAX_REMEMBERED_WITHHELD:
+            self._withheld.clear()
+        self._withheld[session_id] = str(content.get("code", ""))
+        try:
+            await self._retry_undecryptable()
+        except Exception:
+            log.exception("Matrix: handling a withheld key failed")
+
+    async def _tell_withheld(self, pending: _Undecryptable, code: str) -> None:
+        client = self._require_client()
+        identity = client.olm.account.identity_keys["ed25519"] if client.olm else "?"
+        log.warning("Matrix: the key of %s was withheld by %s (%s)", pending.event.event_id,
+                    pending.event.sender, code or "no code")
+        zone = self._assistant.deps.settings.core.zone
+        sent_at = datetime.fromtimestamp(pending.event.server_timestamp / 1000, tz=self._clock.now().tzinfo)
+        why = {"m.unverified": "it sends keys only to verified sessions and mine is not verified",
+               "m.blacklisted": "my session is blocked in it"}.get(code, "it did not share the key with me")
+        chat = ChatRef(Platform.MATRIX, pending.room_id, pending.event.sender)
+        await self.send(chat, OutboundMessage(
+            f"I can't read your message from {sent_at.astimezone(zone):%H:%M}: your client withheld its "
+            f"key from my session, because {why}. Sending it again will not help. Verify this session "
+            f"in your client (my user info → Sessions → {client.device_id}, key {fingerprint(identity)}), "
+            "or unblock it / allow sending to unverified sessions, then write again.",
+            MessageKind.ERROR,
+        ))
+
     async def _retry_undecryptable(self) -> None:
         client = self._require_client()
         for event_id, pending in list(self._undecryptable.items()):
@@ -843,6 +885,12 @@ class MatrixAdapter:
             if decrypted is not None and room is not None:
                 del self._undecryptable[event_id]
                 await self._route(room, decrypted)
+                continue
+            code = self._withheld.get(pending.event.session_id)
+            if code is not None:
+                # The sender's client refused us the key: waiting will not help, say so now.
+                del self._undecryptable[event_id]
+                await self._tell_withheld(pending, code)
                 continue
             pending.syncs += 1
             if pending.syncs <= self._settings.undecryptable_grace_syncs:
