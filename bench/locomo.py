@@ -292,6 +292,8 @@ def main() -> None:
         print_table(split, table)
     print(f"\n(shape {shape}, tuning {tuning}, {time.perf_counter() - started:.0f} s)")
     for split, table in figures.items():
+        if args.limit is not None:  # a partial run must not pass for the split's figures
+            split = f"{split}_first{args.limit}"
         for metric in ("all any@10", "all all@10", "multi-hop all@10", "all any@5", "all all@20"):
             print(f"locomo {split} {metric.replace('all ', '', 1) if metric.startswith('all ') else metric} = "
                   f"{table[metric]:.3f}")
