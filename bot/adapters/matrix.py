@@ -202,6 +202,7 @@ class MatrixAdapter:
         self._invited: set[str] = set()  # joining rooms whose timeline reached our invite
         self._refused: set[str] = set()
         self._undecryptable: dict[str, _Undecryptable] = {}
+        self._threads: dict[str, tuple[str, str]] = {}  # room -> (thread root, latest event in it)
         self._withheld: dict[str, str] = {}  # megolm session id -> the code its sender gave
         self._open_approvals: dict[str, ApprovalRequest] = {}
         self._progress: dict[str, tuple[int, str]] = {}  # room -> (turn id, status notice event id)
@@ -395,7 +396,11 @@ class MatrixAdapter:
                 rendered = render_markdown(chunk)
                 if index == len(chunks):
                     rendered = with_receipts(rendered, message.receipts)
-                last = await self._put(chat.chat_id, "m.room.message", rendered.content(msgtype))
+                content = rendered.content(msgtype)
+                if message.kind is not MessageKind.SCHEDULED:
+                    content = self._in_thread(chat.chat_id, content)
+                last = await self._put(chat.chat_id, "m.room.message", content)
+                self._thread_moved(chat.chat_id, last)
         except MatrixSendError as exc:
             log.error("Matrix: message to %s not sent: %s", chat.chat_id, exc)
             return None
@@ -418,7 +423,7 @@ class MatrixAdapter:
         shown = self._progress.get(room_id)
         try:
             if shown is None or shown[0] != progress.turn_id:
-                event_id = await self._put(room_id, "m.room.message", content)
+                event_id = await self._put(room_id, "m.room.message", self._in_thread(room_id, content))
                 self._progress[room_id] = (progress.turn_id, event_id)
                 return
             await self._put(room_id, "m.room.message", {
@@ -427,6 +432,20 @@ class MatrixAdapter:
             })
         except MatrixSendError as exc:
             log.info("Matrix: progress not shown: %s", exc)
+
+    def _in_thread(self, room_id: str, content: dict[str, Any]) -> dict[str, Any]:
+        """`content` placed in the thread the user is writing in, if any (m.thread, MSC3440)."""
+        thread = self._threads.get(room_id)
+        if thread is None:
+            return content
+        root, latest = thread
+        return {**content, "m.relates_to": {"rel_type": "m.thread", "event_id": root, "is_falling_back": True,
+                                            "m.in_reply_to": {"event_id": latest}}}
+
+    def _thread_moved(self, room_id: str, event_id: str) -> None:
+        thread = self._threads.get(room_id)
+        if thread is not None:
+            self._threads[room_id] = (thread[0], event_id)
 
     async def _clear_progress(self, room_id: str) -> None:
         shown = self._progress.pop(room_id, None)
@@ -454,7 +473,8 @@ class MatrixAdapter:
             description=request.description, always=(always or "").removeprefix("♾️ "),
         )
         try:
-            event_id = await self._put(room_id, "m.room.message", rendered.content())
+            event_id = await self._put(room_id, "m.room.message", self._in_thread(room_id, rendered.content()))
+            self._thread_moved(room_id, event_id)
         except MatrixSendError as exc:
             log.error("Matrix: approval %s… not shown: %s", request.id[:6], exc)
             return None
@@ -671,6 +691,11 @@ class MatrixAdapter:
         if not allowed:
             await self._refuse(room, sender, content)
             return
+        # Answer where the message was written: in its thread, or in the main timeline.
+        if relation.get("rel_type") == "m.thread" and isinstance(relation.get("event_id"), str):
+            self._threads[room.room_id] = (relation["event_id"], event.event_id)
+        else:
+            self._threads.pop(room.room_id, None)
         if msgtype == "m.location":
             await self._on_location(chat, event, content, beacon=False)
         elif msgtype in ("m.text", "m.emote"):

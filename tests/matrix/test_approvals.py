@@ -120,7 +120,8 @@ async def test_approval_by_reply_in_an_encrypted_room(world: MatrixWorld) -> Non
     assert APPROVAL_OUTCOME_LABELS[ApprovalOutcome.DENIED] in edit.content["m.new_content"]["body"]
     answer = await alice.message_from(
         bot.user_id, room, after=mark, match=lambda s: s.body.startswith("You said no, so the note was not touched."))
-    assert answer.body.endswith("\n\n🚫 Delete taxes 2025 (delete_note): denied, not done")
+    # The receipt says it was not done (a summary line may follow it).
+    assert "\n\n🚫 Delete taxes 2025 (delete_note): denied, not done" in answer.body
     assert bot.notes.deleted == []
     # The reply decided; it did not start a turn of its own.
     assert "No." not in str(world.model.requests)
