@@ -23,6 +23,16 @@ from bot.errors import ConfigError, MayordomoError
 Vector = np.ndarray
 
 
+# An embedding's cost grows with the text, and e5 reads only its first ~512 tokens anyway:
+# a long message is embedded by its opening, so it cannot hold the model for seconds.
+EMBED_MAX_CHARS = 2000
+
+
+def bounded(text: str) -> str:
+    """The part of `text` that is embedded (the same cut everywhere, so vectors can be shared)."""
+    return text[:EMBED_MAX_CHARS]
+
+
 class EmbeddingError(MayordomoError):
     """The embedder failed or returned vectors of the wrong shape."""
 
@@ -73,6 +83,7 @@ class _CachingEmbedder(abc.ABC):
         self._cache = _LruCache(cache_size)
 
     async def embed(self, texts: Sequence[str], *, is_query: bool) -> list[Vector]:
+        texts = [bounded(text) for text in texts]
         results: list[Vector | None] = [self._cache.get((is_query, text)) for text in texts]
         missing = sorted({text for text, found in zip(texts, results, strict=True) if found is None})
         computed: dict[str, Vector] = {}

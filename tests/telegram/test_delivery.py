@@ -110,3 +110,38 @@ async def test_a_rejected_request_is_not_retried(tg: Harness) -> None:
     assert len(tg.api.calls_to("sendMessage")) - before == 1
     rows = await tg.db.fetchall("SELECT status, last_error FROM outbox WHERE kind = 'scheduled'")
     assert rows[0]["status"] == "failed" and "injected failure" in rows[0]["last_error"].lower()
+
+
+async def test_a_reminder_due_during_an_outage_is_delivered_once_and_fired_only_then(
+        tmp_path: Path, model: ScriptedModel, api: FakeBotApi, db: Database, clock: ManualClock) -> None:
+    from zoneinfo import ZoneInfo
+
+    from bot.scheduler import Scheduler
+    from tools.skills.reminders import REMINDER_KIND, ReminderDelivery
+
+    tg = await make_harness(tmp_path, model, api, db, clock, send_retries=0)
+    try:
+        await _known_chat(tg)
+        scheduler = Scheduler(db, clock)
+        ReminderDelivery(tg.assistant.deliver, default_zone=ZoneInfo("Europe/Madrid")).install(scheduler)
+        await scheduler.schedule_once("r1", REMINDER_KIND, USER_KEY, clock.now(), {"text": "call the dentist"})
+        tg.api.fail_next("sendMessage", 502, times=10_000)
+        assert await scheduler.tick() == ["r1"]
+        status = await db.fetchone("SELECT status FROM scheduled_once WHERE job_id = 'r1'")
+        assert status["status"] == "queued"  # in the outbox, not fired: nothing arrived yet
+        await clock.advance(1800)
+        assert await scheduler.tick() == []  # never fired twice
+        tg.api.heal()
+        for _ in range(200):
+            if not await tg.assistant.outbox.pending():
+                break
+            await clock.advance(60)
+            tg.assistant.outbox.wake()
+            await asyncio.sleep(0.05)
+        texts = [m.text for m in tg.api.sent if "call the dentist" in m.text]
+        assert len(texts) == 1 and "Delivered late" in texts[0]
+        status = await db.fetchone("SELECT status, fired_at FROM scheduled_once WHERE job_id = 'r1'")
+        assert status["status"] == "fired" and status["fired_at"] is not None
+        assert await scheduler.tick() == []
+    finally:
+        await tg.stack.stop()

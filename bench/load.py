@@ -1,0 +1,175 @@
+"""Load through the real process: N chats x M messages, the fake Bot API, a model of latency L.
+
+Each chat sends its M messages at once; the scripted model answers every turn with
+`echo: <text>` after L seconds. Ideal wall time is M turns of one chat (chats run in
+parallel, a chat's turns in order): M x (L + a single turn's overhead measured first).
+Optionally one chat sends a long message (`--long-chars`) just before another chat's short
+one, and the short one's wait is measured.
+
+    python -m bench.load --chats 100 --messages 20 --latency 1.0
+
+Prints `name = value` lines: wall_x_ideal, cpu_ms_per_turn_mean (the bot process's CPU
+over the loaded phase divided by its turns), lost, duplicated, out_of_order, peak_rss_mb,
+short_behind_long_s (a short message's wait behind another chat's long one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from datetime import UTC, datetime
+from pathlib import Path
+
+from tests.process import BotProcess, EchoModel, wait_until_polling, write_env
+from tests.scripted_model import ScriptedModel
+from tests.telegram import updates
+from tests.telegram.fake_bot_api import FakeBotApi
+
+FIRST_CHAT = 5000
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
+
+
+def _peak_rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+async def _replies(api: FakeBotApi) -> dict[int, list[str]]:
+    by_chat: dict[int, list[str]] = defaultdict(list)
+    for call in api.calls_to("sendMessage"):
+        by_chat[int(call.params["chat_id"])].append(str(call.params["text"]))
+    return by_chat
+
+
+async def _wait_for(api: FakeBotApi, count: int, within: float) -> None:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if len(api.calls_to("sendMessage")) >= count:
+            return
+        await asyncio.sleep(0.05)
+
+
+async def run(chats: int, messages: int, latency: float, long_chars: int, folder: Path) -> dict[str, float]:
+    api = FakeBotApi()
+    await api.start()
+    model = ScriptedModel()
+    await model.start()
+    echo = EchoModel(model, delay=latency)
+    users = [FIRST_CHAT + i for i in range(chats + 1)]
+    env_file = write_env(folder, api, model, TELEGRAM_ALLOWED_USERS=",".join(map(str, users)),
+                         LOG_LEVEL="WARNING")
+    bot = BotProcess(env_file, folder / "bot.log")
+    await bot.start()
+    assert bot.process is not None
+    pid = bot.process.pid
+    try:
+        await wait_until_polling(api, within=180)
+        # Turns alone: the per-turn time at this latency, without load (median of three,
+        # after two that load what is loaded on first use).
+        times = []
+        for attempt in range(5):
+            started = time.monotonic()
+            await api.push(updates.text(users[0], api.next_message_id(), datetime.now(UTC), f"single {attempt}"))
+            await _wait_for(api, attempt + 1, 120)
+            times.append(time.monotonic() - started)
+        single = statistics.median(times[2:])
+        api.calls.clear()
+
+        cpu_before = _cpu_seconds(pid)
+        started = time.monotonic()
+        said: dict[int, list[str]] = {}
+        for m in range(messages):
+            for user in users[1:]:
+                text = f"question {m} from {user}"
+                said.setdefault(user, []).append(text)
+                await api.push(updates.text(user, api.next_message_id(), datetime.now(UTC), text))
+        total = chats * messages
+        await _wait_for(api, total, within=messages * (latency + 5) * 10 + 120)
+        wall = time.monotonic() - started
+        cpu = _cpu_seconds(pid) - cpu_before
+        replies = await _replies(api)
+
+        short_wait = float("nan")
+        if long_chars:
+            api.calls.clear()
+            long_text = ("lorem ipsum dolor sit amet " * (long_chars // 27 + 1))[:long_chars]
+            echo.delay = 0.0
+            await api.push(updates.text(users[1], api.next_message_id(), datetime.now(UTC), long_text))
+            await asyncio.sleep(0.05)
+            sent_at = time.monotonic()
+            await api.push(updates.text(users[2], api.next_message_id(), datetime.now(UTC), "hi"))
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                if any(int(c.params["chat_id"]) == users[2] for c in api.calls_to("sendMessage")):
+                    break
+                await asyncio.sleep(0.01)
+            short_wait = time.monotonic() - sent_at
+        rss = _peak_rss_mb(pid)
+    finally:
+        bot.terminate()
+        await bot.wait(within=120)
+        await model.stop()
+        await api.stop()
+
+    return _figures(said, replies, wall=wall, single=single, messages=messages, latency=latency, cpu=cpu,
+                    total=total, rss=rss, short_wait=short_wait)
+
+
+def _figures(said: dict[int, list[str]], api_replies: dict[int, list[str]], *,
+             wall: float, single: float, messages: int, latency: float, cpu: float, total: int, rss: float,
+             short_wait: float) -> dict[str, float]:
+    lost = duplicated = out_of_order = 0
+    for user, texts in said.items():
+        got = [r.removeprefix("echo: ") for r in api_replies.get(user, []) if r.startswith("echo: ")]
+        for text in texts:
+            count = got.count(text)
+            lost += count == 0
+            duplicated += max(count - 1, 0)
+        seen = [t for t in got if t in texts]
+        out_of_order += sum(1 for a, b in itertools.pairwise(seen) if texts.index(a) > texts.index(b))
+    return {
+        "chats": len(said),
+        "messages_per_chat": messages,
+        "single_turn_s": round(single, 3),
+        "wall_s": round(wall, 2),
+        "wall_x_ideal": round(wall / (messages * single), 2),
+        "wall_x_model_only": round(wall / (messages * latency), 2) if latency else float("nan"),
+        "cpu_ms_per_turn_mean": round(cpu * 1000 / max(total, 1), 1),
+        "lost": lost,
+        "duplicated": duplicated,
+        "out_of_order": out_of_order,
+        "peak_rss_mb": round(rss, 1),
+        "short_behind_long_s": round(short_wait, 2),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--chats", type=int, default=10)
+    parser.add_argument("--messages", type=int, default=5)
+    parser.add_argument("--latency", type=float, default=1.0)
+    parser.add_argument("--long-chars", type=int, default=15_900)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="mayordomo-load-") as folder:
+        figures = asyncio.run(run(args.chats, args.messages, args.latency, args.long_chars, Path(folder)))
+    for name, value in figures.items():
+        print(f"{name} = {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
