@@ -18,7 +18,7 @@ import httpx
 
 from bot.briefing import Briefing, morning_briefing
 from bot.scheduler import Scheduler
-from tools.plugin import Contributions, Service, SkillContext, SkillPlugin
+from tools.plugin import Contributions, Need, Service, SkillContext, SkillPlugin
 
 if TYPE_CHECKING:
     from bot.core.assistant import Assistant
@@ -84,7 +84,7 @@ async def install_skills(plugins: Sequence[type[SkillPlugin]], ctx: SkillContext
     installed: list[str] = []
     skipped: dict[str, str] = dict(problems or {})
     for plugin in plugins:
-        why = plugin.unconfigured(ctx.settings)
+        why = _missing(plugin, ctx) or plugin.unconfigured(ctx.settings)
         if why is not None:
             skipped[plugin.id] = why
             continue
@@ -99,3 +99,12 @@ async def install_skills(plugins: Sequence[type[SkillPlugin]], ctx: SkillContext
         services=tuple(ctx.contributions.services),
         exemplars=tuple(ctx.contributions.exemplars),
     )
+
+
+def _missing(plugin: type[SkillPlugin], ctx: SkillContext) -> str | None:
+    """What the skill needs that this app did not build (the rest is always there)."""
+    if Need.MODEL in plugin.needs and ctx.model is None:
+        return "it needs a model: set LLM_BASE_URL and LLM_CHAT_MODEL"
+    if Need.MEMORY in plugin.needs and ctx.memory is None:
+        return "it needs the memory service, which this app did not open"
+    return None

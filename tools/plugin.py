@@ -40,7 +40,7 @@ CommandHandler = Callable[[CommandMessage], Awaitable[OutboundMessage]]
 
 
 class Need(StrEnum):
-    """What a skill asks the app for (documentation and start-up checks)."""
+    """What a skill asks the app for; one whose model or memory the app did not build stays off."""
 
     HTTP = "http"
     CLOCK = "clock"

@@ -11,14 +11,19 @@ import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 
 from bot.app import build_app
+from bot.clock import ManualClock
 from bot.core.events import Platform, TextMessage
+from bot.scheduler import Scheduler
+from memory.db import Database
 from tests.scripted_model import ScriptedModel
-from tests.support import OWNER, RecordingMessenger, make_settings
-from tools.installing import enabled_packages
-from tools.plugin import SkillPlugin
+from tests.support import OWNER, RecordingMessenger, build_assistant, make_settings
+from tools.installing import enabled_packages, install_skills, skill_context
+from tools.plugin import Need, SkillContext, SkillPlugin
+from tools.skills.diary import DiarySkill
 
 EXAMPLE = Path(__file__).resolve().parent / "example_skill"
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,6 +44,28 @@ def test_enabled_names_load_the_entry_point_and_unknown_ones_say_why(monkeypatch
     assert issubclass(loaded[0], SkillPlugin)
     assert list(problems) == ["weather_ext"]
     assert "no installed package offers the skill 'weather_ext'" in problems["weather_ext"]
+
+
+class Summary(SkillPlugin):
+    id = "summary"
+    description = "summaries written by the model"
+    needs = frozenset({Need.MODEL})
+
+    @classmethod
+    async def install(cls, ctx: SkillContext) -> None:
+        ctx.add_tools(cls())
+
+
+async def test_a_skill_whose_needs_are_not_built_stays_off_and_says_why(
+        tmp_path: Path, db: Database, clock: ManualClock) -> None:
+    settings = make_settings(tmp_path)
+    assistant, _ = await build_assistant(settings, db, clock, with_model=False)
+    async with httpx.AsyncClient() as http:
+        installed = await install_skills([Summary, DiarySkill], skill_context(assistant, Scheduler(db, clock), http))
+    assert installed.installed == ()
+    assert installed.skipped == {"summary": "it needs a model: set LLM_BASE_URL and LLM_CHAT_MODEL",
+                                 "diary": "it needs the memory service, which this app did not open"}
+    assert sorted(assistant.deps.registry.skills) == ["core"]
 
 
 @pytest.mark.timeout(900)  # builds the whole app: the router embeds every example on a cold cache
