@@ -125,3 +125,24 @@ async def test_login_with_an_access_token_and_a_clear_error_for_a_bad_one(world:
     await alice.say(room, "hello via token")
     answer = await alice.message_from(bot.user_id, room, match=lambda s: s.body == "token login works")
     assert answer.decrypted
+
+
+async def test_the_first_message_of_a_dm_made_while_the_bot_was_down_is_answered(world: MatrixWorld) -> None:
+    alice = await world.human("alice")
+    account = world.bot_account()
+    bot = await world.bot(allowed=[alice.client.user_id], account=account)
+    await bot.adapter.stop_receiving()
+    await bot.assistant.stop()
+    await bot.adapter.stop()
+
+    # Element invites and sends the first message right away; nobody is listening.
+    room = await alice.create_room([bot.user_id], encrypted=False)
+    await alice.wait_for(lambda: room in alice.client.rooms, "the new room")
+    await alice.say(room, "are you there? (sent while you were down)")
+
+    world.model.respond("I am here now.")
+    await world.bot(allowed=[alice.client.user_id], account=account, store=bot.store)
+    answer = await alice.message_from(account[0], room, match=lambda s: s.body == "I am here now.")
+    assert answer.body == "I am here now."
+    assert "sent while you were down" in str(world.model.requests[-1]["messages"])
+    assert len(world.model.requests) == 1
