@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from enum import StrEnum
 from zoneinfo import ZoneInfo
 
@@ -27,6 +27,11 @@ from memory.schemas import ConsolidationOut
 from memory.timeline import FactDraft, TimelineStore
 
 log = logging.getLogger(__name__)
+
+
+# A failed pass (the model unreachable or its answer unusable) is retried after this, doubling.
+FIRST_BACKOFF = timedelta(minutes=5)
+MAX_BACKOFF = timedelta(hours=6)
 
 
 class PassOutcome(StrEnum):
@@ -88,7 +93,11 @@ class Consolidator:
         return [_row(row) for row in rows]
 
     async def due(self, user_key: str, *, idle_check: bool) -> bool:
-        """Enough unprocessed text, or (for the periodic check) a conversation gone quiet."""
+        """Enough unprocessed text, or (for the periodic check) a conversation gone quiet;
+        never while backing off after failed passes (a model that answers garbage would
+        otherwise be asked again, with the whole backlog, after every turn)."""
+        if await self.backing_off(user_key):
+            return False
         pending = await self.pending(user_key, self.max_messages)
         if not pending:
             return False
@@ -97,6 +106,20 @@ class Consolidator:
         if len(pending) >= self.max_messages:
             return True
         return idle_check and self._clock.now() - pending[-1].created_at >= self.idle
+
+    async def backing_off(self, user_key: str) -> bool:
+        """After k failed passes in a row, wait FIRST_BACKOFF x 2^(k-1) (at most MAX_BACKOFF)."""
+        rows = await self._db.fetchall(
+            "SELECT at, outcome FROM memory_passes WHERE user_key = ? ORDER BY id DESC LIMIT 12", (user_key,))
+        failures = 0
+        for row in rows:
+            if row["outcome"] != PassOutcome.INVALID_OUTPUT.value:
+                break
+            failures += 1
+        if not failures:
+            return False
+        wait = min(FIRST_BACKOFF * 2 ** (failures - 1), MAX_BACKOFF)
+        return self._clock.now() - datetime.fromisoformat(rows[0]["at"]) < wait
 
     async def users_with_pending(self) -> list[str]:
         rows = await self._db.fetchall(

@@ -59,6 +59,7 @@ class MemoryService:
         self.cards = CardStore(db, self.vectors)
         self.profile = ProfileStore(db, memory.profile_budget_chars)
         self.timeline = TimelineStore(db)
+        self._consolidating: set[str] = set()
         self.diary = DiaryStore(db)
         self.retriever = Retriever(self.cards, embedder,
                                    RetrievalTuning(age_half_life_days=memory.age_half_life_days))
@@ -150,9 +151,17 @@ class MemoryService:
         return await self.consolidator.run(user_key)
 
     async def after_turn(self, chat: ChatRef, turn_id: int) -> None:
-        """Turn listener: consolidate once enough unprocessed text has piled up."""
-        if self.consolidator is not None and await self.consolidator.due(chat.user_key, idle_check=False):
-            await self.consolidator.run(chat.user_key)
+        """Turn listener (run after the turn, in the background): consolidate once enough
+        unprocessed text has piled up; one pass per user at a time."""
+        user_key = chat.user_key
+        if self.consolidator is None or user_key in self._consolidating:
+            return
+        self._consolidating.add(user_key)
+        try:
+            if await self.consolidator.due(user_key, idle_check=False):
+                await self.consolidator.run(user_key)
+        finally:
+            self._consolidating.discard(user_key)
 
     async def consolidate_idle(self, fired_at: datetime) -> list[str]:
         """Periodic job: every user whose conversation went quiet or grew large."""

@@ -397,7 +397,8 @@ class Assistant:
             await self.inbox.finish(item.id, self.deps.clock.now(), tx)
         await self.outbox.flush(chat)
         for listener in self.turn_listeners:
-            await self._best_effort(listener(chat, outcome.turn_id))
+            # After the turn, not in it: the chat's next message does not wait for memory work.
+            self._in_background(listener(chat, outcome.turn_id))
 
     async def _attachment(self, event: AttachmentMessage, item: InboxItem) -> None:
         """Keep the original, read what can be read, and let the model see it (or say why not)."""
@@ -558,6 +559,11 @@ class Assistant:
         self.add_command("pin", pin, "set your location by hand: /pin LATITUDE LONGITUDE")
         self.add_command("permissions", permissions,
                          "list what I may do without asking; /permissions revoke N (or all)")
+
+    def _in_background(self, work: Awaitable[object]) -> None:
+        task = asyncio.create_task(self._best_effort(work))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _best_effort(self, work: Awaitable[object]) -> None:
         try:

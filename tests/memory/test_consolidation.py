@@ -187,3 +187,28 @@ async def test_threshold_and_idle_triggers(service: MemoryService, db: Database,
     model.say(consolidation(cards=[card("Reforma", "Presupuesto de la reforma de la cocina.", ids)]))
     await service.after_turn(ANA, 2)
     assert await consolidator.pending(ANA.user_key) == []
+
+
+async def test_failed_passes_back_off_instead_of_asking_after_every_turn(
+        service: MemoryService, db: Database, model: ScriptedModel, clock: ManualClock) -> None:
+    consolidator = service.consolidator
+    assert consolidator is not None
+    long_text = "Hoy he estado revisando el presupuesto de la reforma de la cocina con el arquitecto. " * 6
+    await conversation(db, ANA, clock.now(), [("user", long_text)])
+    model.say("this is not JSON")
+    model.say("still not JSON")
+    await service.after_turn(ANA, 1)
+    asked = len(model.requests)
+    assert asked >= 1 and await consolidator.pending(ANA.user_key) != []
+    for _ in range(5):  # more turns right after the failure: no new requests
+        await service.after_turn(ANA, 2)
+    assert len(model.requests) == asked
+    await clock.advance(6 * 60)  # past the first backoff: asked again
+    model.say("no JSON either")
+    model.say("no JSON either")
+    await service.after_turn(ANA, 3)
+    assert len(model.requests) > asked
+    again = len(model.requests)
+    await clock.advance(6 * 60)  # the second backoff is twice as long
+    await service.after_turn(ANA, 4)
+    assert len(model.requests) == again
