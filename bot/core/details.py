@@ -36,6 +36,12 @@ _ES_MIN = "|".join(sorted(_ES_MINUTES, key=len, reverse=True))
 _TIME = re.compile(r"(?<![\d:.])([01]?\d|2[0-3])[:.h]([0-5]\d)(?!\d)")
 _AMPM = re.compile(r"(?<!\d)(1[0-2]|0?[1-9])(?::([0-5]\d))?\s?([ap])\.?\s?m\b\.?", re.IGNORECASE)
 _BARE_HOUR = re.compile(r"\b(?:at|a\s+las|a\s+la|las|sobre\s+las)\s+([01]?\d|2[0-3])\b", re.IGNORECASE)
+# "closes at 9", "abre a las 10": an hour with no minutes, in an answer
+_SAID_HOUR = re.compile(
+    r"\b(?:at|until|till|from|by|around|a\s+las|a\s+la|hasta\s+las|desde\s+las|sobre\s+las|de\s+las)\s+"
+    r"([01]?\d|2[0-3])(?![:.h]?\d)(?!\s*(?:%|°|º|€|\$|km|kg|min|euros?|percent|por\s+ciento|people|personas|items|cosas))\b",
+    re.IGNORECASE,
+)
 _EN_WORD_TIME = re.compile(
     rf"\b(?:(quarter|half|ten|twenty|five|twenty-five)\s+(past|to)\s+({_EN_HOUR})"
     rf"|half\s+({_EN_HOUR})\b(?!\s*(?:hours?|days?|weeks?|minutes?))"
@@ -106,6 +112,7 @@ class Details:
     amounts: frozenset[str]  # normalised numbers that came with a unit or currency
     phones: frozenset[str]  # digits only
     numbers: frozenset[str]  # every normalised number (sources only)
+    hours: frozenset[int] = frozenset()  # hours said without minutes ("at 9"), 0-23
 
 
 def _number(text: str) -> str:
@@ -171,6 +178,7 @@ def extract_details(text: str) -> Details:
     for m in _each(_AMPM, text):
         times.add((int(m.group(1)) % 12 + (12 if m.group(3).lower() == "p" else 0), int(m.group(2) or 0)))
     times |= _word_times(text)
+    hours = {int(m.group(1)) for m in _each(_SAID_HOUR, text)}
     dates: set[tuple[int, int]] = set()
     for m in _each(_ISO_DATE, text):
         dates.add((int(m.group(2)), int(m.group(3))))
@@ -220,7 +228,7 @@ def extract_details(text: str) -> Details:
         if m.group(1) or m.group(3):
             amounts.add(value)
     return Details(frozenset(times), frozenset(dates), frozenset(emails), frozenset(urls),
-                   frozenset(domains), frozenset(amounts), frozenset(phones), frozenset(numbers))
+                   frozenset(domains), frozenset(amounts), frozenset(phones), frozenset(numbers), frozenset(hours))
 
 
 _RELATIVE_DAYS = {
@@ -234,6 +242,9 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime) 
     texts = [s[:MAX_SCAN_CHARS] for s in sources] + [user_text]
     found = [extract_details(t) for t in texts]
     times = set().union(*(d.times for d in found))
+    for details in found:  # "at 9" in a source backs 09:00 and 21:00
+        for hour in details.hours:
+            times |= _both_halves(hour, 0)
     for match in _BARE_HOUR.finditer(user_text):  # "at 9", "a las 9": 09:00 and 21:00
         times |= _both_halves(int(match.group(1)), 0)
     times.add((now_local.hour, now_local.minute))
@@ -259,6 +270,8 @@ def unsourced(said: Details, known: Details) -> list[str]:
     missing: list[str] = []
     missing += [f"{h:02d}:{m:02d}" for h, m in sorted(said.times - known.times)]
     missing += [f"{d:02d}/{m:02d}" for m, d in sorted(said.dates - known.dates)]
+    missing += [f"{h}:00" for h in sorted(said.hours)
+                if not any(kh % 12 == h % 12 and km == 0 for kh, km in known.times)]
     missing += sorted(said.emails - known.emails)
     # A link must be one a source gave, exactly: added path, query or fragment is new data.
     missing += sorted(u for u in said.urls if u not in known.urls)

@@ -15,6 +15,7 @@ Unbacked sentences are dropped and the rest kept; code's receipts say what reall
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -131,6 +132,14 @@ def _norm(text: str) -> str:
     return text.lower().replace(".md", "")
 
 
+def _readable(arguments: str) -> str:
+    """Arguments as the words they hold: JSON escapes ("pl\\u00e1tanos") decoded."""
+    try:
+        return json.dumps(json.loads(arguments), ensure_ascii=False)
+    except ValueError:
+        return arguments
+
+
 def _stem_in(word: str, haystack: str) -> bool:
     """`word` (or its first five letters, for plurals and gender) appears in `haystack`."""
     word = word.lower()
@@ -202,7 +211,7 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
         backing += found
     if clause.everything and (len(backing) < 2 or turn.unsettled):
         return "claims every action succeeded, but not all did"
-    evidence = " ".join(_norm(f"{c.arguments} {c.description} {c.result[:2000]}") for c in backing)
+    evidence = " ".join(_norm(f"{_readable(c.arguments)} {c.description} {c.result[:2000]}") for c in backing)
     for token in _objects(clause.text):
         name = _norm(token).strip(".-")
         if len(name) >= 3 and not name.isdigit() and name not in evidence:

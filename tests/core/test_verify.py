@@ -126,6 +126,8 @@ def test_honest_answers_pass_untouched(user: str, answer: str, calls: list[CallR
 
 @pytest.mark.parametrize(("answer", "bad"), [
     ("It closes at a quarter to nine in the evening.", "20:45"),
+    ("The pharmacy closes at 7 tonight.", "7:00"),
+    ("La farmacia abre hasta las 10.", "10:00"),
     ("Yoga starts at half past six this evening.", "18:30"),
     ("Te espero a las cinco de la tarde.", "17:00"),
     ("Quedamos a las once y cuarto.", "11:15"),
@@ -164,3 +166,9 @@ def test_a_50000_character_answer_and_adversarial_results_are_checked() -> None:
     calls = [_call("web_fetch", risk=Risk.READ, result=huge)]
     verdict = check("x" * 50_000, calls, "read it", NOW)
     assert verdict.ok
+
+
+def test_arguments_sent_with_json_escapes_still_back_the_words_they_hold() -> None:
+    calls = [_call("notes_append", path="compra.md", text="plátanos")]  # json.dumps escapes "á"
+    assert "\\u00e1" in calls[0].arguments
+    assert check("Hecho: plátanos añadidos a compra.md.", calls, "añade plátanos a la compra", NOW).ok
