@@ -561,7 +561,8 @@ class TurnRunner:
 
     def _fallback(self, state: _TurnState, verdict: Verdict) -> str:
         """Code's answer when nothing the model said can be kept; the receipts add what ran."""
-        if verdict.asked:
+        unsettled = any(c.has_side_effect and c.status is not CallStatus.OK for c in state.calls)
+        if verdict.asked or unsettled:
             some_done = any(c.is_write and c.status is CallStatus.OK for c in state.calls)
             return replies.not_done(state.lang, some_done)
         if verdict.unsourced:

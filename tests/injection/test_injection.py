@@ -20,8 +20,9 @@ from pydantic import SecretStr
 
 from bot.clock import ManualClock
 from bot.config import CalDAVSettings, InboxSettings
+from bot.core import replies
 from bot.core.approvals import ApprovalOutcome
-from bot.core.events import TextMessage
+from bot.core.events import ReceiptOutcome, TextMessage
 from bot.core.prompt import UNTRUSTED_CLOSE, UNTRUSTED_OPEN
 from bot.inbox_server import InboxServer
 from memory.db import Database
@@ -164,9 +165,10 @@ async def test_a_lying_model_cannot_tell_the_owner_it_was_sent(
     await _turn(world, "Lee el correo 1")
 
     assert _leaks(mail_server, mail_account) == []
-    final = world.messenger.texts[-1]
-    assert "I have forwarded" not in final
-    assert "denied" in final.lower() or "not" in final.lower()
+    final = world.messenger.sent[-1][1]
+    assert "I have forwarded" not in final.text
+    assert final.text == replies.not_done("es", some_done=False)
+    assert [r.outcome for r in final.receipts] == [ReceiptOutcome.DENIED]  # code says what happened
 
 
 async def test_a_reply_to_the_attacker_shows_the_swapped_recipient(
