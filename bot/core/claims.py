@@ -73,11 +73,13 @@ _EN_STORE = (
     r"included|filed|memori[sz]ed|committed\s+(?:that|it|this)?\s*to\s+memory|remembered|"
     r"(?:i\s*'?ll|i\s+will)\s+(?:remember|keep)|won'?t\s+forget|never\s+forget|"
     r"scheduled|booked|marked|completed|archived|moved|"
-    r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|already|safely|also)\s+)*(?:on|in)\s+(?:your|the|their|its|my)\b|"
+    r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|already|safely|also)\s+)*(?:on|in)\s+(?:your|the|their|its|my)\s+"
+    r"(?:\w+\s+)?(?:list|lists|note|notes|journal|diary|calendar|memory|folder|file|records?|agenda|inbox|todo|"
+    r"to-do|reminders?|tasks?)\b|"
     r"now\s+(?:has|have|includes?|mentions?|reads?|says?|contains?|holds?|lists?|shows?)|"
     r"(?:has|have|got)\s+(?:a\s+new|the\s+\w+\s+item|your)|reflects|in\s+place|locked\s+in|"
     r"on\s+file|in\s+my\s+(?:long-term\s+)?memory|exists\s+now|is\s+ready|are\s+ready|"
-    r"holds\s+the|is\s+there|are\s+there|(?:is|are)\s+in\b"
+    r"holds\s+the"
 )
 _ES_REMOVE = (
     rf"borrad{_PART}|borr[ée]|eliminad{_PART}|elimin[ée]|quitad{_PART}|quit[ée]|cancelad{_PART}|cancel[ée]|"

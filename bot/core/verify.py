@@ -242,6 +242,7 @@ def check(
     turn = _turn_facts(calls, user_text, asked if asked is not None else asked_actions(user_text))
     sources = [c.result for c in calls if c.status is CallStatus.OK]
     sources += [c.arguments for c in calls if c.status is CallStatus.OK]
+    sources += [c.error for c in calls if c.error]  # what a tool said when it refused
     sources += list(context)
     known = source_details(sources, user_text, now_local)
     sentences = parse(answer)

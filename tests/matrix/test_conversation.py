@@ -132,7 +132,7 @@ async def test_an_encrypted_voice_note_is_decrypted_and_transcribed(world: Matri
 
     audio = b"OggS" + bytes(range(256)) * 40
     media = await alice.upload(audio, "audio/ogg", encrypt=True)
-    world.model.transcript("remind me to water the plants")
+    world.model.transcript("what do my plants need?")
     world.model.respond("Plants love water.")
     mark = alice.mark
     content = {"msgtype": "m.audio", "body": "Voice message",
@@ -142,7 +142,7 @@ async def test_an_encrypted_voice_note_is_decrypted_and_transcribed(world: Matri
                                       match=lambda s: s.body == "Plants love water.")
     assert answer.decrypted
     assert world.model.transcription_requests[-1]["bytes"] == len(audio)
-    assert "remind me to water the plants" in str(world.model.requests[-1]["messages"])
+    assert "what do my plants need?" in str(world.model.requests[-1]["messages"])
     # The adapter's download really decrypts: the bytes are the ones Alice recorded.
     assert await bot.adapter.download_media(content) == audio
     assert "url" not in content and "file" in content

@@ -40,21 +40,21 @@ async def test_a_voice_note_is_transcribed_and_answered(tg: Harness) -> None:
     audio = opus_note()
     assert audio[:4] == b"OggS"
     file_id = tg.api.add_file(audio)
-    tg.model.transcript("recuérdame comprar pan")
-    tg.model.respond("Apuntado: comprar pan.")
+    tg.model.transcript("¿me oyes bien?")
+    tg.model.respond("Sí, te oigo perfectamente.")
     await tg.push(lambda mid: updates.voice(OWNER_ID, mid, tg.clock.now(), file_id, len(audio)))
 
     texts = await tg.replies(2)
-    assert texts == ["🎙️ recuérdame comprar pan", "Apuntado: comprar pan."]
+    assert texts == ["🎙️ ¿me oyes bien?", "Sí, te oigo perfectamente."]
     heard = tg.api.calls_to("sendMessage")[0].params
     # The microphone is U+1F399 U+FE0F: three UTF-16 units, then a space.
-    assert heard["entities"] == [{"type": "italic", "offset": 4, "length": 22}]
+    assert heard["entities"] == [{"type": "italic", "offset": 4, "length": 14}]
     assert tg.model.transcription_requests == [{"model": "scripted-whisper", "bytes": len(audio)}]
     assert tg.api.calls_to("getFile")[0].params["file_id"] == file_id
     assert len(tg.api.calls_to("download")) == 1
-    assert tg.model.requests[0]["messages"][-1]["content"].endswith("recuérdame comprar pan")
+    assert tg.model.requests[0]["messages"][-1]["content"].endswith("¿me oyes bien?")
     stored = [r["content"] for r in await tg.db.fetchall("SELECT content FROM messages ORDER BY id")]
-    assert stored[0] == "recuérdame comprar pan"
+    assert stored[0] == "¿me oyes bien?"
 
 
 async def test_without_a_transcription_model_the_reply_says_so(
