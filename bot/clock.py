@@ -65,3 +65,8 @@ class ManualClock:
     @property
     def sleepers(self) -> int:
         return sum(1 for _, _, f in self._sleepers if not f.done())
+
+    def sleeping_for_at_least(self, seconds: float) -> int:
+        """Sleepers due `seconds` or more from now: tells a long wait (an approval) from short timers."""
+        horizon = self._now + timedelta(seconds=seconds)
+        return sum(1 for wake_at, _, f in self._sleepers if not f.done() and wake_at >= horizon)
