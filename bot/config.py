@@ -339,7 +339,7 @@ class BriefingSettings(_Section):
 
 
 class RouterSettings(_Section):
-    """Which skills' tools each turn sees (bot/core/router.py) and when the catalog is deferred."""
+    """Which skills' tools each turn sees (bot/core/routing/router.py) and when the catalog is deferred."""
 
     model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True, env_prefix="ROUTER_")
 

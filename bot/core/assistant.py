@@ -50,7 +50,7 @@ from bot.core.messenger import Messenger
 from bot.core.outbox import Outbox
 from bot.core.prompt import PromptSource
 from bot.core.routing import SkillRouter, ToolExposure
-from bot.core.toolset import ConversationToolSets
+from bot.core.routing.toolset import ConversationToolSets
 from bot.core.turn import NOT_KEPT, TurnAttachment, TurnDeps, TurnRunner
 from bot.errors import ConfigError, ModelError
 from memory.attachments import AttachmentStore

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from bot.clock import Clock
 from bot.config import Settings
-from bot.core.claim_model import ClaimModel
+from bot.core.honesty.claim_model import ClaimModel
 from bot.core.routing import AllSkillsRouter, ExposeAll, SkillRouter, ToolExposure
 from bot.llm import ModelClient
 from memory.db import Database

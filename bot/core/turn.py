@@ -21,10 +21,12 @@ import httpx
 from pydantic import BaseModel
 
 from bot.core import progress, replies
-from bot.core.actions import ActionKind
 from bot.core.approvals import ApprovalOutcome
 from bot.core.events import ChatRef, MessageKind, OutboundMessage, Receipt
-from bot.core.intent import asked_actions
+from bot.core.honesty.actions import ActionKind
+from bot.core.honesty.intent import asked_actions
+from bot.core.honesty.receipts import receipts_for
+from bot.core.honesty.verify import NOT_RUN, CallRecord, CallStatus, Verdict, Violation, check
 from bot.core.progress import ProgressReporter
 from bot.core.prompt import (
     UNTRUSTED_CLOSE,
@@ -33,12 +35,10 @@ from bot.core.prompt import (
     stable_prefix,
     volatile_tail,
 )
-from bot.core.receipts import receipts_for
 from bot.core.routing import QueryEmbedding, RouteDecision, RouteRequest
+from bot.core.routing.toolset import ConversationToolSets, in_exposure_order
 from bot.core.textcalls import TextCalls, parse_text_calls, results_message
 from bot.core.tokens import count_tools
-from bot.core.toolset import ConversationToolSets, in_exposure_order
-from bot.core.verify import NOT_RUN, CallRecord, CallStatus, Verdict, Violation, check
 from bot.errors import ModelError, ModelFailure, ToolArgumentsError, ToolError
 from bot.llm import ChatMessage, Completion, Role, ToolCall
 from memory.messages import chat_key

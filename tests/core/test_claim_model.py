@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bot.core.claim_model import DATA_DIR, ClaimModel, encode, sigmoid
-from bot.core.claim_model_train import fit, read_corpus
-from bot.core.verify import CallRecord, CallStatus, check
+from bot.core.honesty.claim_model import DATA_DIR, ClaimModel, encode, sigmoid
+from bot.core.honesty.claim_model_train import fit, read_corpus
+from bot.core.honesty.verify import CallRecord, CallStatus, check
 from tests.core.test_verify import NOW
 from tools.registry import Risk
 

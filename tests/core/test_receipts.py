@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from bot.core.events import ReceiptOutcome
-from bot.core.receipts import receipts_for
-from bot.core.verify import CallRecord, CallStatus
+from bot.core.honesty.receipts import receipts_for
+from bot.core.honesty.verify import CallRecord, CallStatus
 from tools.registry import Risk
 
 

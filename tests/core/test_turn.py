@@ -420,7 +420,7 @@ async def test_untrusted_content_read_last_turn_still_escalates(
 
 async def test_calls_through_a_dispatcher_are_judged_as_the_real_tool(
         tmp_path: Path, db: Database, clock: ManualClock, model: ScriptedModel) -> None:
-    from bot.core.deferred import DeferredExposure
+    from bot.core.routing.deferred import DeferredExposure
 
     pantry = Pantry()
     settings = make_settings(tmp_path, model.base_url)

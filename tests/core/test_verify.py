@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.core.verify import CallRecord, CallStatus, Rule, check
+from bot.core.honesty.verify import CallRecord, CallStatus, Rule, check
 from tools.registry import Risk
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=ZoneInfo("Europe/Madrid"))

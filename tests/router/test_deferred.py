@@ -12,8 +12,8 @@ from pydantic import Field
 from bot.clock import ManualClock
 from bot.config import RouterSettings
 from bot.core.assistant import Assistant
-from bot.core.deferred import DeferredExposure, build_dispatchers, build_exposure, deferral_pays
 from bot.core.events import TextMessage
+from bot.core.routing.deferred import DeferredExposure, build_dispatchers, build_exposure, deferral_pays
 from memory.db import Database
 from tests.scripted_model import ScriptedModel
 from tests.support import OWNER, build_assistant, make_settings

@@ -8,8 +8,8 @@ from pathlib import Path
 from bot.clock import ManualClock
 from bot.config import load_settings
 from bot.core.events import ChatRef, Platform
-from bot.core.router import EmbeddingRouter, FailOpenRouter, HybridRouter, ModelSkillClassifier, build_router
 from bot.core.routing import RouteRequest
+from bot.core.routing.router import EmbeddingRouter, FailOpenRouter, HybridRouter, ModelSkillClassifier, build_router
 from bot.llm import ModelClient
 from memory.db import Database
 from tests.scripted_model import ScriptedModel

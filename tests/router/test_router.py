@@ -13,7 +13,8 @@ import pytest
 
 from bot.config import RouterSettings, load_settings
 from bot.core.events import ChatRef, Platform
-from bot.core.router import (
+from bot.core.routing import AllSkillsRouter, RouteRequest
+from bot.core.routing.router import (
     EmbeddingRouter,
     Exemplar,
     FailOpenRouter,
@@ -21,7 +22,6 @@ from bot.core.router import (
     Vectors,
     build_router,
 )
-from bot.core.routing import AllSkillsRouter, RouteRequest
 from bot.errors import ConfigError
 
 CHAT = ChatRef(Platform.CONSOLE, chat_id="c", user_id="u")

@@ -9,7 +9,7 @@ from pathlib import Path
 from bot.clock import ManualClock
 from bot.core.events import CommandMessage, TextMessage
 from bot.core.routing import RouteDecision, RouteRequest
-from bot.core.toolset import ConversationToolSets
+from bot.core.routing.toolset import ConversationToolSets
 from bot.llm import cache_key
 from memory.db import Database
 from tests.router.test_deferred import VaultSkill

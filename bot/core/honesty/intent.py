@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from bot.core.actions import ActionKind
+from bot.core.honesty.actions import ActionKind
 
 _I = re.IGNORECASE
 _LEAD = (
@@ -102,7 +102,7 @@ def _is_past_statement(text: str, at: int) -> bool:
 
 def reported_actions(user_text: str) -> frozenset[ActionKind]:
     """Kinds of action the user says they did themselves ('I sent the invoice', 'le mandé')."""
-    from bot.core.claims import claimed_kinds
+    from bot.core.honesty.claims import claimed_kinds
 
     text = user_text[:4000]
     first_person = re.compile(

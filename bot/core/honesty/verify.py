@@ -1,7 +1,7 @@
 """Honesty: the answer is checked against what this turn's calls really did, sentence by sentence.
 
 No second model. The truth about actions never rests on the model's wording alone:
-- what the user asked for is read from the user's words (`bot.core.intent`);
+- what the user asked for is read from the user's words (`bot.core.honesty.intent`);
 - when an action was asked for and no call of that kind succeeded, the answer may only
   ask, offer, or say it was not done: any affirmative sentence goes;
 - every claim of an action ("sent", "deleted", "añadido", "Reminder set ✅") must be backed
@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from bot.core.actions import BACKS, ActionKind, kind_of_tool
-from bot.core.claim_model import MAX_TEXTS as MAX_CLASSIFIED
-from bot.core.claims import Clause, Sentence, Stance, parse
-from bot.core.details import MAX_SCAN_CHARS, extract_details, source_details, unsourced
-from bot.core.intent import asked_actions, reported_actions
+from bot.core.honesty.actions import BACKS, ActionKind, kind_of_tool
+from bot.core.honesty.claim_model import MAX_TEXTS as MAX_CLASSIFIED
+from bot.core.honesty.claims import Clause, Sentence, Stance, parse
+from bot.core.honesty.details import MAX_SCAN_CHARS, extract_details, source_details, unsourced
+from bot.core.honesty.intent import asked_actions, reported_actions
 from tools.registry import Risk
 
 

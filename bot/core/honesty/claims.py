@@ -6,7 +6,7 @@ negated (within its own clause: "No worries, X is gone" has a negated clause and
 affirmative one), a question, an offer or request, a bare interjection, or affirmative;
 and the kinds of action it claims (sent, deleted, added, reminded…), from rules over the
 words (any tense, voice, gender and number; nominal sentences; colloquial closers; tick
-and bin emojis). `bot.core.claim_model` adds a classifier over sentence embeddings.
+and bin emojis). `bot.core.honesty.claim_model` adds a classifier over sentence embeddings.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from bot.core.actions import ActionKind
+from bot.core.honesty.actions import ActionKind
 
 
 class Stance(StrEnum):

@@ -1,6 +1,6 @@
-"""Train the claim and request classifiers from the corpus in bot/core/claim_data/.
+"""Train the claim and request classifiers from the corpus in bot/core/honesty/claim_data/.
 
-    python -m bot.core.claim_model_train
+    python -m bot.core.honesty.claim_model_train
 
 Deterministic: same corpus, same embedder, same weights (full-batch gradient descent from
 zero). Prints cross-validated accuracy per head, then writes claim_model.npz.
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bot.core.claim_model import DATA_DIR, EMBEDDER, WEIGHTS, encode, sigmoid
+from bot.core.honesty.claim_model import DATA_DIR, EMBEDDER, WEIGHTS, encode, sigmoid
 
 STEPS = 2000
 RATE = 0.1
