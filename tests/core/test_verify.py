@@ -172,3 +172,13 @@ def test_arguments_sent_with_json_escapes_still_back_the_words_they_hold() -> No
     calls = [_call("notes_append", path="compra.md", text="plátanos")]  # json.dumps escapes "á"
     assert "\\u00e1" in calls[0].arguments
     assert check("Hecho: plátanos añadidos a compra.md.", calls, "añade plátanos a la compra", NOW).ok
+
+
+def test_a_tool_is_judged_by_its_verb_before_the_noun_it_names() -> None:
+    from bot.core.honesty.actions import ActionKind, kind_of_tool
+
+    assert kind_of_tool("clear_shopping_list") is ActionKind.REMOVE
+    assert kind_of_tool("email_mark_read") is ActionKind.STORE
+    assert kind_of_tool("add_to_reading_list") is ActionKind.STORE
+    assert kind_of_tool("notes_delete") is ActionKind.REMOVE
+    assert kind_of_tool("web_fetch") is ActionKind.FETCH

@@ -18,10 +18,14 @@ class ActionKind(StrEnum):
     FETCH = "fetch"  # a request to a third party that backs no claim of change
 
 
+# Order matters: a verb that changes something wins over a noun that names a lookup
+# ("clear_shopping_list" clears, "mark_read" marks), which matters for installed skills too.
 _BY_NAME = (
-    (re.compile(r"delete|forget|cancel|remove|unsubscribe"), ActionKind.REMOVE),
+    (re.compile(r"delete|forget|cancel|remove|unsubscribe|clear|erase|wipe|purge"), ActionKind.REMOVE),
     (re.compile(r"send|reply|forward|post"), ActionKind.SEND),
     (re.compile(r"remind"), ActionKind.REMIND),
+    (re.compile(r"add|append|write|create|save|set|update|mark|remember|log|rename|move|edit|insert|"
+                r"schedule|complete|attach|store"), ActionKind.STORE),
     (re.compile(r"fetch|search|read|list"), ActionKind.FETCH),
 )
 
