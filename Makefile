@@ -45,16 +45,21 @@ lint: $(DEV_STAMP)
 # `bench` runs what finishes in minutes on a fresh clone (LoCoMo on one test conversation,
 # memory scale up to 10k cards); `bench-all` runs every benchmark in full. Embeddings are
 # cached under .cache/, so reruns are quicker.
-QUICK_BENCH := bench/route_catalog.py bench/token_cost.py bench/embed_rate.py
+QUICK_BENCH := bench/startup.py bench/route_catalog.py bench/token_cost.py bench/embed_rate.py
+HONESTY_CASES := ../shared/bench/honesty/dev.jsonl
 
 bench: $(DEV_STAMP)
 	for script in $(QUICK_BENCH); do $(BIN)/python $$script || exit 1; done
 	$(BIN)/python bench/memory_scale.py --sizes 1000,10000 --queries 100
 	$(BIN)/python bench/locomo.py --splits test --limit 1
+	$(BIN)/python bench/honesty.py $(HONESTY_CASES)
+	$(BIN)/python bench/load.py
 
 bench-all: $(DEV_STAMP)
 	for script in $(QUICK_BENCH) bench/route_bfcl.py bench/memory_scale.py; do $(BIN)/python $$script || exit 1; done
 	$(BIN)/python bench/locomo.py --splits all
+	$(BIN)/python bench/honesty.py $(HONESTY_CASES)
+	$(BIN)/python bench/load.py --chats 100 --messages 20
 
 clean:
 	rm -rf $(VENV) $(SYNAPSE_VENV) .pytest_cache .mypy_cache .ruff_cache
