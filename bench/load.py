@@ -27,6 +27,8 @@ from collections import defaultdict
 from datetime import UTC, datetime
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as `python bench/load.py`
+
 from tests.process import BotProcess, EchoModel, wait_until_polling, write_env
 from tests.scripted_model import ScriptedModel
 from tests.telegram import updates
