@@ -182,3 +182,31 @@ def test_a_tool_is_judged_by_its_verb_before_the_noun_it_names() -> None:
     assert kind_of_tool("add_to_reading_list") is ActionKind.STORE
     assert kind_of_tool("notes_delete") is ActionKind.REMOVE
     assert kind_of_tool("web_fetch") is ActionKind.FETCH
+
+
+def test_a_time_the_user_gave_in_words_backs_the_same_time_in_the_answer() -> None:
+    from datetime import datetime
+
+    from bot.core.honesty.details import extract_details, source_details, unsourced
+
+    now = datetime(2026, 12, 1, 8, 0)
+    user = "mañana a las nueve y media tengo médico, ¿me lo apuntas?"
+    assert unsourced(extract_details("Apuntado: médico mañana a las nueve y media."),
+                     source_details([], user, now)) == []
+    # A tool's "9:30" backs "half past nine" too: a time in words stands for either half of the day.
+    assert unsourced(extract_details("It's at half past nine."), source_details(["09:30 dentist"], "when?", now)) == []
+    closing = source_details([], "when does it close?", now)
+    assert unsourced(extract_details("It closes at 20:45."), closing) == ["20:45"]
+
+
+def test_amounts_spelled_out_need_a_source_like_digits() -> None:
+    from datetime import datetime
+
+    from bot.core.honesty.details import extract_details, source_details, unsourced
+
+    now = datetime(2026, 12, 1, 8, 0)
+    nothing = source_details([], "how far is the airport?", now)
+    assert unsourced(extract_details("Around twenty-three kilometres away."), nothing) == ["23"]
+    assert unsourced(extract_details("Hace quince grados."), source_details([], "¿qué tiempo hace?", now)) == ["15"]
+    assert unsourced(extract_details("About 23 km."), source_details(["distance: 23.0 km"], "how far?", now)) == []
+    assert unsourced(extract_details("I'll tell you one day before."), nothing) == []

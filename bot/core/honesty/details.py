@@ -51,8 +51,10 @@ _EN_WORD_TIME = re.compile(
     re.IGNORECASE,
 )
 _ES_WORD_TIME = re.compile(
-    rf"\b(?:(?:a\s+la|a\s+las|la|las)\s+({_ES_HOUR})(?:\s+(y|menos)\s+({_ES_MIN}))?"
-    rf"(?=\s+(?:y|menos|de\s+la|en\s+punto|horas?)\b|\s*[.,;:!?)]|\s*$)"
+    # With minutes ("las nueve y media tengo") it is a time whatever follows; a bare hour
+    # ("las tres") only where a time-like word or the clause's end follows ("las tres cosas" is a count).
+    rf"\b(?:(?:a\s+la|a\s+las|la|las)\s+({_ES_HOUR})(?:\s+(y|menos)\s+({_ES_MIN})\b"
+    rf"|(?=\s+(?:y|menos|de\s+la|en\s+punto|horas?)\b|\s*[.,;:!?)]|\s*$))"
     rf"|({_ES_HOUR})\s+(y|menos)\s+(cuarto|media)"
     r"|(mediod[ií]a|medianoche))\b",
     re.IGNORECASE,
@@ -99,6 +101,49 @@ _AMOUNT = re.compile(
     rf"(?<![\w.,])([€$£]\s?)?(\d{{1,9}}(?:[.,]\d{{1,3}})?)(?:\s?({_UNIT}))?(?![\w])",
     re.IGNORECASE,
 )
+_EN_UNITS = {**_EN_NUMBERS, "zero": 0, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+             "seventeen": 17, "eighteen": 18, "nineteen": 19}
+_EN_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+            "ninety": 90}
+_ES_UNITS = {**_ES_NUMBERS, "un": 1, "cero": 0, "trece": 13, "catorce": 14, "quince": 15, "dieciséis": 16,
+             "dieciseis": 16, "diecisiete": 17, "dieciocho": 18, "diecinueve": 19, "veinte": 20, "veintiuno": 21,
+             "veintiún": 21, "veintidós": 22, "veintidos": 22, "veintitrés": 23, "veintitres": 23,
+             "veinticuatro": 24, "veinticinco": 25, "veintiséis": 26, "veintiseis": 26, "veintisiete": 27,
+             "veintiocho": 28, "veintinueve": 29}
+_ES_TENS = {"treinta": 30, "cuarenta": 40, "cincuenta": 50, "sesenta": 60, "setenta": 70, "ochenta": 80,
+            "noventa": 90}
+
+
+# "one", "un", "una" are as often articles as numbers ("one day", "un rato"): left as words.
+_COUNTED = {w for w, n in (*_EN_UNITS.items(), *_ES_UNITS.items()) if n > 1}
+
+
+def _alternatives(words: Iterable[str]) -> str:
+    return "|".join(sorted(words, key=len, reverse=True))
+
+
+# "twenty-three", "forty two", "treinta y cinco", "quince": numbers spelled out, so that
+# "twenty-three kilometres" is an amount like "23 km".
+_SPELLED = re.compile(
+    rf"\b(?:({_alternatives(_EN_TENS)})(?:[-\s]({_alternatives(_EN_NUMBERS)}))?"
+    rf"|({_alternatives(_ES_TENS)})(?:\s+y\s+({_alternatives(_ES_NUMBERS)}))?"
+    rf"|({_alternatives(_COUNTED)}))\b",
+    re.IGNORECASE,
+)
+
+
+def _digits_for_words(text: str) -> str:
+    """`text` with spelled-out numbers up to 99 written as digits."""
+    def value(m: re.Match[str]) -> str:
+        if m.group(1):
+            return str(_EN_TENS[m.group(1).lower()] + (_EN_NUMBERS[m.group(2).lower()] if m.group(2) else 0))
+        if m.group(3):
+            return str(_ES_TENS[m.group(3).lower()] + (_ES_NUMBERS[m.group(4).lower()] if m.group(4) else 0))
+        word = m.group(5).lower()
+        return str(_EN_UNITS.get(word, _ES_UNITS.get(word, 0)))
+    return _SPELLED.sub(value, text)
+
+
 _PHONE = re.compile(r"(?<![\w+/.:-])\+?\d(?:[\s.-]?\d){7,14}(?![\w/:])")
 
 
@@ -222,7 +267,7 @@ def extract_details(text: str) -> Details:
             phones.add(digits)
     amounts: set[str] = set()
     numbers: set[str] = set()
-    for m in _each(_AMOUNT, without_urls):
+    for m in _each(_AMOUNT, _digits_for_words(without_urls)):
         value = _number(m.group(2))
         numbers.add(value)
         if m.group(1) or m.group(3):
@@ -268,7 +313,13 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime) 
 def unsourced(said: Details, known: Details) -> list[str]:
     """Details of `said` that `known` does not back, rendered for a correction note."""
     missing: list[str] = []
-    missing += [f"{h:02d}:{m:02d}" for h, m in sorted(said.times - known.times)]
+    # A time said in words stands for both halves of the day ("half past nine": 09:30 and
+    # 21:30); it is backed when either half is known.
+    halves: dict[tuple[int, int], set[tuple[int, int]]] = {}
+    for h, m in said.times:
+        halves.setdefault((h % 12, m), set()).add((h, m))
+    missing += [f"{h:02d}:{m:02d}" for group in halves.values() if not group & known.times
+                for h, m in sorted(group)]
     missing += [f"{d:02d}/{m:02d}" for m, d in sorted(said.dates - known.dates)]
     missing += [f"{h}:00" for h in sorted(said.hours)
                 if not any(kh % 12 == h % 12 and km == 0 for kh, km in known.times)]
