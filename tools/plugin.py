@@ -134,4 +134,5 @@ class SkillPlugin(Skill):
 
     @classmethod
     async def install(cls, ctx: SkillContext) -> None:
-        raise NotImplementedError(f"skill {cls.id} has no install")
+        """Add the skill's tools; a skill that needs more (a store, jobs, commands) overrides this."""
+        ctx.add_tools(cls())

@@ -11,6 +11,7 @@ and not sent again, because a messenger like Telegram cannot be asked whether it
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections import defaultdict
@@ -143,10 +144,9 @@ class Outbox:
             except Exception:
                 log.exception("outbox: delivery round failed")
                 delay = IDLE_CHECK_SECONDS
-            try:
+            # Either a wake-up (a new row, a messenger back) or the next retry falls due.
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=delay)
-            except TimeoutError:
-                pass
 
     async def pending(self) -> int:
         row = await self._db.fetchone("SELECT COUNT(*) AS n FROM outbox WHERE status = ?",

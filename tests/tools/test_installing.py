@@ -22,7 +22,7 @@ from memory.db import Database
 from tests.scripted_model import ScriptedModel
 from tests.support import OWNER, RecordingMessenger, build_assistant, make_settings
 from tools.installing import enabled_packages, install_skills, skill_context
-from tools.plugin import Need, SkillContext, SkillPlugin
+from tools.plugin import Need, SkillPlugin
 from tools.skills.diary import DiarySkill
 
 EXAMPLE = Path(__file__).resolve().parent / "example_skill"
@@ -49,11 +49,7 @@ def test_enabled_names_load_the_entry_point_and_unknown_ones_say_why(monkeypatch
 class Summary(SkillPlugin):
     id = "summary"
     description = "summaries written by the model"
-    needs = frozenset({Need.MODEL})
-
-    @classmethod
-    async def install(cls, ctx: SkillContext) -> None:
-        ctx.add_tools(cls())
+    needs = frozenset({Need.MODEL})  # no install of its own: the default adds its tools
 
 
 async def test_a_skill_whose_needs_are_not_built_stays_off_and_says_why(

@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 from tools.context import ToolContext, format_age
-from tools.plugin import SkillContext, SkillPlugin
+from tools.plugin import SkillPlugin
 from tools.registry import Risk, tool
 
 
 class CoreSkill(SkillPlugin):
     id = "core"
     description = "current date and time with weekday in the user's time zone; the user's current location"
-
-    @classmethod
-    async def install(cls, ctx: SkillContext) -> None:
-        ctx.add_tools(cls())
 
     @tool(risk=Risk.READ, idempotent=True)
     async def current_time(self, ctx: ToolContext) -> str:
