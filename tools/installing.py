@@ -36,7 +36,6 @@ class Installation:
     installed: tuple[str, ...]
     skipped: Mapping[str, str]  # skill id -> why it is off, in one line
     services: tuple[Service, ...]
-    exemplars: tuple[tuple[str, str], ...]  # (skill id, example request) for the router
 
 
 def skill_context(host: Assistant, scheduler: Scheduler, http: httpx.AsyncClient, *,
@@ -97,7 +96,6 @@ async def install_skills(plugins: Sequence[type[SkillPlugin]], ctx: SkillContext
         installed=tuple(installed),
         skipped={k: v for k, v in skipped.items() if k not in installed},
         services=tuple(ctx.contributions.services),
-        exemplars=tuple(ctx.contributions.exemplars),
     )
 
 

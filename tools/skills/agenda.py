@@ -28,7 +28,7 @@ from tools.dates import (
     pretty_local,
 )
 from tools.plugin import Need, SkillContext, SkillPlugin
-from tools.registry import Risk, tool
+from tools.registry import Risk, Routing, tool
 
 if TYPE_CHECKING:  # caldav and icalendar load only when a calendar is configured
     from tools.caldav import CalDAVStore, CalendarEvent
@@ -65,6 +65,61 @@ def _describe_update(args: BaseModel) -> str:
 class AgendaSkill(SkillPlugin):
     id = "agenda"
     description = "calendar events: list a day or range, check availability, create, move/update, delete"
+    routing = Routing(
+        summary=(
+            "Calendar events: list what is on a day, check whether the user is free, create, move, update or "
+            "cancel appointments, meetings and events. Agenda, calendario, citas, reuniones, eventos."
+        ),
+        cues=(
+            r"\bcalendar",
+            r"\bcalendario",
+            r"\bagenda\b",
+            r"\bappointments?\b",
+            r"\bmeetings?\b",
+            r"\breuni[oó]n",
+            r"\bcitas?\b",
+            r"\bam i (free|busy)\b",
+            r"\bestoy libre\b",
+            r"\bevents?\b",
+            r"\beventos?\b",
+        ),
+        examples=(
+            "what's on my calendar tomorrow?",
+            "do I have anything on Friday afternoon?",
+            "book a meeting with Elena next Tuesday at 4pm",
+            "add lunch with my parents on Sunday at 2 to the calendar",
+            "cancel my haircut appointment on Wednesday",
+            "push the team sync back half an hour",
+            "move the call with the bank to Monday morning",
+            "am I busy on the 14th?",
+            "when is my next appointment?",
+            "put the concert on the 22nd at 8pm in my agenda",
+            "is there a free slot this week for a one hour meeting?",
+            "what time is the parents' evening at school?",
+            "I have a doctor's appointment on Thursday at 11, save it",
+            "rename the meeting on Friday to budget review",
+            "delete the event called yoga from next week",
+            "qué tengo en el calendario el lunes?",
+            "tengo algo mañana por la tarde?",
+            "apúntame en la agenda la revisión del coche el jueves a las 8",
+            "pon una cita con el dentista el martes a las 12",
+            "mueve la reunión del viernes al lunes a la misma hora",
+            "cancela la cena del sábado",
+            "estoy libre el miércoles por la mañana?",
+            "a qué hora es la boda de mi primo?",
+            "cuándo es mi próxima reunión con el equipo?",
+            "me han cambiado la cita del fisio al jueves a las 6, actualízalo",
+            "bórrame del calendario lo del gimnasio del lunes",
+            "mete en el calendario que el 12 de mayo tengo examen",
+            "qué eventos tengo esta semana?",
+            "tengo hueco el jueves para quedar con luis?",
+            "q tengo el finde?",
+            "el viernes tengo comida de empresa a las 14:30",
+            "sí, añádelo al calendario",
+            "yes, put it in my calendar",
+            "vacaciones del 1 al 15 de julio, márcalo en el calendario",
+        ),
+    )
     settings_section = "caldav"
     needs = frozenset({Need.CLOCK, Need.BRIEFING})
 

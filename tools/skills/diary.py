@@ -11,7 +11,7 @@ from memory.diary import DiaryOutcome, DiaryResult, DiaryStatus
 from memory.service import MemoryService
 from tools.context import ToolContext
 from tools.plugin import Need, SkillContext, SkillPlugin
-from tools.registry import Risk, tool
+from tools.registry import Risk, Routing, tool
 
 if TYPE_CHECKING:
     from bot.core.assistant import Assistant
@@ -20,6 +20,30 @@ if TYPE_CHECKING:
 class DiarySkill(SkillPlugin):
     id = "diary"
     description = "read and search the user's nightly diary"
+    routing = Routing(
+        summary=(
+            "The nightly diary written by the assistant: read the entry of a day, search the diary, how the "
+            "user felt over a period according to the diary. Diario."
+        ),
+        cues=(
+            r"\bdiary\b",
+            r"\bdiario\b",
+        ),
+        examples=(
+            "read me today's diary entry",
+            "what does the diary say about last Friday?",
+            "search my diary for mentions of the trip",
+            "how have I been feeling this month according to the diary?",
+            "what did you write in the diary yesterday?",
+            "léeme la entrada del diario de ayer",
+            "qué dice el diario del lunes?",
+            "busca en el diario cuándo hablé de mi abuelo",
+            "según el diario, qué tal he estado de ánimo esta semana?",
+            "enséñame el diario del fin de semana",
+            "qué escribiste anoche en el diario?",
+            "y la entrada de antes?",
+        ),
+    )
 
     settings_section = "memory"
     needs = frozenset({Need.MEMORY, Need.SCHEDULER, Need.DELIVERY})

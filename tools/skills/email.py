@@ -32,7 +32,7 @@ from bot.config import EmailSettings, Settings
 from bot.errors import ToolError
 from tools.context import ToolContext
 from tools.plugin import SkillContext, SkillPlugin
-from tools.registry import Decision, Risk, tool
+from tools.registry import Decision, Risk, Routing, tool
 from tools.text import html_to_text, one_line, tidy
 
 if TYPE_CHECKING:
@@ -254,6 +254,41 @@ class EmailSkill(SkillPlugin):
     description = (
         "the owner's email inbox: list unread emails, read one (text, attachments listed), "
         "mark emails read, send a new email or reply to one (sending asks the owner first)"
+    )
+    routing = Routing(
+        summary=(
+            "The user's email: list unread mail, read a message, mark as read, reply, write and send an "
+            "email. Correo, mails, responder, mandar por correo."
+        ),
+        cues=(
+            r"\be-?mails?\b",
+            r"\bmails?\b",
+            r"\bcorreos?\b",
+            r"\binbox\b",
+            r"\bbandeja de entrada\b",
+            r"[\w.+-]+@[\w-]+\.[\w.]+",
+        ),
+        examples=(
+            "any new emails?",
+            "read me the last email from my boss",
+            "reply to Carla saying I'll be there at 6",
+            "send an email to tom@example.com with the subject invoice",
+            "mark all newsletters as read",
+            "do I have unread mail from the school?",
+            "what did Amazon email me about?",
+            "forward that to my wife by email",
+            "write to the landlord that the heating is broken",
+            "tengo correos sin leer?",
+            "léeme el último correo del banco",
+            "contesta a Pedro que vale, que nos vemos el lunes",
+            "manda un correo a lucia@correo.es diciendo que llego tarde",
+            "marca como leídos los correos de publicidad",
+            "qué me ha escrito el casero?",
+            "envíaselo por mail a mi hermano",
+            "mails nuevos?",
+            "respóndele que sí",
+            "escríbele al del taller preguntando si el coche está listo",
+        ),
     )
 
     settings_section = "email"

@@ -28,7 +28,7 @@ from memory.locations import LocationStore
 from tools.context import ToolContext, format_age
 from tools.http import get_json
 from tools.plugin import Need, SkillContext, SkillPlugin
-from tools.registry import Risk, tool
+from tools.registry import Risk, Routing, tool
 
 # WMO weather interpretation codes, as documented by Open-Meteo.
 WMO_CODES: dict[int, str] = {
@@ -636,6 +636,57 @@ class _Origin:
 class EnvironmentSkill(SkillPlugin):
     id = "environment"
     description = "weather forecast, places near the user (cafés, pharmacies…), addresses and geocoding"
+    routing = Routing(
+        summary=(
+            "Weather and forecast (rain, temperature, wind); geocoding of addresses and coordinates; places "
+            "nearby such as pharmacies, cafés, restaurants, museums; distances from the user's location. "
+            "Tiempo, lluvia, cerca de aquí."
+        ),
+        cues=(
+            r"\bweather\b",
+            r"\bforecast\b",
+            r"\brain(s|ing|y)?\b",
+            r"\bllover\b",
+            r"\bllueve\b",
+            r"\blluvia\b",
+            r"\btemperatur",
+            r"\bnearby\b",
+            r"\baround here\b",
+            r"\bpor aqu[ií]\b",
+            r"\bhow far\b",
+            r"\bqu[eé] distancia\b",
+            r"\b(?:qu[eé]|q) tiempo\b",
+            r"\btiempo (?:hace|har[aá]|va a hacer)\b",
+            r"\bnear\b",
+            r"\bcerca\b",
+        ),
+        examples=(
+            "what's the weather like today?",
+            "will it rain tomorrow morning?",
+            "how cold will it be tonight?",
+            "what's the forecast for the weekend?",
+            "is there a pharmacy open near me?",
+            "find a good restaurant nearby",
+            "how far is the train station from here?",
+            "what are the coordinates of Plaza Mayor in Salamanca?",
+            "what's the address at these coordinates 41.38, 2.17?",
+            "any parks within walking distance?",
+            "do I need a jacket today?",
+            "qué tiempo va a hacer mañana?",
+            "va a llover esta tarde?",
+            "cuántos grados hace ahora?",
+            "hay un supermercado abierto por aquí?",
+            "dónde hay una gasolinera cerca?",
+            "a cuánto estoy de la playa?",
+            "busca una cafetería cerca de mí",
+            "qué previsión hay para el sábado?",
+            "hace viento hoy?",
+            "coordenadas de la estación de Atocha",
+            "me llevo paraguas?",
+            "and on sunday?",
+            "y pasado mañana?",
+        ),
+    )
     settings_section = "environment"
     needs = frozenset({Need.HTTP, Need.CLOCK, Need.BRIEFING})
 

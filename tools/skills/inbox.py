@@ -29,7 +29,7 @@ from memory.db import Database
 from tools.context import ToolContext
 from tools.notifications import SOURCE_PATTERN, Notification
 from tools.plugin import Need, SkillContext, SkillPlugin
-from tools.registry import Risk, tool
+from tools.registry import Risk, Routing, tool
 from tools.text import one_line
 
 TITLE_CHARS = 300
@@ -106,6 +106,41 @@ class InboxSkill(SkillPlugin):
     description = (
         "notifications pushed in by other systems (monitors, servers, containers, CI): "
         "what came in, from which source, and a summary of what is still wrong"
+    )
+    routing = Routing(
+        summary=(
+            "Notifications pushed in by other systems through a webhook (server alerts, Uptime Kuma, backups,"
+            " Watchtower container updates, home automation): what came in, summarise alerts. Notificaciones,"
+            " alertas."
+        ),
+        cues=(
+            r"\balerts?\b",
+            r"\balertas?\b",
+            r"\bnotifications?\b",
+            r"\bnotificaciones\b",
+            r"\buptime kuma\b",
+            r"\bwatchtower\b",
+            r"\bbackups?\b",
+            r"\bwebhook",
+        ),
+        examples=(
+            "any notifications?",
+            "what alerts came in overnight?",
+            "did the server send any alert?",
+            "summarise the notifications from today",
+            "is anything down according to Uptime Kuma?",
+            "did the backup finish? any notification?",
+            "which containers did Watchtower update?",
+            "what did home assistant push?",
+            "hay notificaciones nuevas?",
+            "ha llegado alguna alerta del servidor?",
+            "resúmeme las alertas de hoy",
+            "algo caído según uptime kuma?",
+            "terminó bien la copia de seguridad de anoche?",
+            "qué ha avisado el home assistant?",
+            "notificaciones?",
+            "se ha actualizado algún contenedor?",
+        ),
     )
 
     settings_section = "inbox"

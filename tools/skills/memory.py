@@ -26,7 +26,7 @@ from memory.timeline import Category
 from tools.context import ToolContext
 from tools.installing import install_skills, skill_context
 from tools.plugin import Need, SkillContext, SkillPlugin
-from tools.registry import BoundTool, Risk, tool
+from tools.registry import BoundTool, Risk, Routing, tool
 from tools.skills.diary import DiarySkill
 from tools.skills.timeline import FactCategory, FactSlot, TimelineSkill
 
@@ -50,6 +50,54 @@ def _describe_unbound(args: BaseModel) -> str:
 class MemorySkill(SkillPlugin):
     id = "memory"
     description = "recall past conversations, remember a fact, forget something for good"
+    routing = Routing(
+        summary=(
+            "Long-term memory of past conversations: recall what the user told the assistant before, remember"
+            " a personal fact or preference, forget something. Acuérdate, recuerda que, olvida, qué te dije."
+        ),
+        cues=(
+            r"\bremember (that|my|me)\b",
+            r"\bacu[eé]rdate\b",
+            r"\brecuerda (que|q)\b",
+            r"\bkeep in mind\b",
+            r"\bforget (what|that|about|everything)\b",
+            r"\bolvida (lo|que|q)\b",
+            r"\bwhat did i tell you\b",
+            r"\bte acuerdas\b",
+            r"\bdo you remember\b",
+            r"\b(?:qu[eé]|q) te (?:dije|cont[eé])\b",
+        ),
+        examples=(
+            "what did I tell you about my brother's wedding?",
+            "remember that I'm allergic to penicillin",
+            "forget what I said about my old job",
+            "do you remember the name of the plumber I mentioned?",
+            "remember that my daughter's school is Colegio Miraflores",
+            "what do you know about me?",
+            "did I tell you where I parked last time we talked about it?",
+            "I prefer window seats, keep that in mind",
+            "delete everything you know about my ex",
+            "what was that book my friend recommended that I told you about?",
+            "acuérdate de que mi suegra se llama Pilar",
+            "recuerda que no me gusta el picante",
+            "qué te conté de la entrevista de trabajo?",
+            "olvida lo que te dije sobre mi vecino",
+            "te dije alguna vez cómo se llama el perro de mi hermano?",
+            "cómo se llamaba la tienda que te comenté la semana pasada?",
+            "no es Marta, es María; corrígelo y olvida lo anterior",
+            "qué sabes de mí?",
+            "guarda que mi talla de zapato es un 43",
+            "te acuerdas de lo que hablamos del coche nuevo?",
+            "borra de tu memoria lo de mi operación",
+            "que sepas que soy vegetariano desde enero",
+            "keep in mind that Sam doesn't drink alcohol",
+            "remember that my car's plate is 1234 KLM",
+            "remember my gym locker code is 4471",
+            "just so you know, my partner's birthday is on the 3rd of June",
+            "acuérdate de que mi pasaporte caduca en 2028",
+            "para que lo sepas: tengo dos hijos, Leo y Vera",
+        ),
+    )
     settings_section = "memory"
     needs = frozenset({Need.MEMORY, Need.SCHEDULER})
 

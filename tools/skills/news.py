@@ -36,7 +36,7 @@ from memory.db import Database
 from memory.profile import ProfileSection, ProfileStore
 from tools.context import ToolContext
 from tools.plugin import Need, SkillContext, SkillPlugin
-from tools.registry import Decision, Risk, tool
+from tools.registry import Decision, Risk, Routing, tool
 from tools.text import html_to_text, one_line
 
 if TYPE_CHECKING:
@@ -197,6 +197,36 @@ class NewsSkill(SkillPlugin):
     description = (
         "news from the owner's RSS/Atom feeds: list unread entries, read one, search, "
         "mark read, and pick the best few for the owner"
+    )
+    routing = Routing(
+        summary=(
+            "The user's RSS/Atom feed subscriptions: unread articles, read an article, search the feeds, mark"
+            " as read, pick the best article of the day. Feeds, RSS, suscripciones, artículos."
+        ),
+        cues=(
+            r"\bfeeds?\b",
+            r"\brss\b",
+            r"\bsuscripciones\b",
+            r"\bsubscriptions\b",
+        ),
+        examples=(
+            "what's new in my feeds?",
+            "any unread articles in my RSS?",
+            "pick the best article from my subscriptions today",
+            "read me the top story from my reader",
+            "search my feeds for articles about solar panels",
+            "mark all my feeds as read",
+            "show unread items from the tech blogs I follow",
+            "qué hay nuevo en mis feeds?",
+            "algún artículo interesante en el rss hoy?",
+            "léeme el artículo de El País que ha llegado a mis suscripciones",
+            "busca en mis suscripciones algo sobre vivienda",
+            "marca todos los artículos como leídos",
+            "cuál es el mejor artículo de hoy de lo que sigo?",
+            "novedades en mi lector de noticias?",
+            "the third one",
+            "léeme el primero",
+        ),
     )
 
     settings_section = "news"

@@ -24,7 +24,7 @@ from bot.config import NotesSettings
 from bot.errors import ToolError
 from tools.context import ToolContext
 from tools.plugin import SkillContext, SkillPlugin
-from tools.registry import BoundTool, Decision, Risk, tool
+from tools.registry import BoundTool, Decision, Risk, Routing, tool
 
 NOTE_SUFFIX = ".md"
 ATTACHMENTS = "attachments"  # where photos and files the user sent are kept in the notes folder
@@ -302,6 +302,39 @@ def _write_policy(args: BaseModel) -> Decision:
 class NotesSkill(SkillPlugin):
     id = "notes"
     description = "the user's Markdown notes folder: search, read, list, write, append, delete notes"
+    routing = Routing(
+        summary=(
+            "The user's Markdown notes folder: search notes, read a note, create or append to a note, delete "
+            "a note. Notas, apuntes, listas guardadas."
+        ),
+        cues=(
+            r"\bnotes?\b",
+            r"\bnotas?\b",
+            r"\bapuntes\b",
+        ),
+        examples=(
+            "search my notes for the wifi password",
+            "open the note about the garden",
+            "create a note called groceries with milk, eggs and rice",
+            "add 'call insurance' to my house note",
+            "delete the note about the old car",
+            "what do my notes say about the project deadline?",
+            "read me my packing list note",
+            "save this recipe in my notes",
+            "list my notes about travel",
+            "busca en mis notas la receta de las lentejas",
+            "abre la nota de ideas para el blog",
+            "crea una nota llamada viaje a roma con hoteles y vuelos",
+            "añade leche a la nota de la compra",
+            "borra la nota del curso de inglés",
+            "qué pone en mis apuntes sobre la hipoteca?",
+            "guárdalo en mis notas",
+            "léeme la nota de contraseñas del router",
+            "apúntalo en una nota que se llame reformas",
+            "tengo alguna nota sobre el seguro del coche?",
+            "write that down in a note",
+        ),
+    )
     settings_section = "notes"
 
     @classmethod

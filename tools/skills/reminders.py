@@ -23,7 +23,7 @@ from bot.scheduler import OnceJob, Scheduler
 from tools.context import ToolContext, format_age
 from tools.dates import DATETIME_HELP, format_when, parse_datetime, pretty_local
 from tools.plugin import Need, SkillContext, SkillPlugin
-from tools.registry import Decision, Risk, tool
+from tools.registry import Decision, Risk, Routing, tool
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +52,61 @@ class RemindersSkill(SkillPlugin):
 
     id = "tasks"
     description = "reminders at a time: set, list, cancel; they are posted into this chat"
+    routing = Routing(
+        summary=(
+            "To-do list and reminders: list pending tasks, add a to-do, remind me at a time, mark a task "
+            "done, delete a task. Tareas pendientes, recordatorios, avísame."
+        ),
+        cues=(
+            r"\bremind me\b",
+            r"\brecu[eé]rdame\b",
+            r"\bav[ií]same\b",
+            r"\bto-?dos?\b",
+            r"\btasks?\b",
+            r"\btareas?\b",
+            r"\bpendientes\b",
+            r"\bshopping list\b",
+            r"\blista de la compra\b",
+            r"\breminders?\b",
+            r"\brecordatorios?\b",
+        ),
+        examples=(
+            "remind me to water the plants tonight at 9",
+            "add buy batteries to my to-do list",
+            "what's on my to-do list?",
+            "mark the dentist task as done",
+            "delete the task about the gym",
+            "in 20 minutes remind me to take the pizza out",
+            "what tasks are overdue?",
+            "I need to renew my passport, add it as a task for next month",
+            "tick off call the plumber",
+            "show my pending reminders",
+            "recuérdame llamar a mi madre el domingo a las 7",
+            "añade comprar pan a mis tareas",
+            "qué tareas tengo pendientes?",
+            "avísame en una hora de sacar la ropa del tendedero",
+            "marca como hecha la tarea de pagar el seguro",
+            "borra la tarea de llamar al electricista",
+            "apunta en pendientes renovar el dni",
+            "recuérdamelo mañana a las 8",
+            "ya he llamado al banco, táchalo",
+            "qué me queda por hacer hoy?",
+            "pendientes?",
+            "ponme un recordatorio para el viernes: pagar la comunidad",
+            "remind me to bring the charger before I leave at 8",
+            "better make it 7 instead",
+            "mejor a las 6 de la tarde",
+            "que no se me olvide comprar pilas al volver, avísame a las 7",
+            "add bread and coffee to the shopping list",
+            "put toilet paper on my shopping list",
+            "apunta tomates y aguacates en la lista de la compra",
+            "what's on the shopping list?",
+            "qué me falta por comprar?",
+            "remind me to water the plants on Sunday",
+            "I need to renew my ID card, put it on my to-do list",
+            "tengo que llamar al seguro, añádelo a pendientes",
+        ),
+    )
     needs = frozenset({Need.SCHEDULER, Need.DELIVERY})
 
     @classmethod

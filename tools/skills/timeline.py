@@ -10,7 +10,7 @@ from memory.service import MemoryService
 from memory.timeline import Category
 from tools.context import ToolContext
 from tools.plugin import Need, SkillContext, SkillPlugin
-from tools.registry import Risk, tool
+from tools.registry import Risk, Routing, tool
 
 MAX_RANGE_DAYS = 366
 
@@ -22,6 +22,43 @@ FactSlot = Annotated[str | None, "if it replaces an earlier state: home_city, em
 class TimelineSkill(SkillPlugin):
     id = "timeline"
     description = "dated facts of the user's life: what happened on a day or in a period, log an event"
+    routing = Routing(
+        summary=(
+            "Dated facts about the user's life: log something that happened today (exercise, errands, "
+            "payments, visits), what did I do on a day, how many times or how much in a period. Apunta que "
+            "hoy he..., cuándo fue la última vez."
+        ),
+        cues=(
+            r"\blog that\b",
+            r"\bapunta (que|q) hoy\b",
+            r"\bthe last time i\b",
+            r"\bla [uú]ltima vez (que|q)\b",
+            r"\bhow many times\b",
+            r"\bcu[aá]ntas veces\b",
+        ),
+        examples=(
+            "today I ran 10 km",
+            "log that I paid the electricity bill today",
+            "what did I do last Saturday?",
+            "when was the last time I went to the dentist?",
+            "how many times did I go swimming in April?",
+            "I just got back from a 2 hour bike ride",
+            "write down that I visited grandma today",
+            "how much have I spent on petrol this month according to what I logged?",
+            "what happened on March 3rd?",
+            "hoy he ido al gimnasio",
+            "apunta que hoy he pagado el alquiler",
+            "qué hice el domingo pasado?",
+            "cuándo fue la última vez que fui a la peluquería?",
+            "cuántas veces salí a correr en enero?",
+            "acabo de volver de andar 8 km por el monte",
+            "anota que hoy he llevado el coche al taller",
+            "qué pasó el día de mi cumpleaños?",
+            "cuántos kilómetros llevo en bici este mes?",
+            "esta mañana he hecho yoga, apúntalo",
+            "what about the week before?",
+        ),
+    )
 
     settings_section = "memory"
     needs = frozenset({Need.MEMORY})

