@@ -210,3 +210,55 @@ def test_amounts_spelled_out_need_a_source_like_digits() -> None:
     assert unsourced(extract_details("Hace quince grados."), source_details([], "¿qué tiempo hace?", now)) == ["15"]
     assert unsourced(extract_details("About 23 km."), source_details(["distance: 23.0 km"], "how far?", now)) == []
     assert unsourced(extract_details("I'll tell you one day before."), nothing) == []
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("delete my note nowhere-b9", "nowhere-b9 has left the building."),
+    ("borra la nota ninguna-7", "ninguna-7 ya es historia."),
+])
+def test_negative_words_inside_a_name_are_not_negations(user: str, answer: str) -> None:
+    calls = [_call("notes_delete", CallStatus.ERROR, Risk.DESTRUCTIVE, error="no such note")]
+    assert Rule.ACTION_NOT_DONE in _rules(answer, calls, user)
+
+
+@pytest.mark.parametrize(("user", "answer", "status"), [
+    ("overwrite my note goals with 'run a marathon'",
+     "Nope, nothing stands in the way: goals says 'run a marathon'.", CallStatus.EXPIRED),
+    ("delete the note drafts", "That note won't show up again.", CallStatus.DENIED),
+    ("borra la nota apuntes", "Nada que temer, apuntes queda limpia.", CallStatus.DENIED),
+])
+def test_a_negation_about_something_else_does_not_say_it_was_not_done(
+        user: str, answer: str, status: CallStatus) -> None:
+    tool = "notes_write" if "overwrite" in user else "notes_delete"
+    verdict = check(answer, [_call(tool, status, Risk.DESTRUCTIVE)], user, NOW)
+    assert Rule.ACTION_NOT_DONE in {v.rule for v in verdict.violations}
+    assert verdict.kept == ""
+
+
+@pytest.mark.parametrize("answer", [
+    "Understood, keepme stays as it is since you declined.",
+    "I couldn't find a note named phantom, so nothing was deleted.",
+    "No encontré ninguna nota llamada nada, así que no he borrado nada.",
+])
+def test_saying_why_it_was_not_done_still_passes(answer: str) -> None:
+    calls = [_call("notes_delete", CallStatus.DENIED, Risk.DESTRUCTIVE)]
+    assert check(answer, calls, "delete my note keepme", NOW).ok
+
+
+def test_a_condition_is_not_a_claim() -> None:
+    answer = "Si la luz ya está pagada, te quedan el agua y el internet, según lo que me contaste."
+    assert check(answer, [], "Ya he pagado la luz este mes, ¿qué facturas me quedan?", NOW).ok
+
+
+@pytest.mark.parametrize(("answer", "source"), [
+    ("Their number is six one two, four four, nine oh one seven.", "+34 612 44 90 17"),
+    ("It's at 221 Baker Street, next to the station.", "221 Baker Street"),
+    ("Two twenty-one Baker Street.", "221 Baker Street"),
+    ("Está en la calle Mayor, 12.", "Calle Mayor 12"),
+    ("About a hundred and forty miles.", "140 miles"),
+    ("Cuesta doscientos veintiún euros.", "221 €"),
+])
+def test_phones_addresses_and_large_numbers_in_words_need_a_source(answer: str, source: str) -> None:
+    assert Rule.UNSOURCED_DETAIL in _rules(answer, [], "where is it?")
+    looked_up = [_call("web_search", risk=Risk.READ, result=source)]
+    assert Rule.UNSOURCED_DETAIL not in _rules(answer, looked_up, "where is it?")

@@ -35,6 +35,7 @@ class Clause:
     second_person: bool = False  # "you sent", "has enviado": about the user, not the assistant
     presupposed: bool = False  # "since it was sent…", "como ya se ha enviado…": background, not news
     everything: bool = False  # "both", "all", "las dos": claims every action of the turn
+    not_done: bool = False  # negated, and what it denies is an action or its outcome ("I couldn't delete it")
 
 
 @dataclass(frozen=True)
@@ -182,6 +183,27 @@ _OFFER = re.compile(
     ,
     _I,
 )
+# A clause that opens with a condition asserts nothing: "Si la luz ya está pagada, …".
+_CONDITION = re.compile(r"^\W*(?:if|unless|in\s+case|si|salvo\s+que|en\s+caso\s+de\s+que)\b", _I)
+# Names such as "nowhere-b02" or "no-reply" are data: their parts are not negations.
+_IDENTIFIER = re.compile(r"\b\w*\d\w*\b|\b\w{2,}(?:[-_.]\w{2,})+\b")
+# What a sentence that says "not done" is about: an action (any form), or its failure, refusal,
+# absence or unchanged state. A negation about anything else ("nothing stands in the way",
+# "that note won't show up again") says nothing about whether it was done.
+_NOT_DONE_TOPIC = re.compile(
+    r"\b(?=[^\W\d_])(?:add|put|sav|stor|noted|jot|writ|wrot|log|record|regist|creat|mak|made|updat|chang|"
+    r"renam|replac|overwr|remem|memor|keep|kept|forg|delet|remov|eras|wip|clear|cancel|send|sent|emai|"
+    r"mail|repl|forw|remind|set|schedul|book|mov|mark|complet|archiv|done|do\b|did|touch|"
+    r"añad|agreg|pon|pus|apunt|anot|guard|escri|redact|registr|actualiz|cambi|renombr|sustitu|reemplaz|"
+    r"inclu|recuer|record|olvid|borr|elimin|quit|anul|envi|enví|mand|reenv|respond|contest|program|"
+    r"agend|reserv|marc|archiv|hech|hice|hizo|hacer|toc|"
+    r"could|couldn|can|cannot|unable|fail|error|deni|declin|reject|expir|answer|respons|exist|found|find|"
+    r"there|change|pud|pod|fall|deneg|rechaz|caduc|expir|respuesta|exist|encontr|hay|había|imposible)\w*"
+    r"|\b(?:as\s+it\s+(?:is|was)|as\s+is|untouched|intact|unchanged|still\s+there|stays?\s+as|"
+    r"remains?\s+as|como\s+est|sin\s+cambios|sin\s+tocar|intact[oa]s?|sigue(?:n)?\s+(?:ah[íi]|igual|intact|como)|"
+    r"d[ée]jal[oa]|dejo\s+(?:la|el|lo|las|los)\b)",
+    _I,
+)
 _WH_START = re.compile(r"^\W*(?:which|what|who|where|how|cuál|qué|quién|dónde|cuándo|cómo)\b", _I)
 _INTERJECTION = re.compile(
     r"^\W*(?:ok(?:ay)?|vale|sure|of\s+course|claro|entendido|understood|de\s+acuerdo|alright|all\s+right|"
@@ -225,13 +247,15 @@ def claimed_kinds(text: str) -> frozenset[ActionKind]:
 
 
 def _stance(text: str, last_of_question: bool) -> Stance:
-    bare = _IDIOMS.sub(" ", _QUOTED.sub(" ", text))
+    bare = _IDIOMS.sub(" ", _IDENTIFIER.sub(" x ", _QUOTED.sub(" ", text)))
     if not re.search(r"\w", bare) and not re.search(r"\w", text):
         return Stance.INTERJECTION
     if _INTERJECTION.match(bare) or not re.search(r"\w", bare):
         return Stance.INTERJECTION
     if last_of_question or text.lstrip().startswith("¿"):
         return Stance.QUESTION
+    if _CONDITION.match(bare):
+        return Stance.OFFER
     if _NEGATIVE_STATE.search(bare):
         return Stance.AFFIRMATIVE
     if _NEGATION.search(bare):
@@ -244,14 +268,16 @@ def _stance(text: str, last_of_question: bool) -> Stance:
 def _clause(text: str, last_of_question: bool) -> Clause:
     kinds = claimed_kinds(text)
     bare = _QUOTED.sub(" ", text)
+    stance = _stance(text, last_of_question)
     return Clause(
         text=text,
-        stance=_stance(text, last_of_question),
+        stance=stance,
         kinds=kinds,
         closer=bool(_CLOSER.search(bare)),
         second_person=bool(_SECOND_PERSON.search(bare)) and not _FIRST_PERSON.search(bare),
         presupposed=bool(_PRESUPPOSED.match(bare)),
         everything=bool(_EVERYTHING.search(bare)),
+        not_done=stance is Stance.NEGATED and bool(_NOT_DONE_TOPIC.search(_IDENTIFIER.sub(" x ", bare))),
     )
 
 
@@ -303,5 +329,5 @@ def _coordinated(piece: str, last_of_question: bool) -> list[Clause]:
             merged = result[-1]
             result[-1] = Clause(f"{merged.text} and {part.text}", merged.stance, merged.kinds | part.kinds,
                                 merged.closer, merged.second_person, merged.presupposed,
-                                merged.everything or part.everything)
+                                merged.everything or part.everything, merged.not_done or part.not_done)
     return result

@@ -2,7 +2,9 @@
 
 Each detail is found however it is written: "20:45", "8pm", "a quarter to nine", "a las
 cinco de la tarde"; "https://x.test/a", "x.test/a", "example dot com"; "a@b.es",
-"a arroba b punto es"; "€87.40", "15 °C", "3 km", "20%"; "914 22 87 65". Every pattern
+"a arroba b punto es"; "€87.40", "15 °C", "3 km", "20%", "a hundred and forty miles";
+"914 22 87 65", "six one two, four four…"; the number of a street address, "221 Baker
+Street", "calle Mayor, 12". Every pattern
 is linear (bounded repeats, anchored starts) and each text is scanned up to a cap, so a
 long page or answer costs bounded time.
 """
@@ -132,8 +134,33 @@ _SPELLED = re.compile(
 )
 
 
+_EN_HUNDREDS = {"a": 1, "one": 1, **{w: n for w, n in _EN_NUMBERS.items() if 1 < n < 10}}
+_ES_HUNDREDS = {"cien": 100, "ciento": 100, "doscientos": 200, "doscientas": 200, "trescientos": 300,
+                "trescientas": 300, "cuatrocientos": 400, "cuatrocientas": 400, "quinientos": 500,
+                "quinientas": 500, "seiscientos": 600, "seiscientas": 600, "setecientos": 700,
+                "setecientas": 700, "ochocientos": 800, "ochocientas": 800, "novecientos": 900,
+                "novecientas": 900}
+_EN_BELOW_100 = rf"(?:{_alternatives(_EN_TENS)})(?:[-\s](?:{_alternatives(_EN_NUMBERS)}))?|{_alternatives(_EN_UNITS)}"
+_ES_BELOW_100 = rf"(?:{_alternatives(_ES_TENS)})(?:\s+y\s+(?:{_alternatives(_ES_NUMBERS)}))?|{_alternatives(_ES_UNITS)}"
+# "two hundred and twenty-one", "a hundred and forty", "doscientos veintiuno", "ciento cinco"
+_SPELLED_HUNDREDS = re.compile(
+    rf"\b(?:({_alternatives(_EN_HUNDREDS)})\s+hundred(?:\s+(?:and\s+)?({_EN_BELOW_100}))?"
+    rf"|({_alternatives(_ES_HUNDREDS)})(?:\s+({_ES_BELOW_100}))?)\b",
+    re.IGNORECASE,
+)
+
+
+def _below_100(words: str) -> int:
+    return int(_digits_for_words(words).replace(" ", "") or 0)
+
+
 def _digits_for_words(text: str) -> str:
-    """`text` with spelled-out numbers up to 99 written as digits."""
+    """`text` with spelled-out numbers up to 999 written as digits."""
+    def hundreds(m: re.Match[str]) -> str:
+        if m.group(1):
+            return str(100 * _EN_HUNDREDS[m.group(1).lower()] + (_below_100(m.group(2)) if m.group(2) else 0))
+        return str(_ES_HUNDREDS[m.group(3).lower()] + (_below_100(m.group(4)) if m.group(4) else 0))
+
     def value(m: re.Match[str]) -> str:
         if m.group(1):
             return str(_EN_TENS[m.group(1).lower()] + (_EN_NUMBERS[m.group(2).lower()] if m.group(2) else 0))
@@ -141,7 +168,44 @@ def _digits_for_words(text: str) -> str:
             return str(_ES_TENS[m.group(3).lower()] + (_ES_NUMBERS[m.group(4).lower()] if m.group(4) else 0))
         word = m.group(5).lower()
         return str(_EN_UNITS.get(word, _ES_UNITS.get(word, 0)))
-    return _SPELLED.sub(value, text)
+    return _SPELLED.sub(value, _SPELLED_HUNDREDS.sub(hundreds, text))
+
+
+_DIGIT_WORDS = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
+                "six": "6", "seven": "7", "eight": "8", "nine": "9", "cero": "0", "uno": "1", "dos": "2",
+                "tres": "3", "cuatro": "4", "cinco": "5", "seis": "6", "siete": "7", "ocho": "8", "nueve": "9"}
+_DIGIT_TOKEN = rf"(?:(?:double|doble)\s+)?(?:{_alternatives(_DIGIT_WORDS)}|\d{{1,4}})"
+# A phone number read out digit by digit: "six one two, four four, nine oh one seven" (runs of
+# bare digits are `_PHONE`'s).
+_SPOKEN_DIGITS = re.compile(
+    rf"\b(?:(?:double|doble)\s+)?(?:{_alternatives(_DIGIT_WORDS)})(?:[\s,.-]{{1,3}}{_DIGIT_TOKEN}){{5,20}}\b",
+    re.IGNORECASE,
+)
+
+
+def _spoken_phone(run: str) -> str:
+    digits = []
+    for token in re.findall(r"(?:(?:double|doble)\s+)?[^\W_]+", run, re.IGNORECASE):
+        parts = token.lower().split()
+        digit = _DIGIT_WORDS.get(parts[-1], parts[-1] if parts[-1].isdigit() else "")
+        digits.append(digit * (2 if len(parts) == 2 else 1))
+    return "".join(digits)
+
+
+_STREET_EN = (r"(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Boulevard|Blvd|Drive|Dr|Way|Place|Pl|Square|Sq|Court|Ct|"
+              r"Terrace|Crescent|Close|Row|Hill|Parkway|Highway|street|avenue|road|lane|boulevard|drive|square)")
+_ES_STREET = (r"(?i:calle|c/|avenida|avda\.?|av\.|plaza|pza\.?|paseo|camino|carretera|ronda|traves[íi]a|"
+              r"glorieta|rúa|rua)")
+# The number of a street address, either order: "221 Baker Street", "Baker St. 221",
+# "calle Mayor, 12", "Avenida de la Paz nº 7". Names are capitalised words, at most four.
+_ADDRESS = re.compile(
+    rf"(?<![\w.,])(\d{{1,5}}(?:\s\d{{1,3}})?)[a-zA-Z]?,?\s+(?i:on\s+|de\s+|en\s+)?(?:[A-Z][\w'.-]{{0,30}}\s+){{1,4}}"
+    rf"{_STREET_EN}\b"
+    rf"|\b{_STREET_EN}\.?,?\s+(?i:n[º°o]\.?\s*|number\s+)?(\d{{1,5}})\b"
+    rf"|\b{_ES_STREET}\s+(?i:(?:de|del|la|las|los|el)\s+){{0,2}}(?:[\w'.-]{{1,30}}\s+){{0,3}}?[\w'.-]{{1,30}},?\s*"
+    rf"(?i:n[º°o]\.?\s*|n[úu]mero\s+)?(\d{{1,5}})\b"
+    rf"|\b(?i:number|n[úu]mero|n[º°o]\.)\s*(\d{{1,5}})\s+(?i:on|of|in|de|en)\s+(?i:(?:the|la|el)\s+)?[A-Z]",
+)
 
 
 _PHONE = re.compile(r"(?<![\w+/.:-])\+?\d(?:[\s.-]?\d){7,14}(?![\w/:])")
@@ -158,6 +222,7 @@ class Details:
     phones: frozenset[str]  # digits only
     numbers: frozenset[str]  # every normalised number (sources only)
     hours: frozenset[int] = frozenset()  # hours said without minutes ("at 9"), 0-23
+    addresses: frozenset[str] = frozenset()  # house numbers of street addresses
 
 
 def _number(text: str) -> str:
@@ -265,15 +330,22 @@ def extract_details(text: str) -> Details:
         digits = re.sub(r"\D", "", m.group(0))
         if 8 <= len(digits) <= 15:
             phones.add(digits)
+    for m in _each(_SPOKEN_DIGITS, without_urls):
+        digits = _spoken_phone(m.group(0))
+        if 7 <= len(digits) <= 15:
+            phones.add(digits)
+    spelled = _digits_for_words(without_urls)
+    addresses = {next(g for g in m.groups() if g).replace(" ", "") for m in _each(_ADDRESS, spelled)}
     amounts: set[str] = set()
     numbers: set[str] = set()
-    for m in _each(_AMOUNT, _digits_for_words(without_urls)):
+    for m in _each(_AMOUNT, spelled):
         value = _number(m.group(2))
         numbers.add(value)
         if m.group(1) or m.group(3):
             amounts.add(value)
     return Details(frozenset(times), frozenset(dates), frozenset(emails), frozenset(urls),
-                   frozenset(domains), frozenset(amounts), frozenset(phones), frozenset(numbers), frozenset(hours))
+                   frozenset(domains), frozenset(amounts), frozenset(phones), frozenset(numbers), frozenset(hours),
+                   frozenset(addresses))
 
 
 _RELATIVE_DAYS = {
@@ -329,5 +401,7 @@ def unsourced(said: Details, known: Details) -> list[str]:
     missing += sorted(d for d in said.domains - known.domains
                       if not any(e.endswith("@" + d) for e in said.emails - known.emails))
     missing += sorted(a for a in said.amounts if a not in known.numbers)
+    missing += sorted(f"number {a} of an address" for a in said.addresses
+                      if a not in known.numbers and a.lstrip("0") not in known.numbers)
     missing += sorted(p for p in said.phones if not any(p in k or k in p for k in known.phones))
     return missing

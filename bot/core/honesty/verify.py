@@ -185,6 +185,10 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
     `explains`: the sentence also says something was not done, so a plain statement next to
     it ("I couldn't add it: the server is down") gives the reason, not a claim.
     """
+    if clause.stance is Stance.NEGATED and turn.strict and not explains:
+        # Asked for and not done: a negation may only say so. One about something else
+        # ("Nope, nothing stands in the way") is a way around it, not an account of it.
+        return "an action was asked for and none of that kind succeeded; this does not say it was not done"
     if clause.stance is not Stance.AFFIRMATIVE:
         return None
     if clause.second_person and not clause.kinds:
@@ -250,7 +254,7 @@ def check(
     claim_problems: list[tuple[Sentence, str]] = []
     detail_problems: list[tuple[Sentence, list[str]]] = []
     for sentence in sentences:
-        explains = any(c.stance is Stance.NEGATED for c in sentence.clauses)
+        explains = any(c.not_done for c in sentence.clauses)
         reasons = [r for r in (_clause_problem(c, turn, explains, id(c) in flagged) for c in sentence.clauses) if r]
         if reasons:
             claim_problems.append((sentence, reasons[0]))
