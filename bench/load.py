@@ -9,7 +9,10 @@ one, and the short one's wait is measured.
     python -m bench.load --chats 100 --messages 20 --latency 1.0
 
 Prints `name = value` lines: wall_x_ideal, cpu_ms_per_turn_mean (the bot process's CPU
-over the loaded phase divided by its turns), lost, duplicated, out_of_order, peak_rss_mb,
+over the loaded phase divided by its turns), cpu_ms_per_turn_median (the same, per second of
+the loaded phase: the median over the seconds in which turns finished), model_calls_in_flight_max
+(the most chat requests the model was answering at once: with N chats it should reach N, and it
+does not depend on how busy the machine is), lost, duplicated, out_of_order, peak_rss_mb,
 short_behind_long_s (a short message's wait behind another chat's long one).
 """
 
@@ -24,13 +27,16 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as `python bench/load.py`
 
 from tests.process import BotProcess, EchoModel, wait_until_polling, write_env
-from tests.scripted_model import ScriptedModel
+from tests.scripted_model import Responder, Scripted, ScriptedModel
 from tests.telegram import updates
 from tests.telegram.fake_bot_api import FakeBotApi
 
@@ -57,12 +63,59 @@ async def _replies(api: FakeBotApi) -> dict[int, list[str]]:
     return by_chat
 
 
-async def _wait_for(api: FakeBotApi, count: int, within: float) -> None:
+async def _wait_for(api: FakeBotApi, count: int, within: float,
+                    on_tick: Callable[[int], None] | None = None) -> None:
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
-        if len(api.calls_to("sendMessage")) >= count:
+        sent = len(api.calls_to("sendMessage"))
+        if on_tick is not None:
+            on_tick(sent)
+        if sent >= count:
             return
         await asyncio.sleep(0.05)
+
+
+@dataclass
+class InFlight:
+    """Counts the chat requests the model is answering at once (each held for its delay)."""
+
+    now: int = 0
+    peak: int = 0
+
+    def wrap(self, responder: Responder) -> Responder:
+        def counted(body: dict[str, Any]) -> Scripted:
+            step = responder(body)
+            if step.delay > 0:
+                self.now += 1
+                self.peak = max(self.peak, self.now)
+                asyncio.get_running_loop().call_later(step.delay, self._done)
+            return step
+        return counted
+
+    def _done(self) -> None:
+        self.now -= 1
+
+
+@dataclass
+class CpuWindows:
+    """The bot's CPU per finished turn, second by second."""
+
+    pid: int
+    per_turn_ms: list[float] = field(default_factory=list)
+    _at: float = 0.0
+    _cpu: float = 0.0
+    _sent: int = 0
+
+    def start(self) -> None:
+        self._at, self._cpu, self._sent = time.monotonic(), _cpu_seconds(self.pid), 0
+
+    def tick(self, sent: int) -> None:
+        if time.monotonic() - self._at < 1.0:
+            return
+        cpu = _cpu_seconds(self.pid)
+        if sent > self._sent:
+            self.per_turn_ms.append((cpu - self._cpu) * 1000 / (sent - self._sent))
+        self._at, self._cpu, self._sent = time.monotonic(), cpu, sent
 
 
 async def run(chats: int, messages: int, latency: float, long_chars: int, folder: Path) -> dict[str, float]:
@@ -71,6 +124,9 @@ async def run(chats: int, messages: int, latency: float, long_chars: int, folder
     model = ScriptedModel()
     await model.start()
     echo = EchoModel(model, delay=latency)
+    in_flight = InFlight()
+    assert model.responder is not None
+    model.responder = in_flight.wrap(model.responder)
     users = [FIRST_CHAT + i for i in range(chats + 1)]
     env_file = write_env(folder, api, model, TELEGRAM_ALLOWED_USERS=",".join(map(str, users)),
                          LOG_LEVEL="WARNING")
@@ -90,7 +146,10 @@ async def run(chats: int, messages: int, latency: float, long_chars: int, folder
             times.append(time.monotonic() - started)
         single = statistics.median(times[2:])
         api.calls.clear()
+        in_flight.peak = 0
 
+        windows = CpuWindows(pid)
+        windows.start()
         cpu_before = _cpu_seconds(pid)
         started = time.monotonic()
         said: dict[int, list[str]] = {}
@@ -100,9 +159,10 @@ async def run(chats: int, messages: int, latency: float, long_chars: int, folder
                 said.setdefault(user, []).append(text)
                 await api.push(updates.text(user, api.next_message_id(), datetime.now(UTC), text))
         total = chats * messages
-        await _wait_for(api, total, within=messages * (latency + 5) * 10 + 120)
+        await _wait_for(api, total, within=messages * (latency + 5) * 10 + 120, on_tick=windows.tick)
         wall = time.monotonic() - started
         cpu = _cpu_seconds(pid) - cpu_before
+        peak_in_flight = in_flight.peak
         replies = await _replies(api)
 
         short_wait = float("nan")
@@ -128,12 +188,13 @@ async def run(chats: int, messages: int, latency: float, long_chars: int, folder
         await api.stop()
 
     return _figures(said, replies, wall=wall, single=single, messages=messages, latency=latency, cpu=cpu,
-                    total=total, rss=rss, short_wait=short_wait)
+                    total=total, rss=rss, short_wait=short_wait, cpu_windows=windows.per_turn_ms,
+                    in_flight=peak_in_flight)
 
 
 def _figures(said: dict[int, list[str]], api_replies: dict[int, list[str]], *,
              wall: float, single: float, messages: int, latency: float, cpu: float, total: int, rss: float,
-             short_wait: float) -> dict[str, float]:
+             short_wait: float, cpu_windows: list[float], in_flight: int) -> dict[str, float]:
     lost = duplicated = out_of_order = 0
     for user, texts in said.items():
         got = [r.removeprefix("echo: ") for r in api_replies.get(user, []) if r.startswith("echo: ")]
@@ -151,6 +212,8 @@ def _figures(said: dict[int, list[str]], api_replies: dict[int, list[str]], *,
         "wall_x_ideal": round(wall / (messages * single), 2),
         "wall_x_model_only": round(wall / (messages * latency), 2) if latency else float("nan"),
         "cpu_ms_per_turn_mean": round(cpu * 1000 / max(total, 1), 1),
+        "cpu_ms_per_turn_median": round(statistics.median(cpu_windows), 1) if cpu_windows else float("nan"),
+        "model_calls_in_flight_max": in_flight,
         "lost": lost,
         "duplicated": duplicated,
         "out_of_order": out_of_order,
