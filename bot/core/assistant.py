@@ -94,7 +94,7 @@ class Assistant:
             broker=self.broker, prompt_sources=self.prompt_sources, send=self.send, typing=self.typing,
             present_approval=self.present_approval, show_outcome=self.show_outcome,
             attachments=self.attachments, show_progress=self.show_progress,
-            tool_sets=ConversationToolSets(timedelta(minutes=deps.settings.router.tool_set_idle_minutes)),
+            tool_sets=ConversationToolSets(timedelta(minutes=deps.settings.router.tool_set_idle_minutes), deps.db),
         ))
         self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
         self.inbox = Inbox(deps.db, self.worker_id)

@@ -202,8 +202,8 @@ class TurnRunner:
         route = await self._route(state, history)
         state.query = route.query
         # The conversation's tools only grow (in a fixed order) so the request prefix stays cacheable.
-        exposed = a.tool_sets.skills_for(chat_key(state.chat), route.skills, deps.clock.now(),
-                                         fresh=not history, fail_open=route.fail_open)
+        exposed = await a.tool_sets.skills_for(chat_key(state.chat), route.skills, deps.clock.now(),
+                                               fresh=not history, fail_open=route.fail_open)
         offered = in_exposure_order(list(deps.registry), exposed)
         if any(bound.spec.untrusted_description for bound in offered):
             # A third party wrote some of the tool descriptions the model reads this turn.

@@ -40,21 +40,38 @@ class ScriptedRouter:
         return RouteDecision(self.table.get(request.text, frozenset()))
 
 
-def test_the_set_grows_in_first_seen_order_and_restarts_after_a_pause_or_a_fresh_chat() -> None:
+async def test_the_set_grows_in_first_seen_order_and_restarts_after_a_pause_or_a_fresh_chat() -> None:
     sets = ConversationToolSets(timedelta(minutes=60))
-    assert sets.skills_for("c", frozenset({"web"}), NOW, fresh=True) == ("web",)
+    assert await sets.skills_for("c", frozenset({"web"}), NOW, fresh=True) == ("web",)
     later = NOW + timedelta(minutes=5)
-    assert sets.skills_for("c", frozenset({"agenda", "email"}), later, fresh=False) == ("web", "agenda", "email")
-    assert sets.skills_for("c", frozenset(), later, fresh=False) == ("web", "agenda", "email")
-    assert sets.skills_for("c", frozenset({"web", "diary"}), later, fresh=False, fail_open=True) == (
+    assert await sets.skills_for("c", frozenset({"agenda", "email"}), later, fresh=False) == (
+        "web", "agenda", "email")
+    assert await sets.skills_for("c", frozenset(), later, fresh=False) == ("web", "agenda", "email")
+    assert await sets.skills_for("c", frozenset({"web", "diary"}), later, fresh=False, fail_open=True) == (
         "web", "agenda", "email", "diary")
-    assert sets.skills_for("c", frozenset(), later, fresh=False) == ("web", "agenda", "email")  # not kept
-    assert sets.skills_for("other", frozenset({"notes"}), later, fresh=False) == ("notes",)
-    assert sets.skills_for("c", frozenset({"notes"}), later + timedelta(minutes=61), fresh=False) == ("notes",)
-    assert sets.skills_for("c", frozenset({"tasks"}), later + timedelta(minutes=62), fresh=True) == ("tasks",)
+    assert await sets.skills_for("c", frozenset(), later, fresh=False) == ("web", "agenda", "email")  # not kept
+    assert await sets.skills_for("other", frozenset({"notes"}), later, fresh=False) == ("notes",)
+    assert await sets.skills_for("c", frozenset({"notes"}), later + timedelta(minutes=61), fresh=False) == ("notes",)
+    assert await sets.skills_for("c", frozenset({"tasks"}), later + timedelta(minutes=62), fresh=True) == ("tasks",)
     per_turn = ConversationToolSets(timedelta(0))
-    per_turn.skills_for("c", frozenset({"web"}), NOW, fresh=True)
-    assert per_turn.skills_for("c", frozenset({"notes"}), NOW, fresh=False) == ("notes",)
+    await per_turn.skills_for("c", frozenset({"web"}), NOW, fresh=True)
+    assert await per_turn.skills_for("c", frozenset({"notes"}), NOW, fresh=False) == ("notes",)
+
+
+async def test_a_restart_keeps_each_conversations_set_and_its_order(db: Database) -> None:
+    before = ConversationToolSets(timedelta(minutes=60), db)
+    await before.skills_for("c", frozenset({"web"}), NOW, fresh=True)
+    await before.skills_for("c", frozenset({"agenda"}), NOW + timedelta(minutes=1), fresh=False)
+    after = ConversationToolSets(timedelta(minutes=60), db)  # a new process on the same file
+    assert await after.skills_for("c", frozenset({"email"}), NOW + timedelta(minutes=2), fresh=False) == (
+        "web", "agenda", "email")
+    assert await after.skills_for("d", frozenset({"notes"}), NOW, fresh=False) == ("notes",)
+    again = ConversationToolSets(timedelta(minutes=60), db)
+    # The stored set is subject to the same boundaries: a long pause starts afresh.
+    assert await again.skills_for("c", frozenset(), NOW + timedelta(hours=3), fresh=False) == ()
+    await db.execute("UPDATE conversation_tool_sets SET skills = 'not json' WHERE chat_key = 'd'")
+    damaged = ConversationToolSets(timedelta(minutes=60), db)
+    assert await damaged.skills_for("d", frozenset({"web"}), NOW, fresh=False) == ("web",)
 
 
 async def test_turns_keep_the_same_tool_prefix_until_reset(
