@@ -191,3 +191,21 @@ async def test_recall_makes_no_model_call_unless_asked_to_split(service: MemoryS
     before = len(model.requests)
     assert (await service.recall(ANA.user_key, "Which cities did I visit?"))[0].card.title == "Weekend away"
     assert len(model.requests) == before
+
+
+async def test_a_card_about_someone_the_question_names_comes_before_cards_that_only_mention_them(
+        service: MemoryService) -> None:
+    from dataclasses import replace
+
+    mentions = await add_card(service, ANA.user_key, "Ana's balcony",
+                              "Ana grows tomatoes on the balcony; Marta said the tomatoes look great.")
+    about = await add_card(service, ANA.user_key, "Marta", "She grows tomatoes and peppers in her garden.")
+    question = "What does Marta grow?"
+    service.retriever.tuning = replace(service.retriever.tuning, subject_boost=0.0)
+    plain = {hit.card.id: hit.score for hit in await service.retriever.search(ANA.user_key, question, 5)}
+    service.retriever.tuning = replace(service.retriever.tuning, subject_boost=1.0)
+    lifted = await service.retriever.search(ANA.user_key, question, 5)
+    assert lifted[0].card.id == about
+    scores = {hit.card.id: hit.score for hit in lifted}
+    assert scores[about] == pytest.approx(2.0 * plain[about])  # its title names Marta
+    assert scores[mentions] == pytest.approx(plain[mentions])  # it only mentions her
