@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.routing.clauses import is_elliptical, is_small_talk, refers_back, split_clauses
+from bot.core.routing.clauses import is_elliptical, is_small_talk, refers_back, split_clauses, without_small_talk
 
 
 @pytest.mark.parametrize(("text", "clauses"), [
@@ -33,7 +33,8 @@ def test_a_lone_word_stays_with_its_neighbour_and_long_messages_are_capped() -> 
 
 
 @pytest.mark.parametrize("text", ["gracias!!", "perfect, thanks", "ok", "vale, genial", "nah that's fine",
-                                  "buenas noches, hasta mañana", "thank you so much!"])
+                                  "buenas noches, hasta mañana", "thank you so much!", "good morning",
+                                  "ok perfect", "buenos días!", "morning!", "sounds good, thanks"])
 def test_thanks_and_goodbyes_are_small_talk_and_never_refer_back(text: str) -> None:
     assert is_small_talk(text)
     assert not refers_back(text)
@@ -49,6 +50,20 @@ def test_fragments_are_elliptical_follow_ups(text: str) -> None:
     ("sí porfa", True), ("bórralo", True), ("mejor a las 8", True),
     ("what's on my calendar tomorrow?", False), ("add milk to the shopping list", False),
     ("qué tiempo hace en Madrid?", False),
+    ("cambiarlo a las 5", True), ("muévela al viernes", True), ("hazlo", True), ("dímelo", True),
+    # Words that only end like a Spanish clitic do not point back.
+    ("what did I mention about Pablo's new job?", False), ("mira qué tal está el nuevo Kindle", False),
+    ("people at the next table", False), ("la película del sábado en el cine", False),
 ])
 def test_references_to_the_previous_turn(text: str, back: bool) -> None:
     assert refers_back(text) is back
+
+
+@pytest.mark.parametrize(("text", "focus"), [
+    ("buenos días! qué tengo en la agenda esta mañana?", "qué tengo en la agenda esta mañana"),
+    ("thanks! now email Ana the invoice", "now email Ana the invoice"),
+    ("gracias!!", "gracias!!"),  # nothing but thanks: the message stays as it is
+    ("what's on tomorrow?", "what's on tomorrow?"),
+])
+def test_greetings_and_thanks_around_a_request_are_set_aside(text: str, focus: str) -> None:
+    assert without_small_talk(text) == focus

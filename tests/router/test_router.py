@@ -97,7 +97,8 @@ async def test_each_request_of_a_message_gets_its_skill(make_router, available, 
     assert needed <= decision.skills
 
 
-@pytest.mark.parametrize("text", ["gracias!!", "perfect, thanks", "vale, genial", "ok"])
+@pytest.mark.parametrize("text", ["gracias!!", "perfect, thanks", "vale, genial", "ok", "ok perfect",
+                                  "good morning", "buenos días!"])
 async def test_thanks_after_a_busy_turn_route_to_core_only(make_router, available, text: str) -> None:
     busy = ["email", "agenda", "tasks", "environment"]
     decision = await make_router().route(request(text, previous=busy, recent=["qué tengo hoy?"]), available)
@@ -115,6 +116,22 @@ async def test_only_a_message_that_refers_back_keeps_the_previous_skills(make_ro
     assert "environment" not in fresh.skills and "news" in fresh.skills
     question = await router.route(request("what's the capital of Australia?", previous=["email"]), available)
     assert "email" not in question.skills
+
+
+async def test_a_fragment_keeps_the_last_turns_skills_and_adds_only_clear_evidence(make_router, available) -> None:
+    router = make_router()
+    for text, previous in (("y la anterior?", "diary"), ("and the second one?", "email"),
+                           ("y en Valencia?", "environment")):
+        decision = await router.route(request(text, previous=[previous], recent=["..."]), available)
+        assert decision.skills == {previous}, (text, decision.reason)
+
+
+async def test_a_greeting_around_a_request_does_not_change_its_skills(make_router, available) -> None:
+    router = make_router()
+    plain = await router.route(request("qué tengo en el calendario esta tarde?"), available)
+    greeted = await router.route(request("buenos días! qué tengo en el calendario esta tarde?"), available)
+    assert "agenda" in greeted.skills and greeted.skills <= plain.skills
+    assert greeted.query is None  # the vector is of the request alone, not of the message memory reads
 
 
 def test_router_settings_are_read_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -45,8 +45,16 @@ actually rather yes yeah yep sure
 lo le les eso esa ese esos esas ello aquello otro otra otros otras anterior segundo segunda
 tercero tercera mismo misma sí dale venga porfa claro hazlo mejor better
 """.split())
-# Clitic endings that make a verb refer back: "bórralo", "mándaselo", "contéstale".
-_CLITIC = re.compile(r"\w{3,}(?:lo|la|los|las|le|les|selo|sela|selos|selas)$")
+# Clitic endings that make a verb refer back: "bórralo", "mándaselo", "contéstale", "cambiarlo".
+# Many words merely end like one ("Pablo", "Kindle", "people", "escuela"), so the verb must show
+# it: an infinitive before the clitic, or the accent an imperative takes when a clitic joins it.
+_CLITIC_ENDING = r"(?:me|te|se|nos)?(?:lo|la|los|las|le|les)"
+_CLITIC_INFINITIVE = re.compile(r"\w+(?:ar|er|ir|ír)" + _CLITIC_ENDING + "$")
+_CLITIC_IMPERATIVE = re.compile(r"\w*[áéíóú]\w*" + _CLITIC_ENDING + "$")
+# Accented words that end like a clitic without being one ("película", "miércoles", "título").
+_NOT_CLITIC = re.compile(r"\w*(?:ul[oa]s?|coles)$")
+# Short imperatives with a clitic and no accent.
+_BARE_CLITICS = frozenset("hazlo hazla ponlo ponla dilo dile dale dales velo quitalo".split())
 # Thanks, greetings-goodbye and acknowledgements: never a request by themselves.
 _SMALL_TALK = frozenset("""
 thanks thank you thx ty cheers great perfect nice cool ok okay fine good awesome lol haha
@@ -55,7 +63,9 @@ hola gracias muchas mil genial perfecto guay vale ok okey bien muy estupendo jaj
 adiós adios chao chau nada eso es todo de acuerdo nop no
 """.split())
 _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", "buenas noches",
-                       "nos vemos")
+                       "nos vemos", "good morning", "good afternoon", "good evening", "morning",
+                       "buenos días", "buenas tardes", "buenas", "sounds good", "all good",
+                       "de nada", "me alegro", "qué bien", "que bien")
 
 
 def _plain(text: str) -> str:
@@ -120,4 +130,22 @@ def refers_back(text: str) -> bool:
         return True
     found = words(text)
     references = {_plain(word) for word in _REFERENCES}
-    return any(_plain(word) in references or _CLITIC.fullmatch(word) for word in found)
+    return any(_plain(word) in references or _has_clitic(word) for word in found)
+
+
+def _has_clitic(word: str) -> bool:
+    """A Spanish verb with an object pronoun attached ("bórralo", "cambiarlo", "hazlo")."""
+    if _plain(word) in _BARE_CLITICS:
+        return True
+    if len(word) < 5 or _NOT_CLITIC.fullmatch(word):
+        return False
+    return bool(_CLITIC_INFINITIVE.fullmatch(word) or _CLITIC_IMPERATIVE.fullmatch(word))
+
+
+def without_small_talk(text: str) -> str:
+    """The message without the greetings and thanks around its requests ("buenos días! qué
+    tengo hoy?" -> "qué tengo hoy"), or the message itself when that is all it says."""
+    pieces = [piece.strip(" ,.;:-") for piece in _PUNCTUATION.split(text.strip())]
+    pieces = [piece for piece in pieces if piece]
+    kept = [piece for piece in pieces if not is_small_talk(piece)]
+    return " ".join(kept) if kept and len(kept) < len(pieces) else text

@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from bot.config import RouterSettings, Settings
 from bot.core.routing import AllSkillsRouter, QueryEmbedding, RouteDecision, RouteRequest, SkillRouter
-from bot.core.routing.clauses import is_elliptical, is_small_talk, refers_back, split_clauses
+from bot.core.routing.clauses import is_elliptical, is_small_talk, refers_back, split_clauses, without_small_talk
 from bot.errors import ConfigError, ModelError
 from memory.embeddings import bounded, local_e5_model
 from tools.registry import Routing
@@ -371,12 +371,19 @@ class EmbeddingRouter:
                vectors: Vectors | None = None) -> RouteDecision:
         started = time.perf_counter()
         text = request.text
-        clauses = split_clauses(text)
-        texts = [text, *(clause for clause in clauses if clause != text)] if len(clauses) > 1 else [text]
+        # Greetings and thanks around a request are noise to its scores ("buenos días! qué tengo hoy?").
+        focus = without_small_talk(text)
+        clauses = split_clauses(focus)
+        texts = [focus, *(clause for clause in clauses if clause != focus)] if len(clauses) > 1 else [focus]
         if vectors is None:
             vectors = self._embedder.embed(texts)
         whole_scores = self.scores_for(vectors[0], available)
-        whole = self._choose(whole_scores)
+        small_talk = is_small_talk(text)
+        previous = request.previous_skills & set(available)
+        leans_back = not small_talk and refers_back(text)
+        # A fragment that leans on the last turn ("and on Thursday?") keeps that turn's skills;
+        # its few words add a skill only on clear evidence of their own.
+        whole = self._choose(whole_scores, confident=leans_back and is_elliptical(text) and bool(previous))
         chosen = set(whole.skills)
         reasons = [whole.reason]
         for clause, vector in zip(texts[1:], vectors[1:], strict=True):
@@ -397,9 +404,7 @@ class EmbeddingRouter:
             # Nothing says what these skills are for: they cannot be judged, so they stay in.
             chosen |= unknown
             reasons.append(f"no examples or description for {sorted(unknown)}, kept")
-        if not is_small_talk(text) and refers_back(text) and (
-                is_elliptical(text) or whole.best < self.settings.follow_up_threshold):
-            previous = request.previous_skills & set(available)
+        if leans_back and (is_elliptical(text) or whole.best < self.settings.follow_up_threshold):
             if not previous and request.recent_user_messages:
                 # The turn did not say what it used last time: judge the last message instead.
                 earlier = request.recent_user_messages[-1]
@@ -408,13 +413,14 @@ class EmbeddingRouter:
             if previous - chosen:
                 reasons.append(f"refers back, kept {sorted(previous)}")
             chosen |= previous
-        elif is_small_talk(text):
+        elif small_talk:
             chosen = set(unknown)
             reasons.append("small talk")
         elapsed = (time.perf_counter() - started) * 1000
         return RouteDecision(skills=frozenset(chosen) & set(available), scores=whole_scores,
                              reason=f"embedding: {'; '.join(reasons)}; {elapsed:.0f} ms",
-                             query=QueryEmbedding(self._embedder.model_id, vectors[0]))
+                             # Memory searches with the message as written: share only its vector.
+                             query=QueryEmbedding(self._embedder.model_id, vectors[0]) if focus == text else None)
 
     async def route(self, request: RouteRequest, available: Mapping[str, str]) -> RouteDecision:
         return await asyncio.to_thread(self.decide, request, available)
