@@ -9,7 +9,9 @@ one, and the short one's wait is measured.
     python -m bench.load --chats 100 --messages 20 --latency 1.0
 
 Prints `name = value` lines: wall_x_ideal, cpu_ms_per_turn_mean (the bot process's CPU
-over the loaded phase divided by its turns), cpu_ms_per_turn_median (the same, per second of
+over the loaded phase divided by its turns; loop_cpu_ms_per_turn_mean is the share of the
+event loop's thread, which bounds how many turns a second one process can run, and
+loop_busy_fraction how much of the wall time that thread was busy), cpu_ms_per_turn_median (the same, per second of
 the loaded phase: the median over the seconds in which turns finished), model_calls_in_flight_max
 (the most chat requests the model was answering at once: with N chats it should reach N, and it
 does not depend on how busy the machine is), lost, duplicated, out_of_order, peak_rss_mb,
@@ -43,10 +45,15 @@ from tests.telegram.fake_bot_api import FakeBotApi
 FIRST_CHAT = 5000
 
 
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+def _cpu_seconds(pid: int, stat: Path | None = None) -> float:
+    fields = (stat or Path(f"/proc/{pid}/stat")).read_text().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
     return (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
+
+
+def _loop_cpu_seconds(pid: int) -> float:
+    """CPU of the process's main thread, the one the event loop runs on."""
+    return _cpu_seconds(pid, Path(f"/proc/{pid}/task/{pid}/stat"))
 
 
 def _peak_rss_mb(pid: int) -> float:
@@ -151,6 +158,7 @@ async def run(chats: int, messages: int, latency: float, long_chars: int, folder
         windows = CpuWindows(pid)
         windows.start()
         cpu_before = _cpu_seconds(pid)
+        loop_before = _loop_cpu_seconds(pid)
         started = time.monotonic()
         said: dict[int, list[str]] = {}
         for m in range(messages):
@@ -162,6 +170,7 @@ async def run(chats: int, messages: int, latency: float, long_chars: int, folder
         await _wait_for(api, total, within=messages * (latency + 5) * 10 + 120, on_tick=windows.tick)
         wall = time.monotonic() - started
         cpu = _cpu_seconds(pid) - cpu_before
+        loop_cpu = _loop_cpu_seconds(pid) - loop_before
         peak_in_flight = in_flight.peak
         replies = await _replies(api)
 
@@ -189,12 +198,12 @@ async def run(chats: int, messages: int, latency: float, long_chars: int, folder
 
     return _figures(said, replies, wall=wall, single=single, messages=messages, latency=latency, cpu=cpu,
                     total=total, rss=rss, short_wait=short_wait, cpu_windows=windows.per_turn_ms,
-                    in_flight=peak_in_flight)
+                    in_flight=peak_in_flight, loop_cpu=loop_cpu)
 
 
 def _figures(said: dict[int, list[str]], api_replies: dict[int, list[str]], *,
              wall: float, single: float, messages: int, latency: float, cpu: float, total: int, rss: float,
-             short_wait: float, cpu_windows: list[float], in_flight: int) -> dict[str, float]:
+             short_wait: float, cpu_windows: list[float], in_flight: int, loop_cpu: float) -> dict[str, float]:
     lost = duplicated = out_of_order = 0
     for user, texts in said.items():
         got = [r.removeprefix("echo: ") for r in api_replies.get(user, []) if r.startswith("echo: ")]
@@ -213,6 +222,8 @@ def _figures(said: dict[int, list[str]], api_replies: dict[int, list[str]], *,
         "wall_x_model_only": round(wall / (messages * latency), 2) if latency else float("nan"),
         "cpu_ms_per_turn_mean": round(cpu * 1000 / max(total, 1), 1),
         "cpu_ms_per_turn_median": round(statistics.median(cpu_windows), 1) if cpu_windows else float("nan"),
+        "loop_cpu_ms_per_turn_mean": round(loop_cpu * 1000 / max(total, 1), 1),
+        "loop_busy_fraction": round(loop_cpu / wall, 2) if wall else float("nan"),
         "model_calls_in_flight_max": in_flight,
         "lost": lost,
         "duplicated": duplicated,

@@ -118,10 +118,18 @@ class _TurnState:
     context: list[str] = field(default_factory=list)  # what the prompt carried besides this message
     query: QueryEmbedding | None = None  # the message's embedding, made by the router
     asked: frozenset[ActionKind] = frozenset()  # the actions the user's words ask for
+    reading: asyncio.Future[frozenset[ActionKind]] | None = None  # `asked`, still being read
     verification_log: list[dict[str, Any]] = field(default_factory=list)
     reads: dict[tuple[str, str], _Read] = field(default_factory=dict)  # identical reads, for the loop guard
     attached: TurnAttachment | None = None
     progress: ProgressReporter | None = None
+
+    async def asked_for(self) -> frozenset[ActionKind]:
+        """The actions the user's words ask for, once read."""
+        if self.reading is not None:
+            self.asked = await self.reading
+            self.reading = None
+        return self.asked
 
     async def step(self, text: str) -> None:
         if self.progress is not None:
@@ -175,7 +183,10 @@ class TurnRunner:
         if attached is not None and attached.document_text is not None:
             state.untrusted_seen = True  # a file's text is a stranger's words, like a web page
         claims = a.deps.claims
-        state.asked = await asyncio.to_thread(
+        # What the user asks for is only needed to judge the answer: read it (an embedding,
+        # the costliest CPU of a turn) while the model works, not before it starts.
+        state.reading = asyncio.get_running_loop().run_in_executor(
+            claims.executor if claims is not None else None,
             asked_actions, text, claims.request_probability if claims is not None else None)
         if a.show_progress is not None:
             state.progress = ProgressReporter(clock, a.show_progress, chat, turn_id)
@@ -185,7 +196,10 @@ class TurnRunner:
         finally:
             if state.progress is not None:
                 await state.progress.stop()
-        outcome = replace(outcome, receipts=receipts_for(state.calls, state.lang, action_asked=bool(state.asked)))
+            if state.reading is not None and not state.reading.done():
+                state.reading.cancel()  # cut short: nobody reads it
+        asked = await state.asked_for()
+        outcome = replace(outcome, receipts=receipts_for(state.calls, state.lang, action_asked=bool(asked)))
         if state.erased_memory:
             outcome = replace(outcome, keep_text=False)
         await a.turns.finish(turn_id, outcome=outcome.status.value,
@@ -270,8 +284,9 @@ class TurnRunner:
             now_local = a.deps.clock.now().astimezone(core.zone)
             # Off the event loop: a long answer or tool result must not stall other chats.
             scorer = a.deps.claims.claim_probabilities if a.deps.claims is not None else None
+            asked = await state.asked_for()
             verdict = await asyncio.to_thread(
-                check, answer, tuple(state.calls), state.user_text, now_local, tuple(state.context), state.asked,
+                check, answer, tuple(state.calls), state.user_text, now_local, tuple(state.context), asked,
                 scorer)
             state.verification_log.append({
                 "attempt": retries + 1,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,10 @@ class ClaimModel:
     request_b: float
     embedder: Any
     _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)  # one batch at a time
+    # Where a turn reads the user's request: its own thread, so turns queued for the model
+    # never hold the shared worker threads (verification, files) while they wait their go.
+    executor: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="claims"), compare=False, repr=False)
 
     @classmethod
     def load(cls, path: Path = WEIGHTS) -> ClaimModel:
