@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from bot.clock import ManualClock
 from bot.core.approvals import ApprovalOutcome
 from bot.core.events import ApprovalDecision, CommandMessage, MessageKind, TextMessage
+from bot.core.prompt import SOFTWARE_NOTE
 from bot.errors import ToolError
 from memory.db import Database
 from tests.scripted_model import ScriptedModel
@@ -95,8 +96,10 @@ async def test_prompt_puts_stable_part_first_and_date_from_code(setup, model: Sc
     first, second = model.requests
     assert first["messages"][0] == second["messages"][0]  # byte-identical stable prefix
     assert first["messages"][0]["role"] == "system" and "respond" in first["messages"][0]["content"]
-    volatile = second["messages"][-2]["content"]
+    volatile, said = second["messages"][-1]["content"].split("\n\n")
     assert "Monday 2026-03-02 09:00" in volatile  # from the injected clock, in Europe/Madrid
+    assert volatile.startswith(SOFTWARE_NOTE) and said == "adiós"
+    assert [m["role"] for m in second["messages"]] == ["system", "user", "assistant", "user"]
     assert [m["content"] for m in second["messages"][1:3]] == ["hola", "Hola."]  # history
     assert first["tools"] == second["tools"]
 
@@ -341,7 +344,7 @@ async def test_turns_in_one_chat_are_serialised_and_other_chats_run(setup, model
     def responder(body: dict) -> object:
         from tests.scripted_model import Scripted
 
-        text = body["messages"][-1]["content"]
+        text = body["messages"][-1]["content"].rsplit("\n\n", 1)[-1]  # the words after the context note
         order.append(text)
         return Scripted(tool_calls=[("respond", {"text": f"re: {text}"})], delay=0.2 if text == "a1" else 0)
 

@@ -2,7 +2,8 @@
 
 Rules gathered from servers that reject what OpenAI tolerates: llama-cpp-python's server
 (no `"content": null`), Mistral and vLLM's Mistral mode (9-character alphanumeric call ids),
-chat templates that fail on a tool message that answers nothing, or on a call left unanswered.
+chat templates that fail on a tool message that answers nothing, on a call left unanswered,
+or on a system message anywhere but first (Gemma, Mistral).
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ def wire_problems(body: dict[str, Any]) -> list[str]:
         if role not in KEYS:
             problems.append(f"#{index}: unknown role {role!r}")
             continue
+        if role == "system" and index != 0:
+            problems.append(f"#{index}: a system message after the first message")
         extra = set(message) - KEYS[role]
         if extra:
             problems.append(f"#{index} ({role}): unknown fields {sorted(extra)}")

@@ -43,11 +43,11 @@ async def test_a_turn_sees_profile_and_memories_and_triggers_consolidation(
     model.say(consolidation())  # the listener consolidates: the question passed the token threshold
     await assistant.handle(TextMessage(ANA, long_question))
     request = next(r for r in reversed(model.requests) if r["model"] == "scripted-chat")
-    system_text = "\n".join(m["content"] for m in request["messages"] if m["role"] == "system")
+    prompt_text = "\n".join(m["content"] for m in request["messages"])
     systems = [m["content"] for m in request["messages"] if m["role"] == "system"]
-    assert "Be brief" in systems[0] and "1234-KLM" not in systems[0]  # the profile: stable prefix
-    assert "1234-KLM" in systems[-1]  # the retrieved memory: volatile tail
-    assert "Tesla" not in system_text  # never another user's memory
+    assert len(systems) == 1 and "Be brief" in systems[0] and "1234-KLM" not in systems[0]  # stable prefix
+    assert "1234-KLM" in request["messages"][-1]["content"]  # the retrieved memory: the newest message's note
+    assert "Tesla" not in prompt_text  # never another user's memory
     assert messenger.texts[-1] == "The ITV of your Seat Ibiza is due in May."
     # The listener runs after the turn, in the background: the answer did not wait for it.
     for _ in range(400):

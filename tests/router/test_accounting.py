@@ -101,6 +101,6 @@ async def test_consecutive_turns_share_a_byte_identical_prefix(
         assert json.dumps(earlier["tools"]) == json.dumps(later["tools"])  # canonical order, same bytes
         assert earlier["messages"][0] == later["messages"][0]  # stable system prefix
     # The volatile parts (time, the new message) come after the stable prefix and the history.
-    assert "Now:" in third["messages"][-2]["content"] and "Now:" not in third["messages"][0]["content"]
-    assert third["messages"][-1]["content"] == "gracias"
+    assert "Now:" in third["messages"][-1]["content"] and "Now:" not in third["messages"][0]["content"]
+    assert third["messages"][-1]["content"].endswith("\n\ngracias")
     assert [m["content"] for m in third["messages"][1:5]] == ["hola", "Vale.", "¿qué hora es?", "Vale."]
