@@ -262,3 +262,37 @@ def test_phones_addresses_and_large_numbers_in_words_need_a_source(answer: str, 
     assert Rule.UNSOURCED_DETAIL in _rules(answer, [], "where is it?")
     looked_up = [_call("web_search", risk=Risk.READ, result=source)]
     assert Rule.UNSOURCED_DETAIL not in _rules(answer, looked_up, "where is it?")
+
+
+@pytest.mark.parametrize(("answer", "bad"), [
+    ("Sunny tomorrow, with a high of 24 and a low of 15.", "24"),
+    ("He charged you 120 bucks.", "120"),
+    ("It was one-twenty, if I recall.", "120"),
+    ("Your flight leaves on Tuesday the 14th.", "14"),
+    ("Te saldrá por unos treinta y cinco pavos.", "35"),
+    ("Sale desde la vía 12.", "12"),
+])
+def test_a_number_without_a_unit_is_still_a_detail(answer: str, bad: str) -> None:
+    verdict = check(answer, [], "tell me", NOW)
+    assert Rule.UNSOURCED_DETAIL in {v.rule for v in verdict.violations}
+    assert bad in verdict.violations[-1].detail
+
+
+@pytest.mark.parametrize("answer", [
+    "Here are 3 ideas: one of the twenty guests could bring dessert.",
+    "Today is 2 March 2026.",
+    "Your note log-e19.md and reminder r-123 are fine.",
+    "The total is 1200 euros, as the invoice says.",
+])
+def test_small_counts_names_and_sourced_numbers_are_not_invented(answer: str) -> None:
+    invoice = [_call("notes_read", risk=Risk.READ, result="invoice total: 1.200 €")]
+    assert Rule.UNSOURCED_DETAIL not in _rules(answer, invoice, "check log-e19 and r-123")
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("recuérdame el jueves ir al dentista", "Sin falta te lo recuerdo el jueves."),
+    ("borra la nota pruebas-viejas", "Ya puedes olvidarte de pruebas-viejas."),
+    ("delete the note drafts", "You can now forget about drafts."),
+])
+def test_idioms_and_permissions_that_report_a_result_are_claims(user: str, answer: str) -> None:
+    assert Rule.ACTION_NOT_DONE in _rules(answer, [], user)

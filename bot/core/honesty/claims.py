@@ -153,7 +153,8 @@ _IDIOMS = re.compile(
     r"never\s+forget|won'?t\s+forget|not\s+to\s+worry|no\s+need\s+to\s+\w+|nothing\s+else|"
     r"no\s+te\s+preocupes|sin\s+(?:ning[úu]n\s+)?problemas?|(?:no\s+hubo\s+|no\s+hay\s+)?ning[úu]n\s+problema|"
     r"no\s+hay\s+problema|no\s+hace\s+falta\s+que[^,.;:]*|no\s+(?:te\s+lo\s+|lo\s+)?olvidar[ée]|"
-    r"nunca\s+olvidar[ée]|nada\s+m[áa]s|no\s+errors?(?:\s+at\s+all)?|without\s+(?:any\s+)?(?:issues?|problems?|errors?))\b",
+    r"nunca\s+olvidar[ée]|nada\s+m[áa]s|sin\s+falta|without\s+fail|no\s+doubt|sin\s+duda|"
+    r"no\s+errors?(?:\s+at\s+all)?|without\s+(?:any\s+)?(?:issues?|problems?|errors?))\b",
     _I,
 )
 _NEGATION = re.compile(
@@ -174,6 +175,8 @@ _NEGATIVE_STATE = re.compile(
     r"no\s+(?:va\s+a|volver[áa]\s+a)\s+sonar|out\s+of\s+my\s+memory|nothing\s+about\s+\w+\s+anymore)\b",
     _I,
 )
+# "Ya puedes olvidarte de X", "you can now forget it": a permission that reports a result.
+_RESULT = re.compile(r"\b(?:ya\s+puedes|ahora\s+puedes|you\s+can\s+now|now\s+you\s+can)\b", _I)
 _OFFER = re.compile(
     r"\b(?=[^\W\d_])(?:can\s+i|i\s+can|i\s+could|could\s+i|shall\s+i|should\s+i|want\s+me\s+to|would\s+you|do\s+you\s+want|"
     r"if\s+you|let\s+me\s+know|tell\s+me|just\s+say|happy\s+to|i'?d\s+be\s+glad|i'?d\s+need|i\s+need|"
@@ -260,6 +263,8 @@ def _stance(text: str, last_of_question: bool) -> Stance:
         return Stance.AFFIRMATIVE
     if _NEGATION.search(bare):
         return Stance.NEGATED
+    if _RESULT.search(bare):
+        return Stance.AFFIRMATIVE
     if _OFFER.search(bare) or (_WH_START.match(bare) and not claimed_kinds(bare)):
         return Stance.OFFER
     return Stance.AFFIRMATIVE

@@ -48,7 +48,7 @@ _EN_WORD_TIME = re.compile(
     rf"\b(?:(quarter|half|ten|twenty|five|twenty-five)\s+(past|to)\s+({_EN_HOUR})"
     rf"|half\s+({_EN_HOUR})\b(?!\s*(?:hours?|days?|weeks?|minutes?))"
     rf"|({_EN_HOUR})\s+o'?\s?clock"
-    rf"|({_EN_HOUR})\s+(thirty|fifteen|forty-five|forty five)\b"
+    rf"|({_EN_HOUR})[-\s](thirty|fifteen|forty-five|forty five)\b"
     r"|(noon|midday|midnight))\b",
     re.IGNORECASE,
 )
@@ -96,6 +96,7 @@ _UNIT = (
     r"°\s?[CFcf]?|º\s?[CFcf]?|%|€|\$|£|euros?|eur|dollars?|d[oó]lares|libras|pounds|usd|gbp|"
     r"km/h|kms?|kil[oó]metros?|kilomet(?:er|re)s?|miles|millas|metros|met(?:er|re)s|m|cm|mm|kg|kilos?|"
     r"g|gramos|grams|l|litros|lit(?:er|re)s|ml|mph|kcal|calor[ií]as|calories|grados|degrees|"
+    r"bucks|quid|pavos|pelas|grand|"
     r"por\s+ciento|percent|h|hrs?|hours?|horas?|mins?|minutes?|minutos?|segundos|seconds|secs?|"
     r"d[ií]as|days?|weeks?|semanas?|meses|months?|años|years?"
 )
@@ -144,7 +145,9 @@ _EN_BELOW_100 = rf"(?:{_alternatives(_EN_TENS)})(?:[-\s](?:{_alternatives(_EN_NU
 _ES_BELOW_100 = rf"(?:{_alternatives(_ES_TENS)})(?:\s+y\s+(?:{_alternatives(_ES_NUMBERS)}))?|{_alternatives(_ES_UNITS)}"
 # "two hundred and twenty-one", "a hundred and forty", "doscientos veintiuno", "ciento cinco"
 _SPELLED_HUNDREDS = re.compile(
-    rf"\b(?:({_alternatives(_EN_HUNDREDS)})\s+hundred(?:\s+(?:and\s+)?({_EN_BELOW_100}))?"
+    rf"\b(?:({_alternatives(_EN_HUNDREDS)})(?:\s+hundred(?:\s+(?:and\s+)?({_EN_BELOW_100}))?"
+    # read out as two parts: "one-twenty", "two twenty-one" (a price, a street number)
+    rf"|[-\s](?=(?:{_alternatives(_EN_TENS)})\b)({_EN_BELOW_100}))"
     rf"|({_alternatives(_ES_HUNDREDS)})(?:\s+({_ES_BELOW_100}))?)\b",
     re.IGNORECASE,
 )
@@ -154,12 +157,13 @@ def _below_100(words: str) -> int:
     return int(_digits_for_words(words).replace(" ", "") or 0)
 
 
-def _digits_for_words(text: str) -> str:
-    """`text` with spelled-out numbers up to 999 written as digits."""
+def _digits_for_words(text: str, below_100: bool = True) -> str:
+    """`text` with spelled-out numbers up to 999 (or only those from 100) written as digits."""
     def hundreds(m: re.Match[str]) -> str:
         if m.group(1):
-            return str(100 * _EN_HUNDREDS[m.group(1).lower()] + (_below_100(m.group(2)) if m.group(2) else 0))
-        return str(_ES_HUNDREDS[m.group(3).lower()] + (_below_100(m.group(4)) if m.group(4) else 0))
+            rest = m.group(2) or m.group(3)
+            return str(100 * _EN_HUNDREDS[m.group(1).lower()] + (_below_100(rest) if rest else 0))
+        return str(_ES_HUNDREDS[m.group(4).lower()] + (_below_100(m.group(5)) if m.group(5) else 0))
 
     def value(m: re.Match[str]) -> str:
         if m.group(1):
@@ -168,7 +172,8 @@ def _digits_for_words(text: str) -> str:
             return str(_ES_TENS[m.group(3).lower()] + (_ES_NUMBERS[m.group(4).lower()] if m.group(4) else 0))
         word = m.group(5).lower()
         return str(_EN_UNITS.get(word, _ES_UNITS.get(word, 0)))
-    return _SPELLED.sub(value, _SPELLED_HUNDREDS.sub(hundreds, text))
+    text = _SPELLED_HUNDREDS.sub(hundreds, text)
+    return _SPELLED.sub(value, text) if below_100 else text
 
 
 _DIGIT_WORDS = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
@@ -208,7 +213,30 @@ _ADDRESS = re.compile(
 )
 
 
+# A number said on its own is a detail too, from 10 up: below that they are mostly counts
+# ("2 options"). Ordinals ("the 14th", "el 3º") included. Years are left to dates.
+_FIGURE = re.compile(r"(?<![\w.,:/@#-])(\d{1,9}(?:[.,]\d{1,3})?)(?:st|nd|rd|th|º|ª|°)?(?![\w/@])", re.IGNORECASE)
+
+
+def _is_figure(value: str) -> bool:
+    whole = value.split(".", 1)[0]
+    if not whole.isdigit() or int(whole) < 10:
+        return False
+    return not (value == whole and len(whole) == 4 and 1900 <= int(whole) <= 2100)
+
+
+def _blank(text: str, patterns: Iterable[re.Pattern[str]]) -> str:
+    """`text` with what `patterns` match blanked out (times, dates, links… are judged on their own)."""
+    for pattern in patterns:
+        text = pattern.sub(lambda m: " " * len(m.group(0)), text)
+    return text
+
+
 _PHONE = re.compile(r"(?<![\w+/.:-])\+?\d(?:[\s.-]?\d){7,14}(?![\w/:])")
+
+
+_FIGURE_FREE = (_URL, _EMAIL, _ISO_DATE, _TIME, _AMPM, _NUM_DATE, _DAY_MONTH, _MONTH_DAY, _PHONE, _SAID_HOUR,
+                _ADDRESS)
 
 
 @dataclass(frozen=True)
@@ -223,6 +251,7 @@ class Details:
     numbers: frozenset[str]  # every normalised number (sources only)
     hours: frozenset[int] = frozenset()  # hours said without minutes ("at 9"), 0-23
     addresses: frozenset[str] = frozenset()  # house numbers of street addresses
+    figures: frozenset[str] = frozenset()  # other numbers from 10 up ("a high of 24", "the 14th", "vía 12")
 
 
 def _number(text: str) -> str:
@@ -343,9 +372,18 @@ def extract_details(text: str) -> Details:
         numbers.add(value)
         if m.group(1) or m.group(3):
             amounts.add(value)
+    figures: set[str] = set()
+    # Times in words are judged as times: "seven-thirty" is not the figure 730. Small numbers
+    # in words ("one of the twenty guests") are prose; "one-twenty" is a figure.
+    spelled_rest = _digits_for_words(_blank(without_urls, (_EN_WORD_TIME, _ES_WORD_TIME)), below_100=False)
+    for m in _each(_FIGURE, _blank(spelled_rest, _FIGURE_FREE)):
+        value = _number(m.group(1))
+        numbers.add(value)
+        if _is_figure(value):
+            figures.add(value)
     return Details(frozenset(times), frozenset(dates), frozenset(emails), frozenset(urls),
                    frozenset(domains), frozenset(amounts), frozenset(phones), frozenset(numbers), frozenset(hours),
-                   frozenset(addresses))
+                   frozenset(addresses), frozenset(figures - amounts - addresses))
 
 
 _RELATIVE_DAYS = {
@@ -400,8 +438,10 @@ def unsourced(said: Details, known: Details) -> list[str]:
     missing += sorted(u for u in said.urls if u not in known.urls)
     missing += sorted(d for d in said.domains - known.domains
                       if not any(e.endswith("@" + d) for e in said.emails - known.emails))
-    missing += sorted(a for a in said.amounts if a not in known.numbers)
+    plain = {n.replace(".", "") for n in known.numbers}  # "1.200" in a source backs "1200"
+    missing += sorted(a for a in said.amounts if a not in known.numbers and a.replace(".", "") not in plain)
     missing += sorted(f"number {a} of an address" for a in said.addresses
                       if a not in known.numbers and a.lstrip("0") not in known.numbers)
+    missing += sorted(f for f in said.figures if f not in known.numbers and f.replace(".", "") not in plain)
     missing += sorted(p for p in said.phones if not any(p in k or k in p for k in known.phones))
     return missing
