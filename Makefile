@@ -3,10 +3,12 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 SYNAPSE_VENV := .venv-synapse
+LLAMA_VENV := .venv-llama-cpp
+LLAMA_STAMP := $(LLAMA_VENV)/.installed
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint install synapse bench bench-all clean
+.PHONY: run test lint install synapse llama-cpp bench bench-all clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,8 +36,24 @@ $(SYNAPSE_VENV)/bin/python:
 
 synapse: $(SYNAPSE_VENV)/bin/python
 
-test: $(DEV_STAMP) synapse
-	SYNAPSE_PYTHON=$(CURDIR)/$(SYNAPSE_VENV)/bin/python $(BIN)/python -m pytest -q
+# llama-cpp-python's real OpenAI-compatible server, which the wire tests must satisfy. llama.cpp
+# itself is not compiled (25+ min on two cores): its libraries come prebuilt from the
+# llama-cpp-py-sync wheel of the llama.cpp build whose C API this release binds (see
+# tests/llama_cpp/prepare_libs.py). No model is downloaded; the tests build a tiny GGUF.
+$(LLAMA_STAMP): tests/llama_cpp/prepare_libs.py
+	$(PYTHON) -m venv $(LLAMA_VENV)
+	$(LLAMA_VENV)/bin/pip install -q --upgrade pip
+	CMAKE_ARGS="-DLLAMA_BUILD=OFF -DLLAVA_BUILD=OFF" $(LLAMA_VENV)/bin/pip install -q \
+		'llama-cpp-python[server]==0.3.36' 'gguf==0.19.0'
+	$(LLAMA_VENV)/bin/pip install -q --no-deps 'llama-cpp-py-sync==0.11352'
+	$(LLAMA_VENV)/bin/python tests/llama_cpp/prepare_libs.py $(LLAMA_VENV)/llama-cpp-lib
+	touch $(LLAMA_STAMP)
+
+llama-cpp: $(LLAMA_STAMP)
+
+test: $(DEV_STAMP) synapse llama-cpp
+	SYNAPSE_PYTHON=$(CURDIR)/$(SYNAPSE_VENV)/bin/python LLAMA_CPP_PYTHON=$(CURDIR)/$(LLAMA_VENV)/bin/python \
+		$(BIN)/python -m pytest -q
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check bot tools memory tests bench
@@ -62,4 +80,4 @@ bench-all: $(DEV_STAMP)
 	$(BIN)/python bench/load.py --chats 100 --messages 20
 
 clean:
-	rm -rf $(VENV) $(SYNAPSE_VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(SYNAPSE_VENV) $(LLAMA_VENV) .pytest_cache .mypy_cache .ruff_cache
