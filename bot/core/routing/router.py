@@ -58,7 +58,7 @@ NO_SKILL_MARGIN = 0.01
 # Share of other labels' examples that stay under a skill's calibrated threshold.
 CALIBRATION_SHARE = 0.98
 # A skill that is not the best one needs this much above its threshold to come along.
-CLEAR_LEAD = 0.0
+CLEAR_LEAD = 0.01
 # A label scores the mean similarity of this many nearest rows.
 NEIGHBOURS = 3
 Vectors = npt.NDArray[np.float32]
