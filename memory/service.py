@@ -87,7 +87,21 @@ class MemoryService:
                                               await centre_of(self.embedder))
         if await self.reembedder.pending():
             await self.reembedder.run()
+            await self.refresh_vector_cells()
         return change
+
+    async def refresh_vector_cells(self) -> None:
+        """Cells of every user's vectors, trained again after all of them were re-embedded."""
+        rows = await self.db.fetchall("SELECT DISTINCT user_key FROM memory_cards ORDER BY 1")
+        for row in rows:
+            await self.vectors.refresh_cells(row["user_key"])
+
+    async def _consolidate_pass(self, user_key: str) -> PassResult:
+        """One consolidation pass, then the vector cells' upkeep for the cards it wrote."""
+        assert self.consolidator is not None
+        result = await self.consolidator.run(user_key)
+        await self.vectors.refresh_cells(user_key)
+        return result
 
     # -- reading -------------------------------------------------------------------------
     async def recall(self, user_key: str, query: str, limit: int | None = None,
@@ -148,7 +162,7 @@ class MemoryService:
     async def consolidate(self, user_key: str) -> PassResult | None:
         if self.consolidator is None:
             return None
-        return await self.consolidator.run(user_key)
+        return await self._consolidate_pass(user_key)
 
     async def after_turn(self, chat: ChatRef, turn_id: int) -> None:
         """Turn listener (run after the turn, in the background): consolidate once enough
@@ -159,7 +173,7 @@ class MemoryService:
         self._consolidating.add(user_key)
         try:
             if await self.consolidator.due(user_key, idle_check=False):
-                await self.consolidator.run(user_key)
+                await self._consolidate_pass(user_key)
         finally:
             self._consolidating.discard(user_key)
 
@@ -170,7 +184,7 @@ class MemoryService:
             return done
         for user_key in await self.consolidator.users_with_pending():
             if await self.consolidator.due(user_key, idle_check=True):
-                await self.consolidator.run(user_key)
+                await self._consolidate_pass(user_key)
                 done.append(user_key)
         return done
 
@@ -178,7 +192,7 @@ class MemoryService:
         if self.diary_writer is None:
             return DiaryResult(DiaryOutcome.FAILED)
         if self.consolidator is not None:
-            await self.consolidator.run(user_key)
+            await self._consolidate_pass(user_key)
         return await self.diary_writer.write(user_key, day)
 
     def diary_day(self, fired_at: datetime) -> date:

@@ -7,6 +7,8 @@ subtracting a centre (the mean of reference passages, fixed per embedder): witho
 signs carry little information (on LoCoMo, half of the exact top-40 was lost).
 That keeps a search over 100k cards of one user in single-digit milliseconds and a chunk
 small (1024 rows x 48 bytes per user partition instead of 1.5 MB of floats).
+Past a few thousand cards a user's vectors are also split into coarse cells (a second
+partition key; see memory/cells.py) and a search scans only the cells nearest the query.
 Its width is fixed when it is created, so it is created here (not in a migration) from the
 embedder in use. A vector of another width is refused with a clear error; a different
 embedder means every card is re-embedded (see MemoryService.start).
@@ -14,6 +16,9 @@ embedder means every card is re-embedded (see MemoryService.start).
 
 from __future__ import annotations
 
+import asyncio
+import json
+import logging
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -21,8 +26,11 @@ from typing import Any
 import numpy as np
 
 from bot.errors import MayordomoError
+from memory import cells
 from memory.db import Database, Transaction
 from memory.reembed import queue_reembed
+
+log = logging.getLogger(__name__)
 
 TABLE = "memory_cards_vec"
 # vec0 allocates whole chunks per partition (user); with 1-bit vectors a chunk of 1024 rows
@@ -44,6 +52,20 @@ class EmbedderChange(StrEnum):
 
 
 @dataclass(frozen=True)
+class Cells:
+    """A user's cells: ids, their members' vector sums (what a probe ranks by) and counts."""
+
+    ids: list[int]
+    sums: np.ndarray
+    members: list[int]
+    trained_on: int
+
+    @property
+    def centroids(self) -> np.ndarray:
+        return self.sums / np.maximum(np.linalg.norm(self.sums, axis=1, keepdims=True), 1e-12)
+
+
+@dataclass(frozen=True)
 class Neighbour:
     card_id: int
     distance: float
@@ -59,11 +81,41 @@ class VectorIndex:
         self.dim: int | None = None
         self.embedder_name: str | None = None
         self.center: np.ndarray | None = None
+        self.cells_from = cells.CELLS_FROM
+        self.probes = cells.PROBES
+        self.cell_count = cells.CELLS
+        self._cells: dict[str, Cells | None] = {}  # per user, read once (this process writes them)
 
     async def load(self) -> None:
         row = await self._db.fetchone("SELECT name, dim, center FROM memory_embedder WHERE singleton = 1")
         if row is not None:
             self._adopt_row(row)
+            await self._add_cell_key()
+
+    async def _add_cell_key(self) -> None:
+        """Files made before cells existed: rebuild the table with the cell key (every card in
+        cell 0), copying each card's float vector; nothing is re-embedded."""
+        row = await self._db.fetchone("SELECT sql FROM sqlite_master WHERE name = ?", (TABLE,))
+        if row is None or "cell INTEGER PARTITION KEY" in str(row["sql"]) or self.dim is None:
+            return
+        rows = await self._db.fetchall(f"SELECT card_id, user_key, vector FROM {TABLE}")
+        kept = [(int(r["card_id"]), str(r["user_key"]), np.frombuffer(bytes(r["vector"]), dtype=np.float32))
+                for r in rows]
+        async with self._db.transaction() as tx:
+            for card_id, _, _ in kept:  # zeroes each slot before the table's pages are freed
+                await tx.execute(f"DELETE FROM {TABLE} WHERE card_id = ?", (card_id,))
+            await tx.execute(f"DROP TABLE {TABLE}")
+            await self._create(tx, self.dim)
+            for card_id, user_key, vector in kept:
+                await self._insert(tx, card_id, user_key, 0, vector)
+        log.info("vector index: added the cell key (%d vectors copied)", len(kept))
+
+    async def _create(self, tx: Transaction, dim: int) -> None:
+        await tx.execute(
+            f"CREATE VIRTUAL TABLE {TABLE} USING vec0(card_id INTEGER PRIMARY KEY,"
+            f" user_key TEXT PARTITION KEY, cell INTEGER PARTITION KEY, embedding bit[{dim}], +vector BLOB,"
+            f" chunk_size={CHUNK_SIZE})"
+        )
 
     def _adopt_row(self, row: Any) -> None:
         self.embedder_name, self.dim = row["name"], int(row["dim"])
@@ -86,14 +138,12 @@ class VectorIndex:
         async with self._db.transaction() as tx:
             if previous is None or previous != dim:
                 await tx.execute(f"DROP TABLE IF EXISTS {TABLE}")
-                await tx.execute(
-                    f"CREATE VIRTUAL TABLE {TABLE} USING vec0(card_id INTEGER PRIMARY KEY,"
-                    f" user_key TEXT PARTITION KEY, embedding bit[{dim}], +vector BLOB,"
-                    f" chunk_size={CHUNK_SIZE})"
-                )
+                await self._create(tx, dim)
             else:
                 await self._zero_all(tx)
                 await tx.execute(f"DELETE FROM {TABLE}")
+            await tx.execute("DELETE FROM memory_vec_cells")  # another embedder's space
+            self._cells.clear()
             await tx.execute(
                 "INSERT INTO memory_embedder(singleton, name, dim, center) VALUES (1, ?, ?, ?)"
                 " ON CONFLICT(singleton) DO UPDATE SET name = excluded.name, dim = excluded.dim,"
@@ -124,20 +174,68 @@ class VectorIndex:
         return to_blob(vector)
 
     async def put(self, tx: Transaction, card_id: int, user_key: str, vector: np.ndarray) -> None:
-        blob = self._check(vector)
-        await tx.execute(f"DELETE FROM {TABLE} WHERE card_id = ?", (card_id,))
+        self._check(vector)
+        await self.delete(tx, [card_id])
+        found = await self.cells_of(user_key, tx)
+        cell = 0
+        if found is not None:
+            at = int(cells.assign(np.asarray(vector, dtype=np.float32), found.centroids)[0])
+            cell = found.ids[at]
+            await self._move(tx, user_key, found, at, np.asarray(vector, dtype=np.float32), +1)
+        await self._insert(tx, card_id, user_key, cell, vector)
+
+    async def _insert(self, tx: Transaction, card_id: int, user_key: str, cell: int, vector: np.ndarray) -> None:
         await tx.execute(
-            f"INSERT INTO {TABLE}(card_id, user_key, embedding, vector) VALUES (?, ?, vec_quantize_binary(?), ?)",
-            (card_id, user_key, self._bits(vector), blob),
+            f"INSERT INTO {TABLE}(card_id, user_key, cell, embedding, vector)"
+            " VALUES (?, ?, ?, vec_quantize_binary(?), ?)",
+            (card_id, user_key, cell, self._bits(vector), to_blob(vector)),
         )
 
     async def delete(self, tx: Transaction, card_ids: list[int]) -> None:
         """Delete vectors: sqlite-vec zeroes a deleted row's slot in its chunk, and the float
-        copy is an ordinary row that secure_delete wipes (tests scan the file for both)."""
-        if not card_ids:
-            return
+        copy is an ordinary row that secure_delete wipes (tests scan the file for both). The
+        vector leaves its cell's sum too (a cell left empty is deleted)."""
         for card_id in card_ids:
+            row = await tx.fetchone(f"SELECT user_key, cell, vector FROM {TABLE} WHERE card_id = ?", (card_id,))
+            if row is None:
+                continue
+            user_key = str(row["user_key"])
+            found = await self.cells_of(user_key, tx)
+            if found is not None and int(row["cell"]) in found.ids:
+                vector = np.frombuffer(bytes(row["vector"]), dtype=np.float32)
+                await self._move(tx, user_key, found, found.ids.index(int(row["cell"])), vector, -1)
             await tx.execute(f"DELETE FROM {TABLE} WHERE card_id = ?", (card_id,))
+
+    async def _move(self, tx: Transaction, user_key: str, found: Cells, at: int, vector: np.ndarray,
+                    sign: int) -> None:
+        """Add (+1) or take (-1) one unit vector to or from a cell's sum, in the caller's transaction."""
+        unit = vector / max(float(np.linalg.norm(vector)), 1e-12)
+        found.sums[at] = found.sums[at] + sign * unit
+        found.members[at] += sign
+        cell = found.ids[at]
+        if found.members[at] <= 0:
+            await tx.execute("DELETE FROM memory_vec_cells WHERE user_key = ? AND cell = ?", (user_key, cell))
+            del found.ids[at], found.members[at]
+            remaining = np.delete(found.sums, at, axis=0)
+            self._cells[user_key] = (Cells(found.ids, remaining, found.members, found.trained_on)
+                                     if found.ids else None)
+            return
+        await tx.execute("UPDATE memory_vec_cells SET centroid = ?, members = ? WHERE user_key = ? AND cell = ?",
+                         (to_blob(found.sums[at]), found.members[at], user_key, cell))
+
+    async def cells_of(self, user_key: str, tx: Transaction | None = None) -> Cells | None:
+        """This user's cells (None while they have too few cards to have any)."""
+        if user_key in self._cells:
+            return self._cells[user_key]
+        sql = "SELECT cell, centroid, members, trained_on FROM memory_vec_cells WHERE user_key = ? ORDER BY cell"
+        rows = await (tx.fetchall(sql, (user_key,)) if tx is not None else self._db.fetchall(sql, (user_key,)))
+        found = None
+        if rows:
+            sums = np.stack([np.frombuffer(bytes(r["centroid"]), dtype=np.float32) for r in rows]).copy()
+            members = [int(r["members"]) for r in rows]
+            found = Cells([int(r["cell"]) for r in rows], sums, members, int(rows[0]["trained_on"]))
+        self._cells[user_key] = found
+        return found
 
     async def _zero_all(self, tx: Transaction) -> None:
         rows = await tx.fetchall(f"SELECT card_id FROM {TABLE}")
@@ -145,7 +243,9 @@ class VectorIndex:
 
     async def nearest(self, user_key: str, vector: np.ndarray, k: int, coarse: int | None = None) -> list[Neighbour]:
         """The k closest cards of this user by cosine distance (binary KNN, exact re-scoring)."""
-        sql, params = self.nearest_sql(user_key, vector, k, coarse)
+        found = await self.cells_of(user_key)
+        probed = None if found is None else cells.probes(vector, found.ids, found.centroids, self.probes)
+        sql, params = self.nearest_sql(user_key, vector, k, coarse, probed)
         rows = await self._db.fetchall(sql, params)
         if not rows:
             return []
@@ -157,12 +257,68 @@ class VectorIndex:
         order = np.argsort(distances, kind="stable")[:k]
         return [Neighbour(int(rows[i]["card_id"]), float(distances[i])) for i in order]
 
-    def nearest_sql(self, user_key: str, vector: np.ndarray, k: int,
-                    coarse: int | None = None) -> tuple[str, tuple[object, ...]]:
-        """The binary KNN's statement and parameters (candidates for exact re-scoring)."""
+    def nearest_sql(self, user_key: str, vector: np.ndarray, k: int, coarse: int | None = None,
+                    probed: list[int] | None = None) -> tuple[str, tuple[object, ...]]:
+        """The binary KNN's statement and parameters (candidates for exact re-scoring); with
+        `probed` cells, each cell gives its nearest and the best of them are re-scored."""
         self._check(vector)
+        wanted = max(k, coarse or COARSE_MIN)
+        if not probed:
+            return (
+                f"SELECT card_id, vector FROM {TABLE} WHERE embedding MATCH vec_quantize_binary(?) AND k = ?"
+                " AND user_key = ?",
+                (self._bits(vector), wanted, user_key),
+            )
+        marks = ",".join("?" * len(probed))
+        # The float vectors are read only for the best `wanted` (point look-ups by card_id):
+        # reading them inside the KNN would read every probed cell's candidates.
         return (
-            f"SELECT card_id, vector FROM {TABLE} WHERE embedding MATCH vec_quantize_binary(?) AND k = ?"
-            " AND user_key = ?",
-            (self._bits(vector), max(k, coarse or COARSE_MIN), user_key),
+            f"WITH near AS MATERIALIZED (SELECT card_id, distance FROM {TABLE}"
+            f" WHERE embedding MATCH vec_quantize_binary(?) AND k = ? AND user_key = ? AND cell IN ({marks})),"
+            " best AS MATERIALIZED (SELECT card_id FROM near ORDER BY distance, card_id LIMIT ?)"
+            f" SELECT v.card_id AS card_id, v.vector AS vector FROM best CROSS JOIN {TABLE} v"
+            " ON v.card_id = best.card_id",
+            (self._bits(vector), wanted, user_key, *probed, wanted),
         )
+
+    async def refresh_cells(self, user_key: str) -> bool:
+        """Split this user's vectors into cells once they are many, and again each time they have
+        grown RETRAIN_GROWTH-fold since (maintenance after writing cards); True when it did."""
+        row = await self._db.fetchone("SELECT COUNT(*) AS n FROM memory_cards WHERE user_key = ?", (user_key,))
+        count = int(row["n"]) if row else 0
+        found = await self.cells_of(user_key)
+        if count < self.cells_from or (found is not None and count < found.trained_on * cells.RETRAIN_GROWTH):
+            return False
+        ids = [int(r["id"]) for r in await self._db.fetchall(
+            "SELECT id FROM memory_cards WHERE user_key = ? ORDER BY id", (user_key,))]
+        kept: list[tuple[int, np.ndarray]] = []
+        for start in range(0, len(ids), 1000):
+            rows = await self._db.fetchall(
+                f"SELECT v.card_id AS card_id, v.vector AS vector FROM json_each(?) j CROSS JOIN {TABLE} v"
+                " ON v.card_id = j.value", (json.dumps(ids[start:start + 1000]),))
+            kept += [(int(r["card_id"]), np.frombuffer(bytes(r["vector"]), dtype=np.float32)) for r in rows]
+        if len(kept) < self.cells_from:
+            return False
+        matrix = np.stack([vector for _, vector in kept])
+        centroids = await asyncio.to_thread(cells.train, matrix, self.cell_count)
+        members = cells.assign(cells.unit(matrix), centroids)
+        # Fresh cell ids (0 is "no cells yet"): the partitions of earlier cells are left behind
+        # empty, never scanned again.
+        first = max(found.ids) + 1 if found is not None else 1
+        async with self._db.transaction() as tx:
+            await tx.execute("DELETE FROM memory_vec_cells WHERE user_key = ?", (user_key,))
+            sums = np.zeros_like(centroids)
+            np.add.at(sums, members, cells.unit(matrix))
+            counts = np.bincount(members, minlength=len(centroids))
+            used = [i for i in range(len(centroids)) if counts[i] > 0]
+            for i in used:
+                await tx.execute(
+                    "INSERT INTO memory_vec_cells(user_key, cell, centroid, members, trained_on) VALUES (?,?,?,?,?)",
+                    (user_key, first + i, to_blob(sums[i]), int(counts[i]), count))
+            for (card_id, vector), member in zip(kept, members, strict=True):
+                await tx.execute(f"DELETE FROM {TABLE} WHERE card_id = ?", (card_id,))
+                await self._insert(tx, card_id, user_key, first + int(member), vector)
+        self._cells[user_key] = Cells([first + i for i in used], sums[used].copy(),
+                                      [int(counts[i]) for i in used], count)
+        log.info("vector index: %d cards of one user split into %d cells", len(kept), len(used))
+        return True
