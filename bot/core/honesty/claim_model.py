@@ -70,7 +70,11 @@ class ClaimModel:
         vectors = encode(self.embedder, texts)
         return [float(p) for p in sigmoid(vectors @ self.claim_w + self.claim_b)]
 
-    def request_probability(self, message: str) -> float:
-        """How likely the user's message asks for an action."""
-        vector = encode(self.embedder, [message])[0]
+    def request_probability(self, message: str, vector: np.ndarray | None = None) -> float:
+        """How likely the user's message asks for an action; `vector` is its e5 query vector when
+        one was already made (of the same text: at most MAX_TEXT_CHARS)."""
+        if vector is None:
+            vector = encode(self.embedder, [message])[0]
+        else:
+            vector = vector / max(float(np.linalg.norm(vector)), 1e-9)
         return float(sigmoid(np.asarray(vector @ self.request_w + self.request_b)))
