@@ -77,6 +77,7 @@ class ModelClient:
         self._db = db
         self._clock = clock
         self._sdk: openai.AsyncOpenAI | None = None
+        self._required_refused = False  # the server failed on tool_choice "required" and took "auto"
 
     @property
     def _client(self) -> openai.AsyncOpenAI:
@@ -115,6 +116,8 @@ class ModelClient:
         kwargs: dict[str, Any] = {"model": model, "messages": list(messages)}
         if tools:
             kwargs["tools"] = list(tools)
+            if tool_choice == "required" and self._required_refused:
+                tool_choice = "auto"
             if tool_choice is not None:
                 kwargs["tool_choice"] = tool_choice
         if response_format is not None:
@@ -123,7 +126,7 @@ class ModelClient:
             kwargs["prompt_cache_key"] = cache_key(user_key)
         started = time.perf_counter()
         try:
-            response = await self._post_completion(kwargs, request_timeout)
+            response = await self._post_with_tool_choice_fallback(kwargs, request_timeout)
             completion = _parse(response, model, _elapsed_ms(started))
         except ModelError as exc:
             await self._record(role, model, Usage(), _elapsed_ms(started), exc, turn_id, user_key)
@@ -136,6 +139,26 @@ class ModelClient:
             raise ModelGarbage(f"the model endpoint returned an unusable answer: {type(exc).__name__}") from exc
         await self._record(role, model, completion.usage, completion.latency_ms, None, turn_id, user_key)
         return completion
+
+    async def _post_with_tool_choice_fallback(self, body: dict[str, Any], request_timeout: float | None) -> Any:
+        """POST; a server that fails on tool_choice "required" is asked again, and from then on, with "auto".
+
+        llama-cpp-python's function-calling chat formats accept only "auto", "none" or a named
+        function and answer "required" with a bare HTTP 500; the turn's own note still asks
+        for a tool. A failed request did no work, so asking again queues behind nothing.
+        """
+        import openai
+
+        try:
+            return await self._post_completion(body, request_timeout)
+        except openai.APIStatusError as exc:
+            if body.get("tool_choice") != "required" or exc.status_code not in (400, 422, 500):
+                raise
+            response = await self._post_completion({**body, "tool_choice": "auto"}, request_timeout)
+            log.warning("the model server refused tool_choice 'required' (HTTP %s); sending 'auto' from now on",
+                        exc.status_code)
+            self._required_refused = True
+            return response
 
     async def _post_completion(self, body: dict[str, Any], request_timeout: float | None) -> Any:
         """POST /chat/completions through the SDK's client, body as built here.

@@ -151,3 +151,35 @@ async def test_failure_after_a_tool_ran_says_what_was_done(tmp_path: Path, db: D
     assert len(receipts) == 1 and "eggs" in receipts[0] and receipts[0].endswith(": done")
     assert "try again" not in reply
     assert json.loads(model.requests[1]["messages"][-2]["tool_calls"][0]["function"]["arguments"]) == {"item": "eggs"}
+
+
+TOOL = {"type": "function", "function": {"name": "list_items", "description": "List the pantry items.",
+                                         "parameters": {"type": "object", "properties": {}}}}
+
+
+async def test_a_server_that_fails_on_required_tool_choice_gets_auto_from_then_on(
+        tmp_path: Path, db: Database, clock: ManualClock, model: ScriptedModel) -> None:
+    # llama-cpp-python's chatml-function-calling format answers "required" with a bare 500.
+    model.fail(500, body={"error": {"message": "", "type": "internal_server_error"}})
+    model.say("first")
+    model.say("second")
+    client = ModelClient(make_settings(tmp_path, model.base_url).llm, db, clock)
+    said = [(await client.complete(Role.CHAT, [{"role": "user", "content": "hi"}], tools=[TOOL],
+                                   tool_choice="required")).text for _ in range(2)]
+    await client.close()
+    assert said == ["first", "second"]
+    assert [r["tool_choice"] for r in model.requests] == ["required", "auto", "auto"]
+
+
+async def test_a_failure_that_auto_does_not_fix_keeps_required(
+        tmp_path: Path, db: Database, clock: ManualClock, model: ScriptedModel) -> None:
+    model.fail(500, "Only user, assistant and tool roles are supported")
+    model.fail(500, "Only user, assistant and tool roles are supported")
+    model.say("fine")
+    client = ModelClient(make_settings(tmp_path, model.base_url).llm, db, clock)
+    with pytest.raises(ModelError) as caught:
+        await client.complete(Role.CHAT, [{"role": "user", "content": "hi"}], tools=[TOOL], tool_choice="required")
+    assert "Only user, assistant and tool roles" in caught.value.reason
+    await client.complete(Role.CHAT, [{"role": "user", "content": "hi"}], tools=[TOOL], tool_choice="required")
+    await client.close()
+    assert [r["tool_choice"] for r in model.requests] == ["required", "auto", "required"]
