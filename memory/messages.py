@@ -41,14 +41,26 @@ class MessageStore:
             (chat.user_key, chat_key(chat), role, content, at.isoformat(), turn_id, int(oversized)),
         )
 
-    async def recent(self, chat: ChatRef, limit: int, *, before_id: int | None = None) -> list[StoredMessage]:
-        """The last `limit` messages of this chat since the last /reset, oldest first."""
+    async def recent(self, chat: ChatRef, limit: int, *, before_id: int | None = None,
+                     stepped: bool = False) -> list[StoredMessage]:
+        """The last `limit` messages of this chat since the last /reset, oldest first.
+
+        `stepped`: the window's first message moves only every `limit // 2` messages (so the
+        history holds between half and all of `limit`). A window that slid one message per
+        turn would change the prompt right after the system message every turn, and a
+        provider's prefix cache would never cover the history.
+        """
         reset_after = await self._reset_point(chat)
+        where = "chat_key = ? AND user_key = ? AND id > ? AND id < ? AND oversized = 0"
+        params = (chat_key(chat), chat.user_key, reset_after, before_id or 2**62)
+        if stepped and limit >= 2:
+            row = await self._db.fetchone(f"SELECT COUNT(*) AS n FROM messages WHERE {where}", params)
+            total = int(row["n"]) if row else 0
+            step = limit // 2
+            dropped = -(-(total - limit) // step) * step if total > limit else 0
+            limit = total - dropped
         rows = await self._db.fetchall(
-            "SELECT * FROM messages WHERE chat_key = ? AND user_key = ? AND id > ? AND id < ?"
-            " AND oversized = 0 ORDER BY id DESC LIMIT ?",
-            (chat_key(chat), chat.user_key, reset_after, before_id or 2**62, limit),
-        )
+            f"SELECT * FROM messages WHERE {where} ORDER BY id DESC LIMIT ?", (*params, limit))
         return [_row(row) for row in reversed(rows)]
 
     async def mark_reset(self, chat: ChatRef) -> None:

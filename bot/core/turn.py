@@ -210,7 +210,8 @@ class TurnRunner:
         deps = a.deps
         core = deps.settings.core
         assert deps.model is not None
-        history = await a.messages.recent(state.chat, core.history_messages, before_id=message_id)
+        # The window steps rather than slides, so the history stays in the provider's cached prefix.
+        history = await a.messages.recent(state.chat, core.history_messages, before_id=message_id, stepped=True)
         route = await self._route(state, history)
         state.query = route.query
         state.reading = self._read_request(state)

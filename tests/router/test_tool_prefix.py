@@ -113,3 +113,22 @@ async def test_the_cache_key_goes_only_where_it_is_accepted(
     await assistant.handle(TextMessage(OWNER, "hola otra vez"))
     key = model.requests[-1]["prompt_cache_key"]
     assert key == cache_key(OWNER.user_key) and OWNER.user_key not in key
+
+
+async def test_the_history_window_steps_so_its_start_stays_put_for_several_turns(db: Database) -> None:
+    from memory.messages import MessageStore
+
+    store = MessageStore(db)
+    for n in range(1, 31):
+        await store.add(OWNER, "user", f"message {n}", NOW + timedelta(minutes=n))
+    starts = []
+    for seen in range(10, 31):  # the window as turns saw it when `seen` messages existed
+        rows = await db.fetchall("SELECT id FROM messages ORDER BY id")
+        before = rows[seen - 1]["id"] + 1
+        window = await store.recent(OWNER, 10, before_id=before, stepped=True)
+        assert 5 < len(window) <= 10 and window[-1].content == f"message {seen}"
+        starts.append(window[0].content)
+    # The first message changes every 5 turns (a sliding window would change it every turn).
+    assert len(set(starts)) == 5
+    sliding = await store.recent(OWNER, 10)
+    assert [m.content for m in sliding] == [f"message {n}" for n in range(21, 31)]
