@@ -52,6 +52,9 @@ async def test_first_turn_after_a_fresh_build_and_a_restart_does_not_fail_open(
         route = await _first_route(restarted, "will it rain in Lisbon tomorrow?")
         assert route["fail_open"] is False
         assert route["skills"] == ["environment"]
+        # The conversation's tool set came back from the database: the old tools stay first,
+        # so the request prefix (and a provider's cache of it) is the same as before the restart.
+        assert route["exposed"] == ["memory", "environment"]
         model.respond("Sunny.")
         route = await _first_route(restarted, "and on saturday?")
         assert route["skills"] == ["environment"]
