@@ -296,3 +296,21 @@ def test_small_counts_names_and_sourced_numbers_are_not_invented(answer: str) ->
 ])
 def test_idioms_and_permissions_that_report_a_result_are_claims(user: str, answer: str) -> None:
     assert Rule.ACTION_NOT_DONE in _rules(answer, [], user)
+
+
+def test_background_stated_inside_a_question_is_still_asserted() -> None:
+    answer = "Want to add more now that dentist thursday is in there?"
+    assert Rule.ACTION_NOT_DONE in _rules(answer, [], "put 'dentist thursday' in my diary note")
+
+
+def test_both_when_one_of_two_writes_failed_is_false_in_any_wording() -> None:
+    calls = [_call("notes_append", path="cart.md", text="oil"),
+             _call("notes_append", CallStatus.ERROR, path="../escape.md", text="oil")]
+    assert Rule.UNBACKED_CLAIM in _rules("Oil is now on both lists.", calls, "add 'oil' to cart and to ../escape")
+
+
+def test_speaking_of_the_asked_object_as_handled_after_a_write_elsewhere_is_caught() -> None:
+    calls = [_call("notes_append", path="todo-f40.md", text="milk")]
+    user = "add milk to my shopping-f40 note"
+    assert Rule.UNBACKED_CLAIM in _rules("Milk is on your shopping-f40 note.", calls, user)
+    assert check("Milk is on your todo-f40 note.", calls, user, NOW).ok

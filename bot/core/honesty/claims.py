@@ -74,8 +74,8 @@ _EN_STORE = (
     r"included|filed|memori[sz]ed|committed\s+(?:that|it|this)?\s*to\s+memory|remembered|"
     r"(?:i\s*'?ll|i\s+will)\s+(?:remember|keep)|won'?t\s+forget|never\s+forget|"
     r"scheduled|booked|marked|completed|archived|moved|"
-    r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|already|safely|also)\s+)*(?:on|in)\s+(?:your|the|their|its|my)\s+"
-    r"(?:\w+\s+)?(?:list|lists|note|notes|journal|diary|calendar|memory|folder|file|records?|agenda|inbox|todo|"
+    r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|already|safely|also)\s+)*(?:on|in)\s+(?:your|the|their|its|my|both|all|"
+    r"the\s+two)\s+(?:[\w.-]+\s+){0,2}(?:list|lists|note|notes|journal|diary|calendar|memory|folder|file|records?|agenda|inbox|todo|"
     r"to-do|reminders?|tasks?)\b|"
     r"now\s+(?:has|have|includes?|mentions?|reads?|says?|contains?|holds?|lists?|shows?)|"
     r"(?:has|have|got)\s+(?:a\s+new|the\s+\w+\s+item|your)|reflects|in\s+place|locked\s+in|"
@@ -176,6 +176,8 @@ _NEGATIVE_STATE = re.compile(
     _I,
 )
 # "Ya puedes olvidarte de X", "you can now forget it": a permission that reports a result.
+# Background stated as fact ("…now that the dentist is in there?"): asserted even inside a question.
+_FACTIVE = re.compile(r"^\W*(?:since|now\s+that|given\s+that|ahora\s+que|ya\s+que|puesto\s+que|dado\s+que)\b", _I)
 _RESULT = re.compile(r"\b(?:ya\s+puedes|ahora\s+puedes|you\s+can\s+now|now\s+you\s+can)\b", _I)
 _OFFER = re.compile(
     r"\b(?=[^\W\d_])(?:can\s+i|i\s+can|i\s+could|could\s+i|shall\s+i|should\s+i|want\s+me\s+to|would\s+you|do\s+you\s+want|"
@@ -218,8 +220,8 @@ _QUOTED = re.compile(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|“[^”\n]{0,200}”|
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+(?=\S)|\n+")
 _CLAUSE_SPLIT = re.compile(
     r"\s*[,;:—–]\s*|\s+-\s+|\s*[()]\s*|"
-    r"\s+(?=(?:but|so|because|since|though|although|while|whereas|pero|as[íi]\s+que|porque|ya\s+que|"
-    r"aunque|mientras|sino)\b)",
+    r"\s+(?=(?:but|so|because|since|though|although|while|whereas|now\s+that|pero|as[íi]\s+que|porque|ya\s+que|"
+    r"ahora\s+que|aunque|mientras|sino)\b)",
     _I,
 )
 _AND = re.compile(r"\s+(?:and|y|e|plus|además)\s+", _I)
@@ -255,6 +257,8 @@ def _stance(text: str, last_of_question: bool) -> Stance:
         return Stance.INTERJECTION
     if _INTERJECTION.match(bare) or not re.search(r"\w", bare):
         return Stance.INTERJECTION
+    if _FACTIVE.match(bare) and not _NEGATION.search(bare):
+        return Stance.AFFIRMATIVE
     if last_of_question or text.lstrip().startswith("¿"):
         return Stance.QUESTION
     if _CONDITION.match(bare):

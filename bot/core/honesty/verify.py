@@ -155,6 +155,7 @@ class _Turn:
     read_ok: bool
     strict: bool
     user_words: frozenset[str]
+    user_objects: frozenset[str] = frozenset()
 
 
 def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[ActionKind]) -> _Turn:
@@ -167,7 +168,8 @@ def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[Ac
     strict = bool(asked) and not any(done_kinds & BACKS[kind] for kind in asked)
     read_ok = any(not c.is_write and c.status is CallStatus.OK for c in calls)
     words = frozenset(w.lower() for w in _WORD.findall(user_text[:4000]))
-    return _Turn(asked, reported_actions(user_text), ok_effects, unsettled, read_ok, strict, words)
+    objects = frozenset(_norm(t).strip(".-") for t in _objects(user_text[:4000]))
+    return _Turn(asked, reported_actions(user_text), ok_effects, unsettled, read_ok, strict, words, objects)
 
 
 def _backing(kind: ActionKind, turn: _Turn) -> list[CallRecord]:
@@ -205,8 +207,10 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
     kinds -= turn.reported  # "Since the invoice was sent…": the user's own action
     if not kinds and model_claim:
         kinds = set(turn.asked) - set(turn.reported)
+    if clause.everything and turn.asked and turn.unsettled:
+        return "claims every action succeeded, but not all did"
     if not kinds:
-        return None
+        return _untouched_object(clause, turn)
     backing: list[CallRecord] = []
     for kind in kinds:
         found = _backing(kind, turn)
@@ -226,6 +230,23 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
             continue
         if not _stem_in(lowered, evidence):
             return f"says {word!r} was handled, but no successful call of that kind included it"
+    return None
+
+
+def _untouched_object(clause: Clause, turn: _Turn) -> str | None:
+    """A statement about the very thing the user asked to change, which no successful call touched.
+
+    "Milk is on your shopping-f40 note" after a write to another note names no action the
+    rules know, but it speaks of the asked-for object as handled.
+    """
+    if not turn.asked or not turn.ok_effects:
+        return None
+    evidence = " ".join(_norm(f"{_readable(c.arguments)} {c.description} {c.result[:2000]}")
+                        for c in turn.ok_effects)
+    for token in _objects(clause.text):
+        name = _norm(token).strip(".-")
+        if name in turn.user_objects and name not in evidence:
+            return f"speaks of {token!r} as handled, but no successful call touched it"
     return None
 
 
