@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -16,19 +17,31 @@ def _ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 
 
-@pytest.fixture(scope="session")
-def llama_cpp_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaCppServer]:
+def _serve(folder: Path, chat_format: str | None = None) -> Iterator[LlamaCppServer]:
     python = find_llama_cpp_python()
     if python is None:
         reason = "llama-cpp-python's server is not installed: run `make llama-cpp` or set LLAMA_CPP_PYTHON"
         if _ci():
             pytest.fail(f"CI is set and {reason}")
         pytest.skip(reason)
-    server = LlamaCppServer(python, tmp_path_factory.mktemp("llama-cpp"))
+    server = LlamaCppServer(python, folder, chat_format)
     server.start()
     print(f"\nllama-cpp server start = {server.start_seconds:.2f} s")
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def llama_cpp_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaCppServer]:
+    """The tiny model with its strict template: judges requests, cannot choose tools."""
+    yield from _serve(tmp_path_factory.mktemp("llama-cpp"))
+
+
+@pytest.fixture(scope="session")
+def llama_cpp_tool_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaCppServer]:
+    """The tiny model behind the server's chatml-function-calling format: its grammar makes
+    the model call tools natively (random choices, `content: null`, the server's own ids)."""
+    yield from _serve(tmp_path_factory.mktemp("llama-cpp-tools"), "chatml-function-calling")
 
 
 @pytest.fixture

@@ -3,7 +3,8 @@
 The tiny model behind the real server cannot choose tools, so the turn's answers come from the
 scripted model; but each request our client sends goes first, byte for byte, to the real server.
 A refusal there (any status but 200) goes back to our client as it came, so the turn fails the
-way it would against that server; every verdict is kept in `checked`.
+way it would against that server; every verdict is kept in `checked`. Without an answering
+server, the real server's own answer goes back.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ class Checked:
 
 
 class ValidatingGateway:
-    def __init__(self, judge_url: str, answer_url: str) -> None:
+    def __init__(self, judge_url: str, answer_url: str | None) -> None:
         self.judge_url = judge_url
         self.answer_url = answer_url
         self.checked: list[Checked] = []
@@ -63,7 +64,7 @@ class ValidatingGateway:
         async with self._session.post(f"{self.judge_url}/chat/completions", data=raw, headers=headers) as judged:
             verdict = await judged.text()
             self.checked.append(Checked(json.loads(raw), judged.status, verdict))
-            if judged.status != 200:
+            if judged.status != 200 or self.answer_url is None:
                 return web.Response(text=verdict, status=judged.status, content_type="application/json")
         async with self._session.post(f"{self.answer_url}/chat/completions", data=raw, headers=headers) as answer:
             return web.Response(body=await answer.read(), status=answer.status, content_type="application/json")

@@ -38,8 +38,10 @@ def _free_port() -> int:
 class LlamaCppServer:
     """One `python -m llama_cpp.server` process serving the tiny strict-template model."""
 
-    def __init__(self, python: Path, folder: Path) -> None:
+    def __init__(self, python: Path, folder: Path, chat_format: str | None = None) -> None:
+        """`chat_format`: one of the server's own formats instead of the GGUF's template."""
         self.python = python
+        self.chat_format = chat_format
         self.folder = folder
         self.libraries = Path(os.environ.get("LLAMA_CPP_LIB_PATH") or python.parent.parent / LIBRARIES)
         self.model_path = folder / "tiny-strict.gguf"
@@ -63,8 +65,10 @@ class LlamaCppServer:
         command = [
             str(self.python), "-m", "llama_cpp.server", "--model", str(self.model_path),
             "--model_alias", "tiny-strict", "--n_ctx", "32768", "--n_threads", "1",
-            "--n_threads_batch", "2", "--host", "127.0.0.1", "--port", str(self.port),
+            "--n_threads_batch", "2", "--seed", "7", "--host", "127.0.0.1", "--port", str(self.port),
         ]
+        if self.chat_format:
+            command += ["--chat_format", self.chat_format]
         with self.log_path.open("wb") as log:
             self._process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=self._env())
         self._wait()

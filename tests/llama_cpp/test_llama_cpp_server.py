@@ -8,6 +8,7 @@ real server judge every request before the scripted model answers it.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -94,3 +95,25 @@ async def test_a_refusal_reaches_our_client_with_the_servers_reason(pantry_assis
     assert refused.value.failure is ModelFailure.SERVER_ERROR
     assert "initial optional system message" in refused.value.reason
     assert [c.status for c in gateway.checked] == [500]
+
+
+async def test_the_real_servers_own_tool_calls_go_back_and_pass(
+        tmp_path: Path, db: Database, clock: ManualClock, llama_cpp_tool_server: LlamaCppServer) -> None:
+    relay = ValidatingGateway(llama_cpp_tool_server.base_url, None)  # the real server answers
+    await relay.start()
+    try:
+        settings = make_settings(tmp_path, relay.base_url, core={"max_tool_rounds": 3},
+                                 llm={"profile": "local", "chat_model": "tiny", "timeout_seconds": 120})
+        assistant, messenger = await build_assistant(settings, db, clock, skills=[Pantry()])
+        await assistant.handle(TextMessage(OWNER, "what is in the pantry?"))
+    finally:
+        await relay.stop()
+    answered = [c for c in relay.checked if c.status == 200]
+    calls = [call for c in answered for call in json.loads(c.reply)["choices"][0]["message"].get("tool_calls") or []]
+    assert calls, [c.reply[:300] for c in relay.checked]  # the server's grammar made the model call tools
+    sent_back = [m for c in relay.checked for m in c.body["messages"] if m.get("tool_calls")]
+    assert sent_back and all(m["content"] == "" for m in sent_back)  # the server sent null; we send ""
+    # Every request that carried the server's calls back was accepted; only a "required"
+    # tool_choice may have been refused (this format takes "auto"), and was asked again.
+    assert all(c.status == 200 for c in relay.checked if c.body["tool_choice"] != "required"), relay.refusals
+    assert len(answered) == 3 and "model server" not in messenger.texts[-1]
