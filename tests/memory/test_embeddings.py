@@ -89,3 +89,21 @@ async def test_endpoint_returning_other_widths_is_refused(tmp_path, model: Scrip
     with pytest.raises(EmbeddingError, match="48-dimensional vectors, expected 32"):
         await embedder.embed(["something new"], is_query=False)
     await embedder.close()
+
+
+async def test_a_short_query_does_not_wait_for_a_long_text_another_chat_embeds() -> None:
+    import asyncio
+
+    embedder = shared_embedder()
+    finished: list[str] = []
+
+    async def embed(name: str, text: str) -> None:
+        await embedder.embed([text], is_query=True)
+        finished.append(name)
+
+    long_text = ("lorem ipsum dolor sit amet, consectetur adipiscing elit " * 40)[:2000]
+    long = asyncio.create_task(embed("long", long_text))
+    await asyncio.sleep(0.05)  # the long one is in the engine first
+    await embed("short", "hola")
+    await long
+    assert finished == ["short", "long"]
