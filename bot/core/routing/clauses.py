@@ -74,6 +74,13 @@ def _plain(text: str) -> str:
     return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
+# The word lists without accents, computed once (each message is checked against them).
+_PLAIN_SMALL_TALK = frozenset(_plain(word) for word in _SMALL_TALK)
+_PLAIN_SMALL_TALK_PHRASES = tuple(_plain(phrase) for phrase in _SMALL_TALK_PHRASES)
+_PLAIN_OPENERS = tuple(_plain(opener) for opener in _ELLIPSIS_OPENERS)
+_PLAIN_REFERENCES = frozenset(_plain(word) for word in _REFERENCES)
+
+
 def words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
@@ -101,13 +108,12 @@ def split_clauses(text: str) -> tuple[str, ...]:
 def is_small_talk(text: str) -> bool:
     """Thanks, acknowledgements and goodbyes only ("perfect, thanks!", "vale gracias")."""
     plain = _plain(" ".join(words(text)))
-    for phrase in _SMALL_TALK_PHRASES:
-        plain = plain.replace(_plain(phrase), " ")
+    for phrase in _PLAIN_SMALL_TALK_PHRASES:
+        plain = plain.replace(phrase, " ")
     found = plain.split()
     if not found:
         return bool(words(text))
-    plain_small_talk = {_plain(word) for word in _SMALL_TALK}
-    return bool(found) and all(word in plain_small_talk for word in found)
+    return bool(found) and all(word in _PLAIN_SMALL_TALK for word in found)
 
 
 def is_elliptical(text: str) -> bool:
@@ -119,7 +125,7 @@ def is_elliptical(text: str) -> bool:
         return True  # "mañana?", "the second", "a las 8"
     plain = " ".join(_plain(word) for word in found)
     return any(plain == opener or plain.startswith(f"{opener} ")
-               for opener in (_plain(o) for o in _ELLIPSIS_OPENERS))
+               for opener in _PLAIN_OPENERS)
 
 
 def refers_back(text: str) -> bool:
@@ -129,8 +135,7 @@ def refers_back(text: str) -> bool:
     if is_elliptical(text):
         return True
     found = words(text)
-    references = {_plain(word) for word in _REFERENCES}
-    return any(_plain(word) in references or _has_clitic(word) for word in found)
+    return any(_plain(word) in _PLAIN_REFERENCES or _has_clitic(word) for word in found)
 
 
 def _has_clitic(word: str) -> bool:
