@@ -270,15 +270,17 @@ class VectorIndex:
                 (self._bits(vector), wanted, user_key),
             )
         marks = ",".join("?" * len(probed))
-        # The float vectors are read only for the best `wanted` (point look-ups by card_id):
-        # reading them inside the KNN would read every probed cell's candidates.
+        # Each probed cell gives its own k nearest (a KNN's cost is the cell's slots times k), twice
+        # its share of the candidates; the float vectors are read only for the best `wanted`
+        # (point look-ups by card_id), not for every probed cell's candidates.
+        per_cell = max(k, -(-2 * wanted // len(probed)))
         return (
             f"WITH near AS MATERIALIZED (SELECT card_id, distance FROM {TABLE}"
             f" WHERE embedding MATCH vec_quantize_binary(?) AND k = ? AND user_key = ? AND cell IN ({marks})),"
             " best AS MATERIALIZED (SELECT card_id FROM near ORDER BY distance, card_id LIMIT ?)"
             f" SELECT v.card_id AS card_id, v.vector AS vector FROM best CROSS JOIN {TABLE} v"
             " ON v.card_id = best.card_id",
-            (self._bits(vector), wanted, user_key, *probed, wanted),
+            (self._bits(vector), per_cell, user_key, *probed, wanted),
         )
 
     async def refresh_cells(self, user_key: str) -> bool:
