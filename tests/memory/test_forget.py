@@ -256,3 +256,24 @@ async def test_command_line_export_and_forget(service: MemoryService, db: Databa
     assert code == 0
     assert b"Trufa" not in file_bytes(db)
     assert await asyncio.to_thread(run, "memory", "forget", "--user", ANA.user_key, "--yes", "card", "x") == 2
+
+
+async def test_forgetting_a_card_of_a_user_with_vector_cells_leaves_no_trace_of_it_in_them(
+        service: MemoryService, db: Database, model: ScriptedModel) -> None:
+    service.vectors.cells_from, service.vectors.cell_count = 2, 2  # cells even for a small memory
+    await fill(service, db, model)
+    assert await service.vectors.cells_of(ANA.user_key) is not None  # made by the consolidation pass
+    secret_card = (await service.recall(ANA.user_key, SECRET))[0].card
+    cell = (await db.fetchone("SELECT cell FROM memory_cards_vec WHERE card_id = ?", (secret_card.id,)))["cell"]
+    sums = {row["cell"]: bytes(row["centroid"]) for row in await db.fetchall(
+        "SELECT cell, centroid FROM memory_vec_cells WHERE user_key = ?", (ANA.user_key,))}
+    assert cell in sums
+    report = await service.forgetter.execute(
+        await service.forgetter.plan(ANA.user_key, ForgetTarget(ForgetKind.TOPIC, topic=SECRET.lower())))
+    assert report.verification is Verification.VERIFIED_GONE, report.render()
+    data = file_bytes(db)
+    assert not vector_present(sums[cell], data)  # the sum that held its vector is gone from the file
+    left = {row["cell"]: row["members"] for row in await db.fetchall(
+        "SELECT cell, members FROM memory_vec_cells WHERE user_key = ?", (ANA.user_key,))}
+    assert sum(left.values()) == len(await service.cards.for_user(ANA.user_key))
+    assert (await service.recall(ANA.user_key, "dog fetch"))[0].card.title == "Trufa fetches"
