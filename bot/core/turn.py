@@ -28,7 +28,7 @@ from bot.core.honesty.actions import ActionKind
 from bot.core.honesty.claim_model import EMBEDDER, MAX_TEXT_CHARS
 from bot.core.honesty.intent import asked_actions
 from bot.core.honesty.receipts import receipts_for
-from bot.core.honesty.verify import NOT_RUN, CallRecord, CallStatus, Verdict, Violation, check
+from bot.core.honesty.verify import NOT_RUN, CallRecord, CallStatus, Rule, Verdict, Violation, check
 from bot.core.progress import ProgressReporter
 from bot.core.prompt import (
     UNTRUSTED_CLOSE,
@@ -102,6 +102,8 @@ class TurnOutcome:
 
 
 NOT_KEPT = "[not kept: this turn erased memory]"
+EARLIER_TURNS = 6
+"""How many of the chat's previous turns can back a claim about what was done before."""
 
 
 @dataclass
@@ -288,6 +290,13 @@ class TurnRunner:
             verdict = await asyncio.to_thread(
                 check, answer, tuple(state.calls), state.user_text, now_local, tuple(state.context), asked,
                 scorer)
+            if not asked and any(v.rule is Rule.UNBACKED_CLAIM for v in verdict.violations):
+                # "Is it on the list?": a claim about an earlier turn is backed by that turn's calls.
+                earlier = await self._earlier_effects(state)
+                if earlier:
+                    verdict = await asyncio.to_thread(
+                        check, answer, tuple(state.calls), state.user_text, now_local, tuple(state.context),
+                        asked, scorer, earlier)
             state.verification_log.append({
                 "attempt": retries + 1,
                 "violations": [{"rule": v.rule.value, "detail": v.detail} for v in verdict.violations],
@@ -319,6 +328,18 @@ class TurnRunner:
         )
 
     # -- steps ----------------------------------------------------------------------------
+    async def _earlier_effects(self, state: _TurnState) -> tuple[CallRecord, ...]:
+        """Successful calls with side effects in the chat's last few turns (most recent last)."""
+        rows = await self._a.deps.db.fetchall(
+            "SELECT tool, arguments, risk, result FROM tool_calls WHERE status = 'ok' AND risk != 'READ'"
+            " AND turn_id IN (SELECT id FROM turns WHERE chat_key = ? AND id < ? ORDER BY id DESC LIMIT ?)"
+            " ORDER BY id",
+            (chat_key(state.chat), state.turn_id, EARLIER_TURNS),
+        )
+        return tuple(CallRecord(name=r["tool"], arguments=r["arguments"], risk=Risk[r["risk"]],
+                                status=CallStatus.OK, description=r["tool"], result=r["result"] or "")
+                     for r in rows if r["risk"] in Risk.__members__)
+
     async def _previous_turn_read_untrusted(self, chat: ChatRef, turn_id: int) -> bool:
         """Untrusted text read last turn can still steer this one ("now open that link")."""
         rows = await self._a.deps.db.fetchall(

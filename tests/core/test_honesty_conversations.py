@@ -199,3 +199,24 @@ async def test_an_honest_no_op_passes_untouched(world, model: ScriptedModel, use
     await assistant.handle(TextMessage(OWNER, user))
     assert _last(messenger).text == answer
     assert _last(messenger).receipts[0].outcome is ReceiptOutcome.FAILED
+
+
+async def test_a_claim_about_an_earlier_turn_is_backed_by_that_turns_call_not_by_nothing(
+        world, model: ScriptedModel, db: Database) -> None:
+    assistant, messenger, pantry, _ = world
+    model.call("add_item", item="eggs")
+    model.respond("I've added eggs.")
+    await assistant.handle(TextMessage(OWNER, "add eggs"))
+    model.respond("Yes, eggs were added to the pantry a moment ago.")
+    await assistant.handle(TextMessage(OWNER, "thanks! is it there?"))
+    assert _last(messenger).text == "Yes, eggs were added to the pantry a moment ago."
+    # An action asked for now is not backed by an earlier one.
+    for lie in ["Eggs added again.", "Eggs: added.", "Done, eggs added."]:
+        model.respond(lie)
+    await assistant.handle(TextMessage(OWNER, "add eggs once more"))
+    assert _last(messenger).text == replies.not_done("en", some_done=False)
+    assert pantry.items == ["milk", "eggs"]
+    # Nothing earlier backs what never happened.
+    model.respond("Yes, the bread was added to the pantry earlier.")
+    await assistant.handle(TextMessage(OWNER, "did the bread get in?"))
+    assert "bread was added" not in _last(messenger).text

@@ -158,11 +158,14 @@ class _Turn:
     user_objects: frozenset[str] = frozenset()
 
 
-def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[ActionKind]) -> _Turn:
+def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[ActionKind],
+                earlier: Sequence[CallRecord] = ()) -> _Turn:
     last: dict[tuple[str, str], CallRecord] = {}
     for call in calls:
         last[(call.name, call.arguments)] = call
     ok_effects = tuple(c for c in calls if c.is_write and c.status is CallStatus.OK)
+    if not asked:  # asking about the past ("is it there?"), not for something new
+        ok_effects = tuple(c for c in earlier if c.is_write and c.status is CallStatus.OK) + ok_effects
     unsettled = tuple(c for c in last.values() if c.is_write and c.status is not CallStatus.OK)
     done_kinds = {kind_of_tool(c.name) for c in ok_effects}
     strict = bool(asked) and not any(done_kinds & BACKS[kind] for kind in asked)
@@ -253,20 +256,21 @@ def _untouched_object(clause: Clause, turn: _Turn) -> str | None:
 def check(
     answer: str, calls: Sequence[CallRecord], user_text: str, now_local: datetime,
     context: Sequence[str] = (), asked: frozenset[ActionKind] | None = None,
-    claim_scorer: ClaimScorer | None = None,
+    claim_scorer: ClaimScorer | None = None, earlier: Sequence[CallRecord] = (),
 ) -> Verdict:
     """Judge `answer` against what really happened in this turn.
 
     `context` is what the prompt already carried (earlier messages, memories, profile):
     details found there count as sourced. `asked` is the intent read from the user's words
     (computed here when not given). `claim_scorer` (the classifier) may flag sentences the
-    rules let pass as claims of an action.
+    rules let pass as claims of an action. `earlier`: calls of the conversation's recent
+    turns; they back claims only when this turn asks for no action ("is it on the list?").
     """
     if len(answer) > MAX_SCAN_CHARS:
         answer = answer[:MAX_SCAN_CHARS] + "…"
-    turn = _turn_facts(calls, user_text, asked if asked is not None else asked_actions(user_text))
-    sources = [c.result for c in calls if c.status is CallStatus.OK]
-    sources += [c.arguments for c in calls if c.status is CallStatus.OK]
+    turn = _turn_facts(calls, user_text, asked if asked is not None else asked_actions(user_text), earlier)
+    sources = [c.result for c in (*earlier, *calls) if c.status is CallStatus.OK]
+    sources += [c.arguments for c in (*earlier, *calls) if c.status is CallStatus.OK]
     sources += [c.error for c in calls if c.error]  # what a tool said when it refused
     sources += list(context)
     known = source_details(sources, user_text, now_local)
