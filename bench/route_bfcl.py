@@ -99,6 +99,7 @@ async def main() -> None:
     parser.add_argument("--blind", action="store_true", help="only the examples written before any run")
     parser.add_argument("--margin", type=float, default=0.01)
     parser.add_argument("--follow-up", type=float, default=0.88)
+    parser.add_argument("--misses", action="store_true", help="list the turns that missed a needed class")
     args = parser.parse_args()
     tokens, owner, texts = load_catalog(args.bfcl)
     total = sum(tokens.values())
@@ -117,15 +118,18 @@ async def main() -> None:
     needed_total = hits = all_hit = routed = 0
     shares: list[float] = []
     latencies: list[float] = []
+    cpu: list[float] = []
+    misses: list[str] = []
     per_class: dict[str, list[int]] = {cls: [0, 0] for cls in CLASSES.values()}
     for turns in conversations:
         previous: frozenset[str] = frozenset()
         recent: list[str] = []
         for text, needed in turns:
             request = RouteRequest(CHAT, text, tuple(recent[-3:]), previous)
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.process_time()
             decision = await router.route(request, available)
             latencies.append((time.perf_counter() - started) * 1000)
+            cpu.append((time.process_time() - started_cpu) * 1000)
             previous = decision.skills
             recent.append(text)
             if not needed:
@@ -135,6 +139,8 @@ async def main() -> None:
             needed_total += len(needed)
             hits += len(needed & chosen)
             all_hit += needed <= chosen
+            if not needed <= chosen:
+                misses.append(f"  needs {sorted(needed)} got {sorted(chosen)} :: {text[:150]!r} ({decision.reason})")
             shares.append(sum(tokens[c] for c in chosen) / total)
             for cls in needed:
                 per_class[cls][0] += 1
@@ -157,7 +163,11 @@ async def main() -> None:
         "oracle_tokens_pct": 100 * oracle,
         "latency_p50_ms": percentile(latencies, 0.5),
         "latency_p95_ms": percentile(latencies, 0.95),
+        "cpu_p50_ms": percentile(cpu, 0.5),
+        "cpu_p95_ms": percentile(cpu, 0.95),
     }
+    if args.misses:
+        print("misses:", *misses, sep="\n")
     for name, value in rows.items():
         print(f"{name:<24} {value:>8.3f}")
     for name, value in rows.items():
