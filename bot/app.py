@@ -25,6 +25,7 @@ from bot.core.honesty.claim_model import ClaimModel
 from bot.core.routing.deferred import build_exposure
 from bot.core.routing.router import build_router
 from bot.core.stats import install_stats
+from bot.instance_lock import InstanceLock
 from bot.llm import ModelClient
 from bot.scheduler import Scheduler
 from memory.db import Database
@@ -166,6 +167,16 @@ def _say(step: str) -> None:
 
 async def run(settings: Settings) -> int:
     """Run the assistant until Ctrl-C / SIGTERM (or end of input on the console)."""
+    # One serving process per database: a second one would take the first one's work.
+    lock = InstanceLock(settings.core.db_file)
+    lock.acquire()
+    try:
+        return await _serve(settings)
+    finally:
+        lock.release()
+
+
+async def _serve(settings: Settings) -> int:
     started = time.monotonic()
     llm = settings.llm
     if llm.configured:

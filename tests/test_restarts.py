@@ -218,3 +218,22 @@ async def test_start_up_failures_exit_with_one_line(
     assert ("cannot reach" in last) if problem == "closed port" else ("rejected TELEGRAM_BOT_TOKEN" in last)
     assert "Traceback" not in bot.log()
     assert "not-the-right-token" not in bot.log()
+
+
+async def test_a_second_process_on_the_same_database_exits_with_one_line(
+        tmp_path: Path, api: FakeBotApi, model: ScriptedModel, bots: list[BotProcess]) -> None:
+    EchoModel(model)
+    env_file = write_env(tmp_path, api, model)
+    await _start(bots, env_file, tmp_path)
+    await wait_until_polling(api)
+    second = BotProcess(env_file, tmp_path / "second.log")
+    await second.start()
+    bots.append(second)
+    code = await second.wait(within=90.0)
+    assert code != 0
+    last = second.log().strip().splitlines()[-1]
+    assert last.startswith("Cannot start: another Mayordomo process (pid "), second.log()
+    assert "one process per database" in last and "Traceback" not in second.log()
+    # The first one still owns its work and answers.
+    await _push(api, "are you still there?")
+    assert await _all_settled(api, ["are you still there?"]) == ["are you still there?"]

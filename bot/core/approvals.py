@@ -2,7 +2,8 @@
 
 A request id is 128 random bits. A decision is accepted once, only from the user who
 owns the request, only while it is live. Expiry is measured on the injected clock.
-Pending requests found at start-up (the process restarted mid-wait) become cancelled.
+Pending requests found at start-up (the process restarted mid-wait) become cancelled,
+and so do those still open when the process stops.
 """
 
 from __future__ import annotations
@@ -129,7 +130,6 @@ class ApprovalBroker:
                 scope_to_json(grant) if grant is not None else None,
             ),
         )
-        self._waiting[request.id] = asyncio.get_running_loop().create_future()
         return request
 
     async def attach_message(self, request: ApprovalRequest, message_id: str) -> ApprovalRequest:
@@ -140,15 +140,18 @@ class ApprovalBroker:
         return ApprovalRequest(**{**request.__dict__, "message_id": message_id})
 
     async def wait(self, request: ApprovalRequest) -> ApprovalOutcome:
-        """Block until a decision or expiry; a cancelled wait records CANCELLED."""
-        future = self._waiting.get(request.id)
-        if future is None:
-            return await self.status(request.id)
-        remaining = (request.expires_at - self._clock.now()).total_seconds()
-        timer: asyncio.Future[Any] = asyncio.ensure_future(self._clock.sleep(remaining))
-        waiting: list[asyncio.Future[Any]] = [future, timer]
+        """Block until a decision or expiry; a cancelled wait records CANCELLED.
+
+        (Turns do not wait in place: they park, see bot/core/parking.py.)
+        """
+        future = self._waiting.setdefault(request.id, asyncio.get_running_loop().create_future())
+        timer: asyncio.Future[Any] | None = None
         try:
-            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            if await self.status(request.id) is not ApprovalOutcome.PENDING:
+                return await self.status(request.id)
+            remaining = (request.expires_at - self._clock.now()).total_seconds()
+            timer = asyncio.ensure_future(self._clock.sleep(remaining))
+            await asyncio.wait([future, timer], return_when=asyncio.FIRST_COMPLETED)
             if future.done():
                 return future.result()
             if await self._finish(request.id, ApprovalOutcome.EXPIRED):
@@ -158,7 +161,8 @@ class ApprovalBroker:
             await asyncio.shield(self._finish(request.id, ApprovalOutcome.CANCELLED))
             raise
         finally:
-            timer.cancel()
+            if timer is not None:
+                timer.cancel()
             self._waiting.pop(request.id, None)
 
     async def decide(self, decision: ApprovalDecision) -> DecisionResult:
@@ -196,6 +200,27 @@ class ApprovalBroker:
         row = await self._db.fetchone("SELECT * FROM approvals WHERE id = ? AND status = ?",
                                       (request_id, ApprovalOutcome.PENDING.value))
         return _request_from_row(row) if row is not None else None
+
+    async def get(self, request_id: str) -> ApprovalRequest | None:
+        """A request as stored, whatever its status."""
+        row = await self._db.fetchone("SELECT * FROM approvals WHERE id = ?", (request_id,))
+        return _request_from_row(row) if row is not None else None
+
+    async def pending_in_chat(self, chat: ChatRef) -> list[ApprovalRequest]:
+        """What this chat is still asked to decide, oldest first."""
+        rows = await self._db.fetchall(
+            "SELECT * FROM approvals WHERE status = ? AND platform = ? AND chat_id = ? ORDER BY created_at",
+            (ApprovalOutcome.PENDING.value, chat.platform.value, chat.chat_id),
+        )
+        return [_request_from_row(row) for row in rows]
+
+    async def expire_if_due(self, request_id: str) -> bool:
+        """Silence is never consent: past its expiry, a pending request becomes expired."""
+        row = await self._db.fetchone("SELECT expires_at FROM approvals WHERE id = ? AND status = ?",
+                                      (request_id, ApprovalOutcome.PENDING.value))
+        if row is None or self._clock.now() < datetime.fromisoformat(row["expires_at"]):
+            return False
+        return await self._finish(request_id, ApprovalOutcome.EXPIRED)
 
     async def binds(self, request_id: str, arguments: str) -> bool:
         """Whether `arguments` are exactly the ones the request showed (by fingerprint)."""

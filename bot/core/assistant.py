@@ -2,8 +2,9 @@
 
 `receive` stores an event durably (the inbox; a location goes straight to its table)
 before the adapter acknowledges it to the messenger; each chat's inbox is then worked
-through in order by one worker, other chats in parallel. Decisions on approvals bypass
-the inbox, since the turn waiting for them holds the chat. Replies go to the outbox,
+through in order by one worker, other chats in parallel. A turn that needs an approval
+parks (bot/core/parking.py) and frees its chat; the decision is applied at once and the
+parked turn's resumption is queued in the chat's inbox like any event. Replies go to the outbox,
 in the same transaction as the state they report, and leave through the Messenger of
 the chat's platform. After a restart, work a previous process left unfinished resumes,
 or the user is told in one line that it was cut short.
@@ -12,6 +13,7 @@ or the user is told in one line that it was cut short.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import socket
@@ -27,6 +29,7 @@ from bot.core.deps import CoreDeps
 from bot.core.documents import READABLE, DocumentError, extract_text, readable
 from bot.core.events import (
     ApprovalDecision,
+    ApprovalSettled,
     AttachmentKind,
     AttachmentMessage,
     ChatRef,
@@ -48,10 +51,12 @@ from bot.core.inbox import Inbox, InboxItem, InboxStatus
 from bot.core.language import detect_language
 from bot.core.messenger import Messenger
 from bot.core.outbox import Outbox
+from bot.core.ownership import HEARTBEAT_SECONDS, Ownership
+from bot.core.parking import Continuation, ParkedTurns
 from bot.core.prompt import PromptSource
 from bot.core.routing import SkillRouter, ToolExposure
 from bot.core.routing.toolset import ConversationToolSets
-from bot.core.turn import NOT_KEPT, TurnAttachment, TurnDeps, TurnRunner
+from bot.core.turn import NOT_KEPT, Parked, TurnAttachment, TurnDeps, TurnOutcome, TurnRunner
 from bot.errors import ConfigError, ModelError
 from memory.attachments import AttachmentStore
 from memory.locations import LocationStore
@@ -84,6 +89,7 @@ class Assistant:
         self.chats = ChatDirectory(deps.db)
         self.attachments = AttachmentStore(deps.db)
         self.broker = ApprovalBroker(deps.db, deps.clock, timedelta(seconds=core.approval_timeout_seconds))
+        self.parked = ParkedTurns(deps.db)
         self.prompt_sources: list[PromptSource] = []
         self.turn_listeners: list[TurnListener] = []
         self._messengers: dict[Platform, Messenger] = {}
@@ -98,14 +104,18 @@ class Assistant:
         ))
         self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
         self.inbox = Inbox(deps.db, self.worker_id)
+        self.ownership = Ownership(deps.db, self.worker_id)
         self.outbox = Outbox(deps.db, deps.clock, self.worker_id, core.zone, core.language,
                              self._messengers.get)
         self._workers: dict[str, asyncio.Task[None]] = {}
         self._kicked: set[str] = set()
         self._current: dict[str, int] = {}
-        self._waiters: dict[int, asyncio.Future[None]] = {}
+        self._waiters: dict[int, asyncio.Future[None]] = {}  # by inbox id, until the event's turn answers
+        self._parking: set[int] = set()  # inbox ids whose turn parked in this run of `_process`
+        self._expiries: dict[str, asyncio.Task[None]] = {}
         self._accepting = True
         self._delivery: asyncio.Task[None] | None = None
+        self._heartbeat: asyncio.Task[None] | None = None
         self._add_builtin_commands()
 
     # -- wiring ----------------------------------------------------------------------
@@ -136,12 +146,21 @@ class Assistant:
         return {name: command.help for name, command in sorted(self._commands.items())}
 
     async def start(self) -> None:
-        """Recover what a previous process left: approvals, cut-short turns, queued events."""
+        """Recover what a previous process left: approvals, cut-short turns, queued events.
+
+        Approvals still pending are cancelled (nobody may be waiting on them any more, and
+        silence is never consent); the turns parked on them resume and say it was not done.
+        """
+        previous = await self.ownership.take(self.deps.clock.now())
         for request in await self.broker.cancel_stale():
             messenger = self._messengers.get(request.chat.platform)
             if messenger is not None and request.message_id:
                 await self._best_effort(messenger.show_approval_outcome(request, ApprovalOutcome.CANCELLED))
-        await self._recover_interrupted()
+        await self._recover_interrupted(previous)
+        await self.outbox.take_over(previous, self.deps.clock.now())
+        self._heartbeat = asyncio.create_task(self._keep_claims(), name="heartbeat")
+        for continuation in await self.parked.all():
+            await self._queue_resume(continuation.chat, continuation.approval_id)
         self._delivery = asyncio.create_task(self.outbox.run(), name="outbox")
         for key in await self.inbox.chats_with_work():
             self._kick(key)
@@ -164,14 +183,18 @@ class Assistant:
 
     async def stop(self) -> None:
         self._accepting = False
-        tasks = [*self._tasks, *self._workers.values()]
-        if self._delivery is not None:
-            tasks.append(self._delivery)
-            self._delivery = None
+        tasks = [*self._tasks, *self._workers.values(), *self._expiries.values()]
+        for background in (self._delivery, self._heartbeat):
+            if background is not None:
+                tasks.append(background)
+        self._delivery = self._heartbeat = None
         for task in tasks:
             task.cancel()
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
+        # Nobody can answer an approval of a stopped process: cancelled now, so the adapters
+        # edit the messages; parked turns resume at the next start and say it was not done.
+        await self.broker.cancel_stale()
 
     # -- inbound ---------------------------------------------------------------------
     async def receive(self, event: InboundEvent, source: str | None = None) -> int | None:
@@ -209,16 +232,58 @@ class Assistant:
             await future
         except asyncio.CancelledError:
             # Whoever waited went away (the console's input closed): so does the turn.
+            self._waiters.pop(item_id, None)
             key = chat_key(event.chat)
             worker = self._workers.get(key)
             if worker is not None and self._current.get(key) == item_id:
                 worker.cancel()
+            continuation = await asyncio.shield(self.parked.of_event(item_id))
+            if continuation is not None:
+                await asyncio.shield(self._cancel_approval(continuation.approval_id))
             raise
 
     async def decide(self, decision: ApprovalDecision) -> DecisionResult:
+        """Apply a decision now (never queued behind the chat); the turn it was for resumes in order."""
         result = await self.broker.decide(decision)
         log.debug("approval %s… decided by %s: %s", decision.request_id[:6], decision.chat.user_key, result)
+        if result in (DecisionResult.ACCEPTED, DecisionResult.ACCEPTED_ALWAYS, DecisionResult.EXPIRED):
+            await self._settled(decision.request_id)
         return result
+
+    async def _settled(self, request_id: str) -> None:
+        """A request stopped pending: show how, and queue the resumption of its parked turn."""
+        timer = self._expiries.pop(request_id, None)
+        if timer is not None and timer is not asyncio.current_task():
+            timer.cancel()
+        request = await self.broker.get(request_id)
+        if request is None:
+            return
+        outcome = await self.broker.status(request_id)
+        if request.message_id:
+            self._in_background(self.show_outcome(request, outcome))
+        await self._queue_resume(request.chat, request_id)
+
+    async def _queue_resume(self, chat: ChatRef, request_id: str) -> None:
+        # Keyed by the request: a decision and a restart queue the resumption once between them.
+        if await self.inbox.put(ApprovalSettled(chat, request_id), self.deps.clock.now(),
+                                source=f"approval:{request_id}") is not None:
+            self._kick(chat_key(chat))
+
+    async def _cancel_approval(self, request_id: str) -> None:
+        if await self.broker.cancel(request_id):
+            await self._settled(request_id)
+
+    def _expire_later(self, request: ApprovalRequest) -> None:
+        """Silence is never consent: at its expiry a request still pending becomes expired."""
+        async def expire() -> None:
+            await self.deps.clock.sleep((request.expires_at - self.deps.clock.now()).total_seconds())
+            if await self.broker.expire_if_due(request.id):
+                await self._settled(request.id)
+            self._expiries.pop(request.id, None)
+
+        if request.id not in self._expiries:
+            self._expiries[request.id] = asyncio.create_task(self._best_effort(expire()),
+                                                             name=f"approval expiry {request.id[:6]}")
 
     def _kick(self, key: str) -> None:
         """Make sure one worker goes through this chat's inbox."""
@@ -246,7 +311,9 @@ class Assistant:
     async def _process(self, item: InboxItem) -> None:
         event = item.event
         try:
-            if isinstance(event, CommandMessage):
+            if isinstance(event, ApprovalSettled):
+                await self._resume(event, item)
+            elif isinstance(event, CommandMessage):
                 await self._command(event)
             elif isinstance(event, VoiceMessage):
                 await self._voice(event, item)
@@ -261,18 +328,40 @@ class Assistant:
             await self._best_effort(self.send(event.chat, OutboundMessage(replies.internal_error(lang),
                                                                           MessageKind.ERROR)))
         await self.inbox.finish(item.id, self.deps.clock.now())
-        waiter = self._waiters.pop(item.id, None)
+        if item.id in self._parking:
+            self._parking.discard(item.id)  # answered when its turn resumes
+        else:
+            self._answered(item.id)
+
+    def _answered(self, item_id: int) -> None:
+        waiter = self._waiters.pop(item_id, None)
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
 
-    async def _recover_interrupted(self) -> None:
+    async def _keep_claims(self) -> None:
+        """Renew the leases of running turns and sends, so no other worker takes them over."""
+        while True:
+            await self.deps.clock.sleep(HEARTBEAT_SECONDS)
+            now = self.deps.clock.now()
+            try:
+                await self.inbox.renew(now)
+                await self.outbox.renew(now)
+                await self.ownership.seen(now)
+            except Exception:
+                log.exception("heartbeat: leases not renewed")
+
+    async def _recover_interrupted(self, previous: str | None) -> None:
         """Events a previous process left running: run again, or say they were cut short."""
         db = self.deps.db
         now = self.deps.clock.now()
         unfinished: dict[str, list[int]] = {}
-        for row in await db.fetchall("SELECT id, chat_key FROM turns WHERE finished_at IS NULL"):
+        for row in await db.fetchall("SELECT id, chat_key FROM turns WHERE finished_at IS NULL"
+                                     " AND id NOT IN (SELECT turn_id FROM parked_turns)"):
             unfinished.setdefault(row["chat_key"], []).append(row["id"])
-        for item in await self.inbox.running():
+        for item in await self.inbox.running(previous, now):
+            if isinstance(item.event, ApprovalSettled):
+                await self._recover_resumption(item.event, item)
+                continue
             turn_ids = unfinished.get(chat_key(item.chat), [])
             done = await self._acted(turn_ids)
             asked = await self._asked(turn_ids)
@@ -287,11 +376,31 @@ class Assistant:
                 await self.inbox.requeue(item.id)
                 log.info("inbox %s was cut short by a restart; running it again", item.id)
         closed = await db.rowcount(
-            "UPDATE turns SET finished_at = ?, outcome = 'interrupted' WHERE finished_at IS NULL",
+            "UPDATE turns SET finished_at = ?, outcome = 'interrupted' WHERE finished_at IS NULL"
+            " AND id NOT IN (SELECT turn_id FROM parked_turns)",
             (now.isoformat(),),
         )
         if closed:
             log.warning("closed %d turn(s) a previous process left unfinished", closed)
+
+    async def _recover_resumption(self, event: ApprovalSettled, item: InboxItem) -> None:
+        """A parked turn cut short while it resumed: its approved call may have run, so it is
+        never run again; the user is told, with what the turn had done."""
+        now = self.deps.clock.now()
+        continuation = await self.parked.waiting_for(event.request_id)
+        notice: OutboundMessage | None = None
+        if continuation is not None:
+            said = str(json.loads(continuation.state).get("user_text", ""))
+            lang = detect_language(said, self.deps.settings.core.language)
+            done = await self._acted([continuation.turn_id])
+            notice = OutboundMessage(replies.interrupted(lang, said, done), MessageKind.ERROR)
+        async with self.deps.db.transaction() as tx:
+            await self.inbox.finish(item.id, now, tx, InboxStatus.INTERRUPTED)
+            if continuation is not None and notice is not None:
+                await self.outbox.put(continuation.chat, notice, tx)
+                await self.inbox.finish(continuation.inbox_id, now, tx, InboxStatus.INTERRUPTED)
+                await self.parked.drop(continuation.turn_id, tx)
+        log.warning("approval %s…: its turn was cut short while resuming; the user is told", event.request_id[:6])
 
     async def _acted(self, turn_ids: list[int]) -> list[str]:
         """What the cut-short turns changed (so running them again could repeat it)."""
@@ -387,18 +496,57 @@ class Assistant:
             await self.send(chat, OutboundMessage(replies.no_model(lang), MessageKind.ERROR))
             return
         await self.typing(chat)
-        outcome = await self._runner.run(chat, text, message_id, lang, attached)
+        result = await self._runner.run(chat, text, message_id, lang, attached)
+        if isinstance(result, Parked):
+            await self._park(chat, item.id, result, event_id=item.id)
+            return
+        await self._reply(chat, result, item.id)
+
+    async def _reply(self, chat: ChatRef, outcome: TurnOutcome, *events: int, parked: int | None = None) -> None:
+        """The turn's answer: on record, queued for delivery and `events` done, all together."""
+        db = self.deps.db
         kept = outcome.answer if outcome.keep_text else NOT_KEPT
         answer = OutboundMessage(outcome.answer, outcome.kind, outcome.suggestions, outcome.receipts)
         async with db.transaction() as tx:
-            # Together: the answer on record, the answer to deliver, and the event done.
             await self.messages.add(chat, "assistant", kept, self.deps.clock.now(), turn_id=outcome.turn_id, tx=tx)
             await self.outbox.put(chat, answer, tx)
-            await self.inbox.finish(item.id, self.deps.clock.now(), tx)
+            for event_id in events:
+                await self.inbox.finish(event_id, self.deps.clock.now(), tx)
+            if parked is not None:
+                await self.parked.drop(parked, tx)
         await self.outbox.flush(chat)
         for listener in self.turn_listeners:
             # After the turn, not in it: the chat's next message does not wait for memory work.
             self._in_background(listener(chat, outcome.turn_id))
+
+    async def _park(self, chat: ChatRef, item_id: int, parked: Parked, event_id: int) -> None:
+        """Save the turn's continuation and free the chat; the decision resumes it."""
+        continuation = Continuation(parked.turn_id, chat, event_id, parked.request.id, parked.state)
+        async with self.deps.db.transaction() as tx:
+            await self.parked.park(continuation, self.deps.clock.now(), tx)
+            if item_id == event_id:
+                await self.inbox.park(item_id, tx)
+        if item_id == event_id:
+            self._parking.add(item_id)
+        log.info("turn %s parked on approval %s…", parked.turn_id, parked.request.id[:6])
+        self._expire_later(parked.request)
+
+    async def _resume(self, event: ApprovalSettled, item: InboxItem) -> None:
+        """A parked turn goes on now that its approval is decided, and answers its event."""
+        continuation = await self.parked.waiting_for(event.request_id)
+        if continuation is None:
+            return  # its turn is done already (or never parked: nowhere to show the request)
+        if await self.broker.status(event.request_id) is ApprovalOutcome.PENDING:
+            log.warning("approval %s… is still pending; its turn stays parked", event.request_id[:6])
+            return
+        chat = continuation.chat
+        await self.typing(chat)
+        result = await self._runner.resume(chat, continuation.turn_id, continuation.state)
+        if isinstance(result, Parked):
+            await self._park(chat, item.id, result, event_id=continuation.inbox_id)
+            return
+        await self._reply(chat, result, item.id, continuation.inbox_id, parked=continuation.turn_id)
+        self._answered(continuation.inbox_id)
 
     async def _attachment(self, event: AttachmentMessage, item: InboxItem) -> None:
         """Keep the original, read what can be read, and let the model see it (or say why not)."""

@@ -105,6 +105,15 @@ class ApprovalDecision:
     always: bool = False
 
 
+@dataclass(frozen=True)
+class ApprovalSettled:
+    """The core's own event: an approval a parked turn waits for is decided (approved,
+    denied, expired or cancelled), so that turn resumes in its chat's order."""
+
+    chat: ChatRef
+    request_id: str
+
+
 class AttachmentKind(StrEnum):
     PHOTO = "photo"
     DOCUMENT = "document"

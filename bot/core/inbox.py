@@ -3,8 +3,9 @@
 An adapter acknowledges an update (Telegram's offset, Matrix's sync token) only after
 `put` returned, so a crash can never lose a message the messenger considers delivered.
 Each chat's events are worked through in arrival order by one worker at a time: a worker
-claims the chat's oldest queued row with a lease (`claimed_by`, `claimed_until`), and no
-row of a chat is claimed while another row of that chat is running under a live lease.
+claims the chat's oldest queued row with a lease (`claimed_by`, `claimed_until`), renewed
+while its turn runs, and no row of a chat is claimed while another row of that chat is
+running under a live lease (see bot/core/ownership.py for who takes over after a restart).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.core.events import (
+    ApprovalSettled,
     AttachmentKind,
     AttachmentMessage,
     ChatKind,
@@ -28,12 +30,12 @@ from bot.core.events import (
 from memory.db import Database, Transaction
 from memory.messages import chat_key
 
-# How long a claim holds; only matters when several workers share the tables.
-LEASE = timedelta(minutes=15)
+# How long a claim holds unless renewed (the heartbeat renews it while the turn runs).
+LEASE = timedelta(minutes=5)
 # Telegram keeps an unacknowledged update for 24 h and may reuse ids after a quiet week.
 DEDUPE_WINDOW = timedelta(days=2)
 
-QueuedEvent = TextMessage | VoiceMessage | CommandMessage | AttachmentMessage
+QueuedEvent = TextMessage | VoiceMessage | CommandMessage | AttachmentMessage | ApprovalSettled
 
 
 class InboxStatus(StrEnum):
@@ -41,6 +43,7 @@ class InboxStatus(StrEnum):
     RUNNING = "running"
     DONE = "done"
     INTERRUPTED = "interrupted"  # a restart cut it short and the user was told
+    PARKED = "parked"  # its turn waits for an approval; the chat goes on meanwhile
 
 
 class EventKind(StrEnum):
@@ -48,6 +51,7 @@ class EventKind(StrEnum):
     VOICE = "voice"
     COMMAND = "command"
     ATTACHMENT = "attachment"
+    APPROVAL_SETTLED = "approval_settled"
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,8 @@ class InboxItem:
             return f"/{self.event.name} {self.event.argument}".strip()
         if isinstance(self.event, AttachmentMessage):
             return f"📎 {self.event.filename} {self.event.caption}".strip()
+        if isinstance(self.event, ApprovalSettled):
+            return ""
         return "🎙️"
 
 
@@ -84,6 +90,8 @@ def _encode(event: QueuedEvent) -> tuple[EventKind, dict[str, Any], bytes | None
             "kind": event.kind.value, "filename": event.filename, "mime_type": event.mime_type,
             "caption": event.caption, "message_id": event.message_id,
         }, event.data
+    if isinstance(event, ApprovalSettled):
+        return EventKind.APPROVAL_SETTLED, {"request_id": event.request_id}, None
     return EventKind.COMMAND, {"name": event.name, "argument": event.argument}, None
 
 
@@ -99,6 +107,8 @@ def _decode(row: Any) -> QueuedEvent:
         return AttachmentMessage(chat, AttachmentKind(payload["kind"]), bytes(row["data"] or b""),
                                  payload["filename"], payload["mime_type"], payload.get("caption", ""),
                                  payload.get("message_id"))
+    if kind is EventKind.APPROVAL_SETTLED:
+        return ApprovalSettled(chat, payload["request_id"])
     return CommandMessage(chat, payload["name"], payload.get("argument", ""))
 
 
@@ -174,15 +184,33 @@ class Inbox:
         """Done: the copy of the user's words goes (layer A keeps them, where /forget reaches)."""
         await (tx or self._db).execute(
             "UPDATE chat_inbox SET status = ?, finished_at = ?, payload = '{}', data = NULL,"
-            " claimed_by = NULL, claimed_until = NULL WHERE id = ?",
-            (status.value, at.isoformat(), item_id),
+            " claimed_by = NULL, claimed_until = NULL WHERE id = ? AND status IN (?, ?, ?)",
+            (status.value, at.isoformat(), item_id, InboxStatus.QUEUED.value, InboxStatus.RUNNING.value,
+             InboxStatus.PARKED.value),
         )
 
-    async def running(self) -> list[InboxItem]:
-        """Rows a previous process left running (it crashed or was stopped mid-turn)."""
+    async def park(self, item_id: int, tx: Transaction) -> None:
+        """The event's turn waits for an approval: the chat is free, the event not yet answered."""
+        await tx.execute(
+            "UPDATE chat_inbox SET status = ?, payload = '{}', data = NULL, claimed_by = NULL,"
+            " claimed_until = NULL WHERE id = ?",
+            (InboxStatus.PARKED.value, item_id),
+        )
+
+    async def renew(self, now: datetime) -> None:
+        """The heartbeat: this worker's running rows keep their claim."""
+        await self._db.execute(
+            "UPDATE chat_inbox SET claimed_until = ? WHERE claimed_by = ? AND status = ?",
+            ((now + LEASE).isoformat(), self.worker, InboxStatus.RUNNING.value),
+        )
+
+    async def running(self, previous: str | None, now: datetime) -> list[InboxItem]:
+        """Rows a previous process left running (it crashed or was stopped mid-turn): those of
+        `previous` (this database's last owner; None: any), and any whose lease ran out."""
         rows = await self._db.fetchall(
-            "SELECT * FROM chat_inbox WHERE status = ? AND claimed_by != ? ORDER BY id",
-            (InboxStatus.RUNNING.value, self.worker),
+            "SELECT * FROM chat_inbox WHERE status = ? AND claimed_by != ?"
+            " AND (? IS NULL OR claimed_by = ? OR claimed_until <= ?) ORDER BY id",
+            (InboxStatus.RUNNING.value, self.worker, previous, previous, now.isoformat()),
         )
         return [_item(row) for row in rows]
 

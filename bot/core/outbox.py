@@ -43,7 +43,7 @@ from memory.messages import chat_key
 
 log = logging.getLogger(__name__)
 
-LEASE = timedelta(minutes=2)
+LEASE = timedelta(minutes=2)  # renewed by the heartbeat while a send runs
 FIRST_RETRY_SECONDS = 2.0
 MAX_RETRY_SECONDS = 300.0
 # A scheduled post that waited longer than this in the outbox says it is late.
@@ -147,6 +147,22 @@ class Outbox:
             # Either a wake-up (a new row, a messenger back) or the next retry falls due.
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=delay)
+
+    async def renew(self, now: datetime) -> None:
+        """The heartbeat: messages this worker is sending keep their claim."""
+        await self._db.execute(
+            "UPDATE outbox SET claimed_until = ? WHERE claimed_by = ? AND status = ?",
+            ((now + LEASE).isoformat(), self._worker, DeliveryStatus.PENDING.value),
+        )
+
+    async def take_over(self, previous: str | None, now: datetime) -> int:
+        """At start-up: claims `previous` (this database's last owner; None: any) left, and
+        any whose lease ran out, are released, so their messages go out now."""
+        return await self._db.rowcount(
+            "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE status = ?"
+            " AND claimed_by IS NOT NULL AND claimed_by != ? AND (? IS NULL OR claimed_by = ? OR claimed_until <= ?)",
+            (DeliveryStatus.PENDING.value, self._worker, previous, previous, now.isoformat()),
+        )
 
     async def pending(self) -> int:
         row = await self._db.fetchone("SELECT COUNT(*) AS n FROM outbox WHERE status = ?",

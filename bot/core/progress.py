@@ -74,9 +74,13 @@ class ProgressReporter:
         self._shown: str | None = None
         self._task: asyncio.Task[None] | None = None
 
-    def start(self, step: str) -> None:
+    def start(self, step: str, slow_already: bool = False) -> None:
+        """`slow_already`: the turn resumes after waiting (for an approval), so every step shows at once."""
         self._step = step
-        self._task = asyncio.create_task(self._run())
+        if slow_already:
+            self._shown = ""
+        delay = PROGRESS_REFRESH_SECONDS if slow_already else PROGRESS_DELAY_SECONDS
+        self._task = asyncio.create_task(self._run(delay))
 
     async def step(self, text: str) -> None:
         self._step = text
@@ -89,8 +93,8 @@ class ProgressReporter:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
-    async def _run(self) -> None:
-        await self._clock.sleep(PROGRESS_DELAY_SECONDS)
+    async def _run(self, delay: float) -> None:
+        await self._clock.sleep(delay)
         while True:
             await self._show()
             await self._clock.sleep(PROGRESS_REFRESH_SECONDS)

@@ -93,6 +93,15 @@ def users_words(text: str) -> str:
     return text.replace(SOFTWARE_NOTE, "(quoted) " + SOFTWARE_NOTE.strip("[]"))
 
 
+def awaiting_approval(descriptions: Sequence[str]) -> str:
+    """Actions an earlier turn asked the user to approve, still undecided: not done."""
+    if not descriptions:
+        return ""
+    lines = "\n".join(f"- {d}" for d in descriptions)
+    return ("Waiting for the user's approval (asked earlier; NOT done yet, and done only if they approve: "
+            "never say it was done, and do not ask for it again):\n" + lines)
+
+
 def history_messages(history: Sequence[StoredMessage]) -> list[ChatMessage]:
     return [{"role": m.role, "content": users_words(m.content) if m.role == "user" else m.content}
             for m in history]

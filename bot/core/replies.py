@@ -275,6 +275,18 @@ def pin_out_of_range() -> str:
     return "Latitude must be within ±90 and longitude within ±180."
 
 
+def approval_cancelled(lang: str, said: str) -> str:
+    """A turn parked on an approval that a stop or restart cancelled: code's answer, not the model's."""
+    quoted = said if len(said) <= 80 else said[:77] + "…"
+    return _pick(
+        lang,
+        f"⚠️ Me detuve mientras esperaba tu aprobación para «{quoted}», así que no lo hice. "
+        "Si aún lo necesitas, pídemelo de nuevo.",
+        f"⚠️ I stopped while waiting for your approval for “{quoted}”, so it was not done. "
+        "If you still need it, please ask again.",
+    )
+
+
 def interrupted(lang: str, said: str, done: list[str]) -> str:
     """After a restart cut a turn short and running it again could repeat what it did."""
     quoted = said if len(said) <= 80 else said[:77] + "…"
