@@ -111,6 +111,8 @@ class ConsoleAdapter:
         while self._turns:
             if self._pending:
                 self._print("  Input closed: pending approvals are cancelled, nothing was done.")
+                for request in list(self._pending):
+                    await self._assistant.cancel_approval(request.id)
                 for task in list(self._turns):
                     task.cancel()
             await asyncio.wait(list(self._turns), timeout=0.2)

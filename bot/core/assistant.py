@@ -239,7 +239,7 @@ class Assistant:
                 worker.cancel()
             continuation = await asyncio.shield(self.parked.of_event(item_id))
             if continuation is not None:
-                await asyncio.shield(self._cancel_approval(continuation.approval_id))
+                await asyncio.shield(self.cancel_approval(continuation.approval_id))
             raise
 
     async def decide(self, decision: ApprovalDecision) -> DecisionResult:
@@ -269,7 +269,8 @@ class Assistant:
                                 source=f"approval:{request_id}") is not None:
             self._kick(chat_key(chat))
 
-    async def _cancel_approval(self, request_id: str) -> None:
+    async def cancel_approval(self, request_id: str) -> None:
+        """Nobody is left to answer (the console's input closed): the request is cancelled."""
         if await self.broker.cancel(request_id):
             await self._settled(request_id)
 
