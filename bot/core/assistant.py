@@ -246,8 +246,10 @@ class Assistant:
         """Apply a decision now (never queued behind the chat); the turn it was for resumes in order."""
         result = await self.broker.decide(decision)
         log.debug("approval %s… decided by %s: %s", decision.request_id[:6], decision.chat.user_key, result)
-        if result in (DecisionResult.ACCEPTED, DecisionResult.ACCEPTED_ALWAYS, DecisionResult.EXPIRED):
+        if result in (DecisionResult.ACCEPTED, DecisionResult.ACCEPTED_ALWAYS):
             await self._settled(decision.request_id)
+        # A press after the expiry time may be what marks a request expired; its timer,
+        # due by then, resumes the turn (one edit of the message, one resumption).
         return result
 
     async def _settled(self, request_id: str) -> None:
@@ -278,7 +280,8 @@ class Assistant:
         """Silence is never consent: at its expiry a request still pending becomes expired."""
         async def expire() -> None:
             await self.deps.clock.sleep((request.expires_at - self.deps.clock.now()).total_seconds())
-            if await self.broker.expire_if_due(request.id):
+            expired = await self.broker.expire_if_due(request.id)
+            if expired or await self.broker.status(request.id) is ApprovalOutcome.EXPIRED:
                 await self._settled(request.id)
             self._expiries.pop(request.id, None)
 
@@ -530,7 +533,8 @@ class Assistant:
         if item_id == event_id:
             self._parking.add(item_id)
         log.info("turn %s parked on approval %s…", parked.turn_id, parked.request.id[:6])
-        self._expire_later(parked.request)
+        if await self.broker.status(parked.request.id) is ApprovalOutcome.PENDING:  # not decided already
+            self._expire_later(parked.request)
 
     async def _resume(self, event: ApprovalSettled, item: InboxItem) -> None:
         """A parked turn goes on now that its approval is decided, and answers its event."""

@@ -90,6 +90,10 @@ async def test_a_restart_keeps_the_device_and_keeps_decrypting(world: MatrixWorl
     assert second.decrypted
     assert "said while you were away" in str(world.model.requests[-1]["messages"])
 
+    # The turn that waited for it says it was not done (code's words: no model call at start-up).
+    told = await alice.message_from(bot.user_id, room, match=lambda s: s.body.startswith("⚠️ I stopped"))
+    assert "delete the pending at restart note" in told.body and "cancelled, not done" in told.body
+
     # The old approval is stale after the restart: answering it changes nothing.
     mark = alice.mark
     await alice.react(room, approval.event_id, "✅")
