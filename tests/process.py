@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.core.prompt import SOFTWARE_NOTE
 from tests.scripted_model import Scripted, ScriptedModel
 from tests.telegram.fake_bot_api import FakeBotApi
 
@@ -33,10 +34,14 @@ def hashed_vectors(texts: list[str]) -> list[list[float]]:
 
 
 def last_user_text(body: dict[str, Any]) -> str:
+    """The user's words in the newest user message (the turn's context comes first, then a
+    blank line, then the words; the test messages are one paragraph)."""
     for message in reversed(body.get("messages", [])):
         if message.get("role") == "user":
             content = message.get("content")
-            return content if isinstance(content, str) else json.dumps(content)
+            if not isinstance(content, str):
+                return json.dumps(content)
+            return content.rpartition("\n\n")[2] if content.startswith(SOFTWARE_NOTE) else content
     return ""
 
 

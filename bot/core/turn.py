@@ -260,11 +260,14 @@ class TurnRunner:
         self._show_progress(state)
         try:
             result = await self._run(state, message_id)
+        except BaseException:
+            if state.reading is not None and not state.reading.done():
+                state.reading.cancel()  # cut short: nobody reads it
+            raise
         finally:
             if state.progress is not None:
                 await state.progress.stop()
-            if state.reading is not None and not state.reading.done():
-                state.reading.cancel()  # cut short: nobody reads it
+        # (A turn that ended without verifying, e.g. the model failed, still awaits it for its receipts.)
         return await self._conclude(state, result)
 
     async def resume(self, chat: ChatRef, turn_id: int, saved: str) -> TurnOutcome | Parked:

@@ -42,6 +42,10 @@ async def _nothing_left_parked(tg: Harness) -> None:
     await tg.wait_until(settled)
 
 
+def _prompt_text(tg: Harness, request: int) -> str:
+    return "\n".join(str(m.get("content")) for m in tg.model.requests[request]["messages"])
+
+
 def _sent_texts(tg: Harness) -> list[str]:
     return [str(c.params["text"]) for c in tg.api.calls_to("sendMessage")]
 
@@ -58,8 +62,8 @@ async def test_another_message_is_answered_while_a_delete_waits_then_approve_run
     assert answer == "Tus notas son Groceries e Ideas."
     assert await _status(tg, request_id) == "pending" and tg.skill.deleted == []
     # The turn that answered meanwhile was told the delete is waiting, not done.
-    volatile = tg.model.requests[1]["messages"][-2]["content"]
-    assert "Waiting for the user's approval" in volatile and DELETE in volatile
+    told = _prompt_text(tg, 1)
+    assert "Waiting for the user's approval" in told and DELETE in told
 
     query = await tg.press(shown, approve=True)
     assert await tg.answer_to(query) == DECISION_NOTICES[DecisionResult.ACCEPTED]
@@ -202,7 +206,7 @@ async def test_turns_parked_in_one_chat_are_resumed_by_their_own_decisions(tg: H
     ideas = await _parked(tg, "borra también Ideas", count=2)
     assert 'Delete the note "Ideas" for good.' in ideas.text
     # The second turn knew the first was still waiting.
-    assert DELETE in tg.model.requests[1]["messages"][-2]["content"]
+    assert DELETE in _prompt_text(tg, 1)
 
     await tg.answer_to(await tg.press(ideas, approve=True))
     await tg.replies(1, predicate=lambda t: t.startswith("He borrado la nota Ideas"))
