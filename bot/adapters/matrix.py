@@ -85,7 +85,7 @@ from bot.core.events import (
     TextMessage,
     VoiceMessage,
 )
-from bot.errors import ConfigError, MayordomoError
+from bot.errors import ConfigError, DeliveryError, MayordomoError
 from memory.db import Database
 
 log = logging.getLogger(__name__)
@@ -116,7 +116,17 @@ UNSUPPORTED = (
 
 
 class MatrixSendError(MayordomoError):
-    """An event could not be put into a room (encryption or homeserver failure)."""
+    """An event could not be put into a room (encryption or homeserver failure); `code` is
+    the homeserver's errcode when it answered with one."""
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+# Answers after which sending the same event again cannot succeed.
+_PERMANENT_SEND_ERRORS = frozenset({"M_FORBIDDEN", "M_NOT_FOUND", "M_BAD_JSON", "M_NOT_JSON", "M_TOO_LARGE",
+                                    "M_UNKNOWN_TOKEN", "M_MISSING_TOKEN"})
 
 
 class MatrixMediaError(MayordomoError):
@@ -399,9 +409,15 @@ class MatrixAdapter:
                 content = rendered.content(msgtype)
                 if message.kind is not MessageKind.SCHEDULED:
                     content = self._in_thread(chat.chat_id, content)
-                last = await self._put(chat.chat_id, "m.room.message", content)
+                # One transaction id per part and delivery: the homeserver keeps the first event
+                # for a repeated id, so a retry (after a timeout, or a later part's failure)
+                # never shows a part twice.
+                txn_id = f"{message.delivery_id}.{index}" if message.delivery_id else None
+                last = await self._put(chat.chat_id, "m.room.message", content, txn_id)
                 self._thread_moved(chat.chat_id, last)
         except MatrixSendError as exc:
+            if message.delivery_id:  # the outbox retries it, safely
+                raise DeliveryError(f"Matrix: {exc}", permanent=exc.code in _PERMANENT_SEND_ERRORS) from exc
             log.error("Matrix: message to %s not sent: %s", chat.chat_id, exc)
             return None
         finally:
@@ -542,7 +558,7 @@ class MatrixAdapter:
         await self._approvals.clear_reactions(request.message_id)
 
     # -- putting events into rooms (the only way out) ----------------------------------
-    async def _put(self, room_id: str, event_type: str, content: dict[str, Any]) -> str:
+    async def _put(self, room_id: str, event_type: str, content: dict[str, Any], txn_id: str | None = None) -> str:
         """Send one room event, encrypted whenever the room is (reactions excepted); its event id.
 
         Reactions go unencrypted, as Element sends them: an encrypted reaction looks like a new
@@ -552,11 +568,12 @@ class MatrixAdapter:
         client = self._require_client()
         if event_type != "m.reaction" and await self._must_encrypt(room_id):
             event_type, content = await self._encrypt(room_id, event_type, content)
-        method, path, data = Api.room_send(client.access_token, room_id, event_type, content, uuid4())
+        method, path, data = Api.room_send(client.access_token, room_id, event_type, content, txn_id or uuid4())
         # nio's public room_send never encrypts reactions; the raw send keeps one guarded path.
         response = await client._send(RoomSendResponse, method, path, data, (room_id,))
         if not isinstance(response, RoomSendResponse):
-            raise MatrixSendError(f"{event_type} refused by the homeserver: {getattr(response, 'message', response)}")
+            raise MatrixSendError(f"{event_type} refused by the homeserver: {getattr(response, 'message', response)}",
+                                  getattr(response, "status_code", None))
         return str(response.event_id)
 
     async def _must_encrypt(self, room_id: str) -> bool:

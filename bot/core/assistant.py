@@ -13,6 +13,7 @@ or the user is told in one line that it was cut short.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -125,6 +126,10 @@ class Assistant:
 
     def add_messenger(self, messenger: Messenger) -> None:
         self._messengers[messenger.platform] = messenger
+        # An answer may have been ready before its adapter registered (an event of the first sync).
+        with contextlib.suppress(RuntimeError):  # no event loop yet: nothing can have waited
+            asyncio.get_running_loop()
+            self._in_background(self.outbox.platform_ready(messenger.platform))
 
     def messenger(self, platform: Platform) -> Messenger:
         try:

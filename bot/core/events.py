@@ -189,6 +189,9 @@ class OutboundMessage:
     suggestions: tuple[str, ...] = field(default_factory=tuple)
     receipts: tuple[Receipt, ...] = field(default_factory=tuple)
     ask_location: bool = False  # offer the platform's "share my location" control, if it has one
+    # The same for every attempt to deliver this message (set by the outbox), so a messenger
+    # that can deduplicate (Matrix transaction ids) never shows a retried send twice.
+    delivery_id: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)

@@ -127,6 +127,15 @@ class Outbox:
             return None
         return SentMessage(ChatRef(Platform(row["platform"]), row["chat_id"], row["user_id"]), row["message_id"])
 
+    async def platform_ready(self, platform: Platform) -> None:
+        """A messenger came up: what waited for it (no adapter yet) is due now, not after its backoff."""
+        now = self._clock.now().isoformat()
+        await self._db.execute(
+            "UPDATE outbox SET next_attempt_at = ? WHERE status = ? AND platform = ? AND next_attempt_at > ?",
+            (now, DeliveryStatus.PENDING.value, platform.value, now),
+        )
+        self._wake.set()
+
     def wake(self) -> None:
         """Look at the outbox now (after a restart of a messenger, or in tests)."""
         self._wake.set()
@@ -192,7 +201,9 @@ class Outbox:
         if messenger is None:
             await self._retry_later(item, f"no adapter for {item.chat.platform.value}")
             return None
-        message = self._maybe_late(item)
+        # Row id and creation time: stable across retries, never reused by another database's row.
+        message = replace(self._maybe_late(item),
+                          delivery_id=f"mayordomo-{item.id}-{int(item.created_at.timestamp() * 1000)}")
         try:
             sent = await messenger.send(item.chat, message)
         except asyncio.CancelledError:
