@@ -22,9 +22,12 @@ async def test_text_message_is_answered_through_the_scripted_model(tg: Harness) 
     rows = await tg.db.fetchall("SELECT role, content, user_key FROM messages ORDER BY id")
     assert [(r["role"], r["user_key"]) for r in rows] == [
         ("user", f"telegram:{OWNER_ID}"), ("assistant", f"telegram:{OWNER_ID}")]
-    recorded = await tg.db.fetchall("SELECT * FROM telegram_sent")
-    assert [(r["chat_id"], r["kind"], r["attempts"]) for r in recorded] == [
-        (str(OWNER_ID), "answer", 1)]
+    async def recorded() -> bool:  # written once the Bot API answered the send
+        return bool(await tg.db.fetchall("SELECT 1 FROM telegram_sent"))
+
+    await tg.wait_until(recorded)
+    rows = await tg.db.fetchall("SELECT * FROM telegram_sent")
+    assert [(r["chat_id"], r["kind"], r["attempts"]) for r in rows] == [(str(OWNER_ID), "answer", 1)]
 
 
 async def test_commands_reach_the_core_with_name_and_argument(tg: Harness) -> None:
