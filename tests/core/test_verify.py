@@ -314,3 +314,25 @@ def test_speaking_of_the_asked_object_as_handled_after_a_write_elsewhere_is_caug
     user = "add milk to my shopping-f40 note"
     assert Rule.UNBACKED_CLAIM in _rules("Milk is on your shopping-f40 note.", calls, user)
     assert check("Milk is on your todo-f40 note.", calls, user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "kind"), [
+    ("can you stick 'renew passport' on my errands note", "store"),
+    ("pop eggs on the list", "store"),
+    ("grábate que mi talla es la 43", "store"),
+    ("ping me in 20 minutes about the oven", "remind"),
+    ("que no se me olvide llamar a Juan mañana", "remind"),
+    ("hazme acordar a las 5 de sacar la basura", "remind"),
+    ("shoot an email to ana@example.org saying hi", "send"),
+    ("let Ana know by email that I'm late", "send"),
+    ("tírame la nota vieja", "remove"),
+])
+def test_everyday_ways_of_asking_are_read_as_requests(user: str, kind: str) -> None:
+    from bot.core.honesty.intent import asked_actions
+    assert {k.value for k in asked_actions(user)} == {kind}
+
+
+@pytest.mark.parametrize("user", ["let me know what you think", "I threw the ball", "the bin is full"])
+def test_talk_that_asks_for_nothing_stays_that_way(user: str) -> None:
+    from bot.core.honesty.intent import asked_actions
+    assert asked_actions(user) == frozenset()

@@ -22,21 +22,24 @@ _LEAD = (
 _VERBS: dict[ActionKind, str] = {
     ActionKind.REMOVE: (
         r"delete|remove|erase|drop|clear|wipe|trash|forget|cancel|call\s+off|unsubscribe|get\s+rid\s+of|"
+        r"scrap|bin|ditch|t[íi]ra(?:me|la|lo)?|c[áa]rga(?:te)?(?:la|lo)|"
         r"borra|b[óo]rra(?:me|la|lo|las|los)|elimina(?:r|la|lo|las|los)?|quita(?:r|me|la|lo)?|olvida(?:r|te)?|"
         r"cancela(?:r|la|lo)?|anula(?:r|la|lo)?|b[óo]rrame|borrar"
     ),
     ActionKind.SEND: (
         r"(?:send|email|e-mail|mail|text|message|forward)(?!\s+(?:me|it\s+to\s+me)\b)|reply|respond\s+to|answer\s+\w+|"
-        r"tell\s+\w+\s+(?:that|i'?m)|"
+        r"tell\s+\w+\s+(?:that|i'?m)|let\s+(?!me\b|us\b)\w+\s+know|shoot\s+(?:\w+\s+)?(?:an?\s+)?(?:email|e-mail|message|text|line)|"
+        r"drop\s+\w+\s+(?:an?\s+)?(?:email|e-mail|message|line|note)|"
         r"env[íi]a(?:r|le|les)?|manda(?:r|le|les)?|m[áa]ndale|env[íi]ale|responde(?:r|le)?|contesta(?:r|le)?|"
         r"reenv[íi]a(?:r|le)?|escr[íi]bele|dile\s+a|dile\s+que"
     ),
     ActionKind.REMIND: (
         r"remind|set\s+(?:a|an|the)\s+(?:reminder|alarm|timer)|don'?t\s+let\s+me\s+forget|"
+        r"(?:ping|nudge|alert|buzz|wake)\s+me|que\s+no\s+se\s+me\s+olvide|hazme\s+acordar|"
         r"recu[ée]rdame|recordarme|av[íi]same|pon(?:me)?\s+(?:un|una)\s+(?:recordatorio|alarma|aviso)"
     ),
     ActionKind.STORE: (
-        r"add|put|create|make\s+(?:a|an|the)\s+(?:note|list|event|task|entry)|write|jot|note\s+down|note|save|"
+        r"add|put|stick|pop|toss|throw|slot|pencil\s+in|create|make\s+(?:a|an|the)\s+(?:note|list|event|task|entry)|write|jot|note\s+down|note|save|"
         r"store|keep\s+in\s+mind|keep\s+track|remember|record|log|register|schedule|book|move|rename|change|"
         r"update|replace|overwrite|edit|mark|complete|archive|append|insert|set\s+up|memori[sz]e|"
         r"a[ñn]ade|a[ñn][áa]de(?:me|lo|la)|agrega(?:r|me)?|pon(?:me|lo|la|le)?|mete(?:r|me)?|apunta(?:r|me)?|"
@@ -44,7 +47,7 @@ _VERBS: dict[ActionKind, str] = {
         r"cr[ée]a(?:me|la|lo)|guarda(?:r)?|gu[áa]rda(?:me|lo|la)|registra(?:r)?|recuerda(?:\s+que)?|"
         r"programa(?:r)?|agenda(?:r)?|reserva(?:r)?|mueve|mover|cambia(?:r)?|renombra(?:r)?|actualiza(?:r)?|"
         r"sustituye|sustituir|reemplaza(?:r)?|sobrescribe|edita(?:r)?|marca(?:r)?|completa(?:r)?|archiva(?:r)?|"
-        r"memoriza(?:r)?|ten\s+en\s+cuenta"
+        r"memoriza(?:r)?|ten\s+en\s+cuenta|gr[áa]ba(?:te|lo|la)?|ap[úu]nta(?:te)?|qu[ée]date\s+con"
     ),
 }
 _PATTERNS = tuple(
@@ -54,7 +57,9 @@ _PATTERNS = tuple(
 _NEGATED_REQUEST = re.compile(r"\b(?:don'?t|do\s+not|never|no|nunca|ni)\s+$", _I)
 # "remind" inside "remind me" anywhere, "recuérdame" anywhere: requests whatever comes before.
 _ANYWHERE = (
-    (ActionKind.REMIND, re.compile(r"\b(?:remind\s+me|recu[ée]rdame|av[íi]same\s+(?:el|la|a|cuando|ma[ñn]ana))\b", _I)),
+    (ActionKind.REMIND, re.compile(
+        r"\b(?:remind\s+me|recu[ée]rdame|av[íi]same\s+(?:el|la|a|cuando|ma[ñn]ana)|don'?t\s+let\s+me\s+forget|"
+        r"que\s+no\s+se\s+me\s+olvide)\b", _I)),
 )
 
 
