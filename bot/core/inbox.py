@@ -126,7 +126,8 @@ class Inbox:
         """Store an event; None when `source` was already stored (the messenger redelivered it)."""
         kind, payload, data = _encode(event)
         chat = event.chat
-        async with self._db.transaction() as tx:
+        # On disk before the messenger hears it arrived, even if the machine loses power.
+        async with self._db.transaction(durable=True) as tx:
             if source is not None:
                 seen = await tx.fetchone(
                     "SELECT id FROM chat_inbox WHERE source = ? AND received_at >= ?",

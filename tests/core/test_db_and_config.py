@@ -36,6 +36,19 @@ async def test_transaction_is_all_or_nothing(db: Database) -> None:
     assert await db.fetchone("SELECT * FROM job_runs WHERE job_id = 'a'") is None
 
 
+async def test_only_a_durable_transaction_waits_for_the_disk(db: Database) -> None:
+    # NORMAL (1): a commit survives a killed process; FULL (2): it also survives a power cut.
+    assert (await db.fetchone("PRAGMA synchronous"))[0] == 1
+    async with db.transaction(durable=True) as tx:
+        assert (await tx.fetchone("PRAGMA synchronous"))[0] == 2
+        await tx.execute("CREATE TABLE kept(x)")
+    assert (await db.fetchone("PRAGMA synchronous"))[0] == 1
+    with pytest.raises(RuntimeError):
+        async with db.transaction(durable=True) as tx:
+            raise RuntimeError("boom")
+    assert (await db.fetchone("PRAGMA synchronous"))[0] == 1
+
+
 @pytest.mark.parametrize(
     ("variable", "value", "expected"),
     [
