@@ -336,3 +336,9 @@ def test_everyday_ways_of_asking_are_read_as_requests(user: str, kind: str) -> N
 def test_talk_that_asks_for_nothing_stays_that_way(user: str) -> None:
     from bot.core.honesty.intent import asked_actions
     assert asked_actions(user) == frozenset()
+
+
+def test_a_tick_alone_claims_what_was_asked() -> None:
+    assert Rule.ACTION_NOT_DONE in _rules("🥛✅", [], "add milk to my shopping note")
+    assert check("😊", [], "add milk to my shopping note", NOW).ok  # a gesture claims nothing
+    assert check("👍", [], "thanks!", NOW).ok

@@ -253,8 +253,9 @@ def claimed_kinds(text: str) -> frozenset[ActionKind]:
 
 def _stance(text: str, last_of_question: bool) -> Stance:
     bare = _IDIOMS.sub(" ", _IDENTIFIER.sub(" x ", _QUOTED.sub(" ", text)))
-    if not re.search(r"\w", bare) and not re.search(r"\w", text):
-        return Stance.INTERJECTION
+    if not re.search(r"\w", text):
+        # Emojis alone: a tick ("🥛✅") says it is done, anything else is a gesture.
+        return Stance.AFFIRMATIVE if _CLOSER.search(text) else Stance.INTERJECTION
     if _INTERJECTION.match(bare) or not re.search(r"\w", bare):
         return Stance.INTERJECTION
     if _FACTIVE.match(bare) and not _NEGATION.search(bare):
