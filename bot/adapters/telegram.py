@@ -104,6 +104,7 @@ TYPING_REFRESH_SECONDS = 4.0
 # "typing…" is kept up at most this long without a new request from the core.
 TYPING_KEEPALIVE_SECONDS = 120.0
 MAX_POLL_BACKOFF_SECONDS = 30.0
+SEND_CONNECTIONS = 128  # PTB's HTTPXRequest defaults to 256
 # A RetryAfter (flood control) longer than this is not waited out.
 MAX_RETRY_AFTER_SECONDS = 60.0
 MAX_WEBHOOK_BODY_BYTES = 1024 * 1024
@@ -267,7 +268,10 @@ class TelegramAdapter:
             .base_url(settings.base_url)
             .base_file_url(settings.base_file_url)
             .get_updates_request(TolerantUpdatesRequest(connection_pool_size=2, read_timeout=10.0))
-            .request(HTTPXRequest(connection_pool_size=32, read_timeout=30.0, media_write_timeout=60.0))
+            # Every chat with a turn running may send at once (typing, a progress draft, the
+            # answer): with fewer connections they queue, and past PTB's pool timeout fail.
+            .request(HTTPXRequest(connection_pool_size=SEND_CONNECTIONS, read_timeout=30.0,
+                                  media_write_timeout=60.0))
             .job_queue(None)
             # A preview makes Telegram's servers fetch a link nobody clicked: a link that
             # carries data (…?d=<secret>) would leak it. Off for every send and edit.
