@@ -2,8 +2,8 @@
 
 A request id is 128 random bits. A decision is accepted once, only from the user who
 owns the request, only while it is live. Expiry is measured on the injected clock.
-Pending requests found at start-up (the process restarted mid-wait) become cancelled,
-and so do those still open when the process stops.
+Pending requests found at start-up (the process restarted mid-wait) become cancelled
+(or expired, if their time ran out meanwhile), and so do those open when the process stops.
 """
 
 from __future__ import annotations
@@ -234,6 +234,15 @@ class ApprovalBroker:
     async def status(self, request_id: str) -> ApprovalOutcome:
         row = await self._db.fetchone("SELECT status FROM approvals WHERE id = ?", (request_id,))
         return ApprovalOutcome(row["status"]) if row else ApprovalOutcome.CANCELLED
+
+    async def expire_overdue(self) -> list[ApprovalRequest]:
+        """At start-up: requests whose time ran out while no process watched them are expired
+        (silence is never consent), not cancelled."""
+        rows = await self._db.fetchall(
+            "SELECT * FROM approvals WHERE status = ? AND expires_at <= ?",
+            (ApprovalOutcome.PENDING.value, self._clock.now().isoformat()),
+        )
+        return [_request_from_row(row) for row in rows if await self._finish(row["id"], ApprovalOutcome.EXPIRED)]
 
     async def cancel_stale(self) -> list[ApprovalRequest]:
         """At start-up: requests left pending by a previous process become cancelled."""

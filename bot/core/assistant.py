@@ -154,13 +154,16 @@ class Assistant:
         """Recover what a previous process left: approvals, cut-short turns, queued events.
 
         Approvals still pending are cancelled (nobody may be waiting on them any more, and
-        silence is never consent); the turns parked on them resume and say it was not done.
+        silence is never consent), or expired if their time ran out meanwhile; the turns
+        parked on them resume and say it was not done.
         """
         previous = await self.ownership.take(self.deps.clock.now())
-        for request in await self.broker.cancel_stale():
-            messenger = self._messengers.get(request.chat.platform)
-            if messenger is not None and request.message_id:
-                await self._best_effort(messenger.show_approval_outcome(request, ApprovalOutcome.CANCELLED))
+        for outcome, requests in ((ApprovalOutcome.EXPIRED, await self.broker.expire_overdue()),
+                                  (ApprovalOutcome.CANCELLED, await self.broker.cancel_stale())):
+            for request in requests:
+                messenger = self._messengers.get(request.chat.platform)
+                if messenger is not None and request.message_id:
+                    await self._best_effort(messenger.show_approval_outcome(request, outcome))
         await self._recover_interrupted(previous)
         await self.outbox.take_over(previous, self.deps.clock.now())
         self._heartbeat = asyncio.create_task(self._keep_claims(), name="heartbeat")

@@ -84,3 +84,18 @@ async def test_ids_are_unguessable(db: Database, clock: ManualClock) -> None:
     ids = {(await _open(broker)).id for _ in range(20)}
     assert len(ids) == 20
     assert all(len(i) >= 22 for i in ids)  # 128 random bits, URL-safe
+
+
+async def test_start_up_expires_what_ran_out_while_down_and_cancels_the_rest(db: Database,
+                                                                            clock: ManualClock) -> None:
+    before = ApprovalBroker(db, clock, timedelta(minutes=5))
+    old = await _open(before)
+    await clock.advance(240)
+    recent = await _open(before)
+    await clock.advance(120)  # the first ran out while nobody watched; the second did not
+    after_restart = ApprovalBroker(db, clock, timedelta(minutes=5))
+    assert [r.id for r in await after_restart.expire_overdue()] == [old.id]
+    assert [r.id for r in await after_restart.cancel_stale()] == [recent.id]
+    assert await after_restart.status(old.id) is ApprovalOutcome.EXPIRED
+    assert await after_restart.status(recent.id) is ApprovalOutcome.CANCELLED
+    assert await after_restart.decide(ApprovalDecision(OWNER, old.id, True)) is DecisionResult.EXPIRED

@@ -164,3 +164,38 @@ async def test_approval_expires_and_the_message_says_so(world: MatrixWorld) -> N
     late = await alice.message_from(bot.user_id, room, after=mark)
     assert late.body in {DECISION_NOTICES[DecisionResult.EXPIRED], DECISION_NOTICES[DecisionResult.ALREADY_DECIDED]}
     assert bot.notes.deleted == []
+
+
+async def test_the_room_is_answered_while_an_approval_waits_and_a_reply_finishes_the_turn(
+        world: MatrixWorld) -> None:
+    alice = await world.human("alice")
+    bot = await world.bot(allowed=[alice.client.user_id])
+    room = await alice.create_room([bot.user_id], encrypted=True)
+    await alice.wait_joined(room, bot.user_id)
+
+    world.model.call("delete_note", title="groceries")
+    world.model.respond("Your notes are groceries and ideas.")  # answered while the delete waits
+    world.model.respond("Deleted the note groceries.")  # the parked turn, after the yes
+    mark = alice.mark
+    await alice.say(room, "delete my groceries note")
+    approval = await _approval_message(alice, bot.user_id, room, mark)
+
+    mark = alice.mark
+    await alice.say(room, "which notes do I have?")
+    meanwhile = await alice.message_from(bot.user_id, room, after=mark,
+                                         match=lambda s: s.body.startswith("Your notes"))
+    assert meanwhile.decrypted and bot.notes.deleted == []
+    told = "\n".join(str(m.get("content")) for m in world.model.requests[1]["messages"])
+    assert "Waiting for the user's approval" in told and "groceries" in told
+
+    mark = alice.mark
+    await alice.reply(room, approval.event_id, "yes")
+    answer = await alice.message_from(bot.user_id, room, after=mark,
+                                      match=lambda s: s.body.startswith("Deleted the note groceries."))
+    assert answer.body == "Deleted the note groceries.\n\n✅ Delete groceries (delete_note): done"
+    edit = await alice.edit_of(approval.event_id)
+    assert APPROVAL_OUTCOME_LABELS[ApprovalOutcome.APPROVED] in edit.content["m.new_content"]["body"]
+    assert bot.notes.deleted == ["groceries"]
+    # The parked turn went on from its own call: the message said meanwhile is not in it.
+    resumed = world.model.requests[2]["messages"]
+    assert resumed[-1]["role"] == "tool" and "which notes do I have?" not in str(resumed)
