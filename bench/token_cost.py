@@ -10,6 +10,8 @@ the real turn code (Assistant + the scripted model server of tests/) once per st
   and only the skills it chose for that turn (ROUTER_TOOL_SET_IDLE_MINUTES=0);
 - routed (the app's default): the same router, the conversation's tool set only grows
   until an idle gap (ROUTER_TOOL_SET_IDLE_MINUTES);
+- fixed: the same grown set, but its tools in the catalog's order rather than the order the
+  skills joined (a joining skill then lands inside the list and the prefix breaks earlier);
 - deferred: every skill behind `search_tools` / `use_tool` (bot/core/routing/deferred.py).
 No message of the day is one of the router's examples (checked; the nearest example's
 similarity is printed). A turn that needs a skill makes one tool round (the scripted
@@ -32,6 +34,7 @@ import re
 import statistics
 import sys
 import tempfile
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -42,6 +45,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from route_catalog import discover_catalog, percentile  # noqa: E402
 
+import bot.core.turn as turn_module  # noqa: E402
 from bot.clock import ManualClock  # noqa: E402
 from bot.config import RouterSettings, load_settings  # noqa: E402
 from bot.core.events import TextMessage  # noqa: E402
@@ -52,12 +56,13 @@ from bot.core.routing.router import (  # noqa: E402
     build_router,
     load_exemplars,
 )
+from bot.core.routing.toolset import in_exposure_order  # noqa: E402
 from bot.core.tokens import count_text  # noqa: E402
 from memory.db import Database  # noqa: E402
 from tests.scripted_model import Scripted, ScriptedModel  # noqa: E402
 from tests.support import OWNER, build_assistant  # noqa: E402
 from tools.policy import Policy  # noqa: E402
-from tools.registry import Routing, Skill  # noqa: E402
+from tools.registry import BoundTool, Routing, Skill  # noqa: E402
 
 # (minutes after the previous turn, message, needs a skill): four sessions of one day.
 DAY: list[tuple[int, str, bool]] = [
@@ -186,12 +191,15 @@ class Strategy:
     routed: bool
     idle_minutes: int = 0
     deferred: bool = False
+    fixed_order: bool = False  # the grown set in the catalog's order instead of the order skills joined
 
 
 STRATEGIES = (
     Strategy("full", routed=False),
     Strategy("per_turn", routed=True, idle_minutes=0),
     Strategy("routed", routed=True, idle_minutes=RouterSettings(_env_file=None).tool_set_idle_minutes),  # type: ignore[call-arg]
+    Strategy("fixed", routed=True, fixed_order=True,
+             idle_minutes=RouterSettings(_env_file=None).tool_set_idle_minutes),  # type: ignore[call-arg]
     Strategy("deferred", routed=False, deferred=True),
 )
 
@@ -227,6 +235,12 @@ async def run_day(strategy: Strategy, folder: Path) -> Run:
                 assistant.deps, exposure=DeferredExposure(Policy(), always=True))
 
     timed: list[tuple[datetime, dict[str, Any]]] = []
+    if strategy.fixed_order:
+        # Measured, not shipped: a skill that joins lands inside the list, not after it.
+        def catalog_order(tools: list[BoundTool], skills: Sequence[str]) -> list[BoundTool]:
+            return in_exposure_order(tools, sorted(skills))
+
+        turn_module.in_exposure_order = catalog_order  # type: ignore[assignment]
     try:
         assistant, _ = await build_assistant(settings, database, clock, skills=bench_skills(), configure=configure)
         for minutes, text, needs_tool in DAY:
@@ -238,6 +252,7 @@ async def run_day(strategy: Strategy, folder: Path) -> Run:
         await assistant.stop()
         rows = await database.fetchall("SELECT route_json FROM turns ORDER BY id")
     finally:
+        turn_module.in_exposure_order = in_exposure_order
         await database.close()
         await model.stop()
     routes = [json.loads(row["route_json"]) for row in rows]
