@@ -7,7 +7,9 @@ vectors mean. The query text is 4 words drawn like the bodies but past the 100 m
 ranks: in a Zipf vocabulary those behave like stopwords (each is in most cards), and real
 queries lose their stopwords in `fts_query`. Each card names two people or places (capitalised
 words, Zipf-distributed), which recall's second round follows. Each size gets a fresh file:
-the measured user holds N cards (one an hour), 50 other users hold N/5 between them.
+the measured user holds N cards (one an hour), 50 other users hold N/5 between them. After the
+fill, the user's vectors are split into cells as a consolidation pass does (from 16k cards on;
+the `cells` column says how many, and `cells s` how long training them took).
 
 Per query, two figures: `sqlite` is `Retriever.search` given the query's vector (FTS5 BM25 +
 vec0 binary KNN + exact rescoring + fusion + card fetch), as a turn does when the router
