@@ -8,14 +8,19 @@ one, and the short one's wait is measured.
 
     python -m bench.load --chats 100 --messages 20 --latency 1.0
 
-Prints `name = value` lines: wall_x_ideal, cpu_ms_per_turn_mean (the bot process's CPU
-over the loaded phase divided by its turns; loop_cpu_ms_per_turn_mean is the share of the
-event loop's thread, which bounds how many turns a second one process can run, and
-loop_busy_fraction how much of the wall time that thread was busy), cpu_ms_per_turn_median (the same, per second of
-the loaded phase: the median over the seconds in which turns finished), model_calls_in_flight_max
-(the most chat requests the model was answering at once: with N chats it should reach N, and it
-does not depend on how busy the machine is), lost, duplicated, out_of_order, peak_rss_mb,
-short_behind_long_s (a short message's wait behind another chat's long one).
+Prints `name = value` lines:
+- wall_x_ideal: the loaded phase's wall time over the ideal;
+- cpu_ms_per_turn_mean: the bot process's CPU over the loaded phase divided by its turns;
+- cpu_ms_per_turn_median: the same second by second, the median over the seconds in which
+  turns finished;
+- loop_cpu_ms_per_turn_mean and loop_busy_fraction: the event loop thread's share of that
+  CPU, and how much of the wall time it was busy (one thread: it bounds the turns a second);
+- model_calls_in_flight_max: the most chat requests the model answered at once (with N chats
+  it should approach N; a count, so it depends less on how busy the machine is);
+- lost, duplicated, out_of_order, peak_rss_mb;
+- short_behind_long_s: a short message's wait behind another chat's long one.
+`--local-embedder` runs memory on the in-process e5 (the default install) instead of the
+scripted /embeddings endpoint.
 """
 
 from __future__ import annotations
