@@ -237,3 +237,49 @@ async def test_a_second_process_on_the_same_database_exits_with_one_line(
     # The first one still owns its work and answers.
     await _push(api, "are you still there?")
     assert await _all_settled(api, ["are you still there?"]) == ["are you still there?"]
+
+
+async def test_kill_9_while_a_delete_waits_for_approval_cancels_it_and_says_not_done(
+        tmp_path: Path, api: FakeBotApi, model: ScriptedModel, bots: list[BotProcess]) -> None:
+    from tests.process import hashed_vectors, last_user_text
+    from tests.scripted_model import Scripted
+
+    notes = tmp_path / "notes"
+    notes.mkdir(parents=True, exist_ok=True)
+    (notes / "shopping.md").write_text("milk\n", encoding="utf-8")
+
+    def respond(body: dict[str, object]) -> object:
+        if not body.get("tools"):
+            return Scripted(content="{}")
+        said = last_user_text(body)
+        if said == "delete the shopping note":
+            return Scripted(tool_calls=[("notes_delete", {"path": "shopping.md"})])
+        return Scripted(tool_calls=[("respond", {"text": f"echo: {said}"})])
+
+    model.responder = respond  # type: ignore[assignment]
+    model.embedder = hashed_vectors
+    env_file = write_env(tmp_path, api, model)
+    db_file = tmp_path / "data" / "mayordomo.sqlite3"
+    first = await _start(bots, env_file, tmp_path)
+    await wait_until_polling(api)
+    await _push(api, "delete the shopping note")
+    await api.wait_for("sendMessage", lambda c: "inline_keyboard" in (c.params.get("reply_markup") or {}),
+                       within=WAIT)
+    # The chat is not held by the waiting delete: the next message is answered meanwhile.
+    await _push(api, "are you still there?")
+    await _all_settled(api, ["are you still there?"])
+    assert read_db(db_file, "SELECT status FROM approvals")[0]["status"] == "pending", first.log()
+    first.kill()
+    await first.wait()
+
+    polls = len(api.calls_to("getUpdates"))
+    await _start(bots, env_file, tmp_path)
+    await wait_until_polling(api, after=polls)
+    fates = await _all_settled(api, ["delete the shopping note", "are you still there?"])
+    assert sorted(fates) == ["are you still there?", "delete the shopping note"]  # one reply each
+    told = [r for r in _replies(api) if "“delete the shopping note”" in r]
+    assert len(told) == 1 and "not done" in told[0]
+    await api.wait_for("editMessageText", lambda c: "Cancelled" in str(c.params.get("text")), within=WAIT)
+    assert read_db(db_file, "SELECT status FROM approvals")[0]["status"] == "cancelled"
+    assert read_db(db_file, "SELECT COUNT(*) AS n FROM parked_turns")[0]["n"] == 0
+    assert (notes / "shopping.md").exists()
