@@ -549,12 +549,17 @@ class Assistant:
         continuation = await self.parked.waiting_for(event.request_id)
         if continuation is None:
             return  # its turn is done already (or never parked: nowhere to show the request)
-        if await self.broker.status(event.request_id) is ApprovalOutcome.PENDING:
-            log.warning("approval %s… is still pending; its turn stays parked", event.request_id[:6])
-            return
         chat = continuation.chat
         await self.typing(chat)
-        result = await self._runner.resume(chat, continuation.turn_id, continuation.state)
+        try:
+            result = await self._runner.resume(chat, continuation.turn_id, continuation.state)
+        except Exception:
+            # Reported like any failed turn (by `_process`); nothing stays parked for ever.
+            async with self.deps.db.transaction() as tx:
+                await self.parked.drop(continuation.turn_id, tx)
+                await self.inbox.finish(continuation.inbox_id, self.deps.clock.now(), tx)
+            self._answered(continuation.inbox_id)
+            raise
         if isinstance(result, Parked):
             await self._park(chat, item.id, result, event_id=continuation.inbox_id)
             return
