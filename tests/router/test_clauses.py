@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.routing.clauses import is_elliptical, is_small_talk, refers_back, split_clauses, without_small_talk
+from bot.core.routing.clauses import (
+    is_elliptical,
+    is_greeting,
+    is_small_talk,
+    refers_back,
+    split_clauses,
+    without_small_talk,
+)
 
 
 @pytest.mark.parametrize(("text", "clauses"), [
@@ -33,11 +40,17 @@ def test_a_lone_word_stays_with_its_neighbour_and_long_messages_are_capped() -> 
 
 
 @pytest.mark.parametrize("text", ["gracias!!", "perfect, thanks", "ok", "vale, genial", "nah that's fine",
-                                  "buenas noches, hasta mañana", "thank you so much!", "good morning",
-                                  "ok perfect", "buenos días!", "morning!", "sounds good, thanks"])
+                                  "buenas noches, hasta mañana", "thank you so much!", "hola", "graciasss",
+                                  "ok perfect", "sounds good, thanks"])
 def test_thanks_and_goodbyes_are_small_talk_and_never_refer_back(text: str) -> None:
     assert is_small_talk(text)
     assert not refers_back(text)
+
+
+@pytest.mark.parametrize("text", ["good morning", "buenos días!", "morning!", "buenos diass ☀️",
+                                  "buenas tardes, gracias"])
+def test_a_greeting_of_the_day_on_its_own_is_not_small_talk(text: str) -> None:
+    assert is_greeting(text) and not is_small_talk(text)
 
 
 @pytest.mark.parametrize("text", ["y mañana?", "and tomorrow?", "¿y el sábado?", "what about Paris?", "mañana?"])

@@ -97,12 +97,17 @@ async def test_each_request_of_a_message_gets_its_skill(make_router, available, 
     assert needed <= decision.skills
 
 
-@pytest.mark.parametrize("text", ["gracias!!", "perfect, thanks", "vale, genial", "ok", "ok perfect",
-                                  "good morning", "buenos días!"])
+@pytest.mark.parametrize("text", ["gracias!!", "perfect, thanks", "vale, genial", "ok", "ok perfect", "hola"])
 async def test_thanks_after_a_busy_turn_route_to_core_only(make_router, available, text: str) -> None:
     busy = ["email", "agenda", "tasks", "environment"]
     decision = await make_router().route(request(text, previous=busy, recent=["qué tengo hoy?"]), available)
     assert decision.skills == frozenset()
+
+
+@pytest.mark.parametrize("text", ["good morning!", "buenos días", "buenos diass ☀️"])
+async def test_a_greeting_of_the_day_asks_for_the_days_overview(make_router, available, text: str) -> None:
+    decision = await make_router().route(request(text, previous=["email"]), available)
+    assert "agenda" in decision.skills and "email" not in decision.skills
 
 
 async def test_only_a_message_that_refers_back_keeps_the_previous_skills(make_router, available) -> None:

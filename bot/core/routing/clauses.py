@@ -63,9 +63,11 @@ hola gracias muchas mil genial perfecto guay vale ok okey bien muy estupendo jaj
 adiós adios chao chau nada eso es todo de acuerdo nop no
 """.split())
 _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", "buenas noches",
-                       "nos vemos", "good morning", "good afternoon", "good evening", "morning",
-                       "buenos días", "buenas tardes", "buenas", "sounds good", "all good",
-                       "de nada", "me alegro", "qué bien", "que bien")
+                       "nos vemos", "sounds good", "all good", "de nada", "me alegro", "qué bien", "que bien")
+# A greeting of the time of day on its own opens it: people expect what is on (agenda, tasks, weather), so it is
+# routed on its evidence like a request. Around a request it is only noise to that request's scores.
+_GREETING_PHRASES = ("good morning", "good afternoon", "good evening", "morning", "buenos días",
+                     "buenas tardes", "buenas")
 
 
 def _plain(text: str) -> str:
@@ -77,6 +79,7 @@ def _plain(text: str) -> str:
 # The word lists without accents, computed once (each message is checked against them).
 _PLAIN_SMALL_TALK = frozenset(_plain(word) for word in _SMALL_TALK)
 _PLAIN_SMALL_TALK_PHRASES = tuple(_plain(phrase) for phrase in _SMALL_TALK_PHRASES)
+_PLAIN_GREETINGS = tuple(sorted((_plain(phrase) for phrase in _GREETING_PHRASES), key=len, reverse=True))
 _PLAIN_OPENERS = tuple(_plain(opener) for opener in _ELLIPSIS_OPENERS)
 _PLAIN_REFERENCES = frozenset(_plain(word) for word in _REFERENCES)
 
@@ -105,15 +108,39 @@ def split_clauses(text: str) -> tuple[str, ...]:
     return tuple(clauses) or (text.strip(),)
 
 
+_STRETCHED = re.compile(r"([aeiouys])\1+\b")  # "buenos diass", "holaaa", "graciasss"
+
+
+def _normal(text: str) -> str:
+    return " " + _STRETCHED.sub(r"\1", _plain(" ".join(words(text)))) + " "
+
+
+def _without_phrases(plain: str, phrases: tuple[str, ...]) -> str:
+    for phrase in phrases:
+        plain = plain.replace(f" {phrase} ", " ")
+    return plain
+
+
 def is_small_talk(text: str) -> bool:
-    """Thanks, acknowledgements and goodbyes only ("perfect, thanks!", "vale gracias")."""
-    plain = _plain(" ".join(words(text)))
-    for phrase in _PLAIN_SMALL_TALK_PHRASES:
-        plain = plain.replace(phrase, " ")
-    found = plain.split()
+    """Thanks, acknowledgements and goodbyes only ("perfect, thanks!", "vale gracias").
+
+    A greeting with nothing but small talk around it ("buenos días!", "hi, thanks") is not:
+    it asks for the day's overview (see `is_greeting`).
+    """
+    if is_greeting(text):
+        return False
+    found = _without_phrases(_normal(text), _PLAIN_SMALL_TALK_PHRASES).split()
     if not found:
         return bool(words(text))
-    return bool(found) and all(word in _PLAIN_SMALL_TALK for word in found)
+    return all(word in _PLAIN_SMALL_TALK for word in found)
+
+
+def is_greeting(text: str) -> bool:
+    """A greeting, perhaps with thanks or small talk, and nothing else ("buenos diass ☀️", "morning!")."""
+    plain = _without_phrases(_normal(text), _PLAIN_SMALL_TALK_PHRASES)
+    if not any(f" {g} " in plain for g in _PLAIN_GREETINGS):
+        return False
+    return all(word in _PLAIN_SMALL_TALK for word in _without_phrases(plain, _PLAIN_GREETINGS).split())
 
 
 def is_elliptical(text: str) -> bool:
@@ -152,5 +179,5 @@ def without_small_talk(text: str) -> str:
     tengo hoy?" -> "qué tengo hoy"), or the message itself when that is all it says."""
     pieces = [piece.strip(" ,.;:-") for piece in _PUNCTUATION.split(text.strip())]
     pieces = [piece for piece in pieces if piece]
-    kept = [piece for piece in pieces if not is_small_talk(piece)]
+    kept = [piece for piece in pieces if not is_small_talk(piece) and not is_greeting(piece)]
     return " ".join(kept) if kept and len(kept) < len(pieces) else text

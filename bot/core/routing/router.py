@@ -40,7 +40,14 @@ from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from bot.config import RouterSettings, Settings
 from bot.core.routing import AllSkillsRouter, QueryEmbedding, RouteDecision, RouteRequest, SkillRouter
-from bot.core.routing.clauses import is_elliptical, is_small_talk, refers_back, split_clauses, without_small_talk
+from bot.core.routing.clauses import (
+    is_elliptical,
+    is_greeting,
+    is_small_talk,
+    refers_back,
+    split_clauses,
+    without_small_talk,
+)
 from bot.errors import ConfigError, ModelError
 from memory.embeddings import bounded, local_e5_model
 from tools.registry import Routing
@@ -344,7 +351,7 @@ class EmbeddingRouter:
         found = self._choose(scores)
         return found.skills, found.reason
 
-    def _choose(self, scores: Mapping[str, float], *, confident: bool = False) -> _Choice:
+    def _choose(self, scores: Mapping[str, float], *, confident: bool = False, greeting: bool = False) -> _Choice:
         skills = {skill: score for skill, score in scores.items() if skill not in (NO_SKILL, "core")}
         if not skills:
             return _Choice(frozenset(), 0.0, False, "no skills to choose from")
@@ -353,7 +360,8 @@ class EmbeddingRouter:
         margin = self.settings.margin
         none = scores.get(NO_SKILL, -1.0)
         weak = best < thresholds.get(best_skill, 1.0)
-        if none > best + NO_SKILL_MARGIN or (weak and none >= best):
+        # A greeting of the day ("buenos días") looks like chit-chat but asks what the day holds.
+        if not greeting and (none > best + NO_SKILL_MARGIN or (weak and none >= best)):
             # Chit-chat looks at least as likely as any skill, and no skill has real evidence.
             return _Choice(frozenset(), best, True, f"chit-chat (none {none:.3f}, best skill {best:.3f})")
         if confident and weak:
@@ -377,10 +385,11 @@ class EmbeddingRouter:
         whole_scores = self.scores_for(vectors[0], available)
         small_talk = is_small_talk(text)
         previous = request.previous_skills & set(available)
-        leans_back = not small_talk and refers_back(text)
+        leans_back = not small_talk and not is_greeting(text) and refers_back(text)
         # A fragment that leans on the last turn ("and on Thursday?") keeps that turn's skills;
         # its few words add a skill only on clear evidence of their own.
-        whole = self._choose(whole_scores, confident=leans_back and is_elliptical(text) and bool(previous))
+        whole = self._choose(whole_scores, confident=leans_back and is_elliptical(text) and bool(previous),
+                             greeting=is_greeting(text))
         chosen = set(whole.skills)
         reasons = [whole.reason]
         for clause, vector in zip(texts[1:], vectors[1:], strict=True):
