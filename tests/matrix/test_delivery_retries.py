@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from bot.adapters.matrix_render import CHUNK_CHARS, split_text
 from bot.core.events import ChatKind, ChatRef, OutboundMessage, Platform
 from bot.core.outbox import FIRST_RETRY_SECONDS
 from tests.matrix.conftest import MatrixWorld
@@ -35,8 +36,19 @@ async def test_the_same_delivery_sent_twice_shows_once(world: MatrixWorld) -> No
                                                          delivery_id="mayordomo-8-1700000000001"))
     assert other is not None and other.message_id != first.message_id  # another delivery is another event
     await alice.message_from(bot.user_id, room, match=lambda s: s.event_id == other.message_id)
+
+    # A long answer goes in parts; a retry after a later part failed does not repeat the first.
+    part = "Long answer, part text. " * (CHUNK_CHARS // 48)
+    long = OutboundMessage(f"{part}\n\n{part}\n\n{part}", delivery_id="mayordomo-9-1700000000002")
+    parts = await bot.adapter.send(chat, long)
+    retried = await bot.adapter.send(chat, long)
+    assert parts is not None and retried is not None and retried.message_id == parts.message_id
+    await alice.message_from(bot.user_id, room, match=lambda s: s.event_id == parts.message_id)
     await asyncio.sleep(1.0)  # time for a duplicate, if there were one, to arrive
     assert len(_bodies(alice, bot.user_id, room, "Delivered once")) == 2
+    sent_parts = len(split_text(long.text))
+    assert sent_parts > 1
+    assert len(_bodies(alice, bot.user_id, room, "Long answer, part text.")) == sent_parts  # each once
 
 
 async def test_a_send_whose_answer_was_lost_is_retried_by_the_outbox_and_shows_once(world: MatrixWorld) -> None:
