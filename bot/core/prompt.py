@@ -97,7 +97,10 @@ def awaiting_approval(descriptions: Sequence[str]) -> str:
     """Actions an earlier turn asked the user to approve, still undecided: not done."""
     if not descriptions:
         return ""
-    lines = "\n".join(f"- {d}" for d in descriptions)
+    # Arguments may hold third-party words: shortened, and unable to close the software's note.
+    shown = [users_words(d if len(d) <= 200 else d[:199] + "…").replace(SOFTWARE_NOTE_END, "(quoted) End of note")
+             for d in descriptions]
+    lines = "\n".join(f"- {d}" for d in shown)
     return ("Waiting for the user's approval (asked earlier; NOT done yet, and done only if they approve: "
             "never say it was done, and do not ask for it again):\n" + lines)
 
