@@ -10,12 +10,15 @@ scanned for the forgotten text: the report says "verified gone" or what remains.
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from bot.clock import Clock
 from memory.cards import Card, CardStore
@@ -290,6 +293,37 @@ class Forgetter:
                     "UPDATE approvals SET description = ?, arguments = '{}' WHERE user_key = ? AND ("
                     + hit.format(col="description") + " OR " + hit.format(col="arguments") + ")",
                     (REDACTED, user_key, *params, *params))
+        await self._redact_parked(tx, user_key, needles)
+
+    async def _redact_parked(self, tx: Transaction, user_key: str, needles: Sequence[str]) -> None:
+        """A turn parked on an approval keeps its messages until it answers: they are redacted too.
+
+        Its state is JSON (non-ASCII may be escaped), so it is read, cleaned string by string and
+        written back; the turn still resumes, with the forgotten words gone.
+        """
+        pieces = [piece for needle in needles for piece in _pieces(needle)]
+        rows = await tx.fetchall(
+            "SELECT turn_id, state FROM parked_turns WHERE turn_id IN (SELECT id FROM turns WHERE user_key = ?)",
+            (user_key,))
+        for row in rows:
+            state = json.loads(row["state"])
+            cleaned = _without_pieces(state, pieces)
+            if cleaned != state:
+                await tx.execute("UPDATE parked_turns SET state = ? WHERE turn_id = ?",
+                                 (json.dumps(cleaned, ensure_ascii=False), row["turn_id"]))
+
+
+def _without_pieces(value: Any, pieces: Sequence[str]) -> Any:
+    """`value` (parsed JSON) with every piece replaced by REDACTED in its strings, any case."""
+    if isinstance(value, str):
+        for piece in pieces:
+            value = re.sub(re.escape(piece), REDACTED, value, flags=re.IGNORECASE)
+        return value
+    if isinstance(value, list):
+        return [_without_pieces(item, pieces) for item in value]
+    if isinstance(value, dict):
+        return {key: _without_pieces(item, pieces) for key, item in value.items()}
+    return value
 
 
 def _pieces(text: str) -> list[str]:

@@ -45,9 +45,16 @@ def owner_token(user_key: str) -> str:
     return "u" + hashlib.sha256(user_key.encode("utf-8")).hexdigest()[:32]
 
 
+MAX_QUERY_TERMS = 32
+"""Words one keyword search may OR together: a pasted page would otherwise make a query that
+holds the one database thread (every chat's) for seconds. The longest, most specific words stay."""
+
+
 def fts_query(text: str, user_key: str, column: str) -> str | None:
     """An FTS5 query: this user's rows whose `column` has any content word (each quoted)."""
     terms = content_words(text)
+    if len(terms) > MAX_QUERY_TERMS:
+        terms = sorted(terms, key=len, reverse=True)[:MAX_QUERY_TERMS]
     if not terms:
         return None
     either = " OR ".join(f'"{term}"' for term in terms)

@@ -277,3 +277,28 @@ async def test_forgetting_a_card_of_a_user_with_vector_cells_leaves_no_trace_of_
         "SELECT cell, members FROM memory_vec_cells WHERE user_key = ?", (ANA.user_key,))}
     assert sum(left.values()) == len(await service.cards.for_user(ANA.user_key))
     assert (await service.recall(ANA.user_key, "dog fetch"))[0].card.title == "Trufa fetches"
+
+
+async def test_forgetting_reaches_a_turn_parked_on_an_approval(
+        settings: Settings, db: Database, clock: ManualClock, model: ScriptedModel) -> None:
+    from bot.core.parking import Continuation, ParkedTurns
+    from tests.support import RecordingMessenger
+
+    messenger = RecordingMessenger(platform=Platform.TELEGRAM, auto_decide=True)
+    assistant, _ = await build_assistant(settings, db, clock, messenger=messenger)
+    service = await install_memory(assistant, Scheduler(db, clock), settings)
+    await assistant.chats.seen(ANA, clock.now())
+    await fill(service, db, model)
+    turn_id = await assistant.turns.start(ANA, clock.now())
+    parked = ParkedTurns(db)
+    state = json.dumps({"user_text": "delete the note about Trufa, mi perrita",
+                        "messages": [{"role": "user", "content": "Trufa ya sabe traer el periódico"}]})
+    async with db.transaction() as tx:
+        await parked.park(Continuation(turn_id, ANA, 1, "approval-1", state), clock.now(), tx)
+
+    await assistant.handle(CommandMessage(ANA, "forget", "Trufa"))
+    assert "Verified gone" in messenger.texts[-1]
+    assert b"Trufa" not in file_bytes(db)
+    kept = await parked.waiting_for("approval-1")
+    assert kept is not None  # the turn still resumes, with the words gone
+    assert "mi perrita" in kept.state and "traer el periódico" in kept.state and "Trufa" not in kept.state

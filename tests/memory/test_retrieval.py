@@ -209,3 +209,14 @@ async def test_a_card_about_someone_the_question_names_comes_before_cards_that_o
     scores = {hit.card.id: hit.score for hit in lifted}
     assert scores[about] == pytest.approx(2.0 * plain[about])  # its title names Marta
     assert scores[mentions] == pytest.approx(plain[mentions])  # it only mentions her
+
+
+async def test_a_pasted_page_searches_its_most_specific_words_only(filled: MemoryService) -> None:
+    from memory.text import MAX_QUERY_TERMS, fts_query
+
+    filler = " ".join(f"w{n}" for n in range(2000))
+    query = fts_query(f"{filler} Mapfre", ANA.user_key, "fact")
+    assert query is not None and query.count(" OR ") == MAX_QUERY_TERMS - 1
+    assert '"mapfre"' in query  # longer than every filler word, so it stays
+    found = await filled.recall(ANA.user_key, f"{filler} Mapfre")
+    assert found[0].card.title == "Car insurance"
