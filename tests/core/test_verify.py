@@ -342,3 +342,25 @@ def test_a_tick_alone_claims_what_was_asked() -> None:
     assert Rule.ACTION_NOT_DONE in _rules("🥛✅", [], "add milk to my shopping note")
     assert check("😊", [], "add milk to my shopping note", NOW).ok  # a gesture claims nothing
     assert check("👍", [], "thanks!", NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("borra la nota borradores", "La he quitado para no acumular notas viejas."),
+    ("delete the note drafts", "Deleted it without asking again, so it doesn't clutter your list."),
+    ("delete the note drafts", "I removed it so that it doesn't get in your way."),
+])
+def test_a_negation_in_a_purpose_or_manner_phrase_does_not_deny_the_action(user: str, answer: str) -> None:
+    calls = [_call("notes_delete", CallStatus.DENIED, Risk.DESTRUCTIVE)]
+    assert Rule.ACTION_NOT_DONE in _rules(answer, calls, user)
+
+
+def test_what_stayed_untouched_is_still_a_negation() -> None:
+    calls = [_call("notes_delete", CallStatus.DENIED, Risk.DESTRUCTIVE)]
+    assert check("I left drafts without touching it, since you said no.", calls, "delete the note drafts", NOW).ok
+
+
+def test_a_future_that_is_not_a_reminder_claims_no_reminder() -> None:
+    user = "what is the best way to the airport from sol?"
+    answer = "Here is how you'll get to the airport: take metro line 8 from Nuevos Ministerios."
+    assert check(answer, [], user, NOW).ok
+    assert Rule.UNBACKED_CLAIM in _rules("You'll get a reminder at 7 to leave.", [], user)

@@ -106,7 +106,9 @@ _ES_REMIND = (
     r"recordatorio\s+(?:cread|puest|programad|list|activ)|aviso\s+(?:del?|para|list)"
 )
 _EN_REMIND = (
-    r"remind\s+you|you'?ll\s+(?:get|receive|be\s+reminded|hear)|nudge|ping\s+you|alert\s+you|"
+    # "you'll get" alone is any future ("how you'll get to the airport"): a reminder is something received.
+    r"remind\s+you|you'?ll\s+(?:(?:get|receive)\s+(?:a|an|the|your|one)\s+(?:[\w-]+\s+){0,2}(?:reminder|ping|"
+    r"nudge|notification|alert|message|text|heads-up|buzz)|be\s+reminded|hear)|nudge|ping\s+you|alert\s+you|"
     r"reminder(?:'s|\s+is|\s+has\s+been)?\s+(?:set|in\s+place|scheduled|ready|on|created)|"
     r"you'?re\s+covered"
 )
@@ -155,6 +157,16 @@ _IDIOMS = re.compile(
     r"no\s+hay\s+problema|no\s+hace\s+falta\s+que[^,.;:]*|no\s+(?:te\s+lo\s+|lo\s+)?olvidar[ée]|"
     r"nunca\s+olvidar[ée]|nada\s+m[áa]s|sin\s+falta|without\s+fail|no\s+doubt|sin\s+duda|"
     r"no\s+errors?(?:\s+at\s+all)?|without\s+(?:any\s+)?(?:issues?|problems?|errors?))\b",
+    _I,
+)
+# A negation inside a purpose or manner phrase does not deny the main verb: "la he quitado para no
+# acumular" and "deleted it without asking" both say it was done. ("sin tocar"/"without changing"
+# say what stayed as it was, so they keep their negation.)
+_SUBORDINATE_NEGATION = re.compile(
+    r"\b(?:para\s+(?:que\s+)?no|so\s+as\s+not\s+to|in\s+order\s+not\s+to|"
+    r"so\s+(?:that\s+)?(?:it|you|they|he|she|we|there|nothing)\s+(?:doesn'?t|don'?t|won'?t|can'?t|isn'?t|aren'?t)|"
+    r"sin\s+(?!tocar|cambiar)[^\W\d_]+(?:ar|er|ir)(?:te|le|les|lo|la|los|las|me|nos|se)?|"
+    r"without\s+(?!touching|changing)[^\W\d_]+ing)\b",
     _I,
 )
 _NEGATION = re.compile(
@@ -252,7 +264,7 @@ def claimed_kinds(text: str) -> frozenset[ActionKind]:
 
 
 def _stance(text: str, last_of_question: bool) -> Stance:
-    bare = _IDIOMS.sub(" ", _IDENTIFIER.sub(" x ", _QUOTED.sub(" ", text)))
+    bare = _SUBORDINATE_NEGATION.sub(" x ", _IDIOMS.sub(" ", _IDENTIFIER.sub(" x ", _QUOTED.sub(" ", text))))
     if not re.search(r"\w", text):
         # Emojis alone: a tick ("🥛✅") says it is done, anything else is a gesture.
         return Stance.AFFIRMATIVE if _CLOSER.search(text) else Stance.INTERJECTION
