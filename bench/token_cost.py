@@ -515,6 +515,11 @@ def report(mode: str, results: dict[str, tuple[Figures, PrefixCache]], runs: dic
             print(f"{label} input_vs_full_cached_{discount} = {effective / full.effective_input(discount / 100):.3f}")
             print(f"{label} cost_vs_full_cached_{discount} = "
                   f"{figures.cost(discount / 100) / full.cost(discount / 100):.3f}")
+    if "routed" in runs:
+        routed = runs["routed"]
+        print(f"token_cost routed{suffix} fail_open_turns = {routed.fail_open}")
+        if routed.routing_ms:
+            print(f"token_cost routed{suffix} routing_p95_ms = {percentile(routed.routing_ms, 0.95):.0f}")
 
 
 async def main() -> None:
@@ -545,7 +550,6 @@ async def main() -> None:
     print(f"prices: input ${PROMPT_PRICE}/M, output ${OUTPUT_PRICE}/M; cache from {args.min_cached} tokens "
           f"in blocks of {args.cache_block}, kept {args.ttl_minutes:g} min; in@N: effective input tokens "
           f"at an N% cache discount, cost@N: with output tokens")
-    routed: Run | None = None
     with tempfile.TemporaryDirectory() as folder:
         for mode in modes:
             runs: dict[str, Run] = {}
@@ -554,11 +558,6 @@ async def main() -> None:
                 runs[strategy.name] = run = await run_day(strategy, Path(folder), rounds=mode == "rounds")
                 results[strategy.name] = measure(run.requests, run.outputs, args.min_cached, args.cache_block, ttl)
             report(mode, results, runs)
-            routed = runs.get("routed", routed)
-    if routed is not None:
-        print(f"token_cost routed fail_open_turns = {routed.fail_open}")
-        if routed.routing_ms:
-            print(f"token_cost routed routing_p95_ms = {percentile(routed.routing_ms, 0.95):.0f}")
 
 
 if __name__ == "__main__":
