@@ -275,6 +275,8 @@ class MatrixSettings(_Section):
     answer_in_groups: bool = True
     # Syncs to wait for a late room key before telling the user a message could not be decrypted.
     undecryptable_grace_syncs: int = Field(default=2, ge=0, le=20)
+    # Photos, files and voice notes larger than this are refused, unread when the event declares its size.
+    max_file_bytes: int = Field(default=20 * 1024 * 1024, ge=1024)
 
     expectations: ClassVar[dict[str, str]] = {
         "allowed_users": "comma-separated Matrix ids, e.g. @me:example.org",

@@ -29,7 +29,7 @@ from nio import (
     Api,
     AsyncClient,
     AsyncClientConfig,
-    DownloadResponse,
+    BadEvent,
     Event,
     InviteMemberEvent,
     JoinedMembersError,
@@ -45,8 +45,6 @@ from nio import (
     UnknownToDeviceEvent,
     WhoamiError,
 )
-from nio.crypto import decrypt_attachment
-from nio.exceptions import EncryptionError
 
 from bot.adapters.base import APPROVAL_OUTCOME_LABELS, DECISION_NOTICES, always_label
 from bot.adapters.matrix_location import (
@@ -57,6 +55,7 @@ from bot.adapters.matrix_location import (
     location_from_beacon,
     location_from_message,
 )
+from bot.adapters.matrix_media import MatrixMediaError, MediaTooLarge, audio_filename, fetch, media_ref, mime_type_of
 from bot.adapters.matrix_render import (
     CHUNK_CHARS,
     NO_PREVIEWS,
@@ -72,6 +71,8 @@ from bot.core.approvals import ApprovalOutcome, ApprovalRequest, DecisionResult
 from bot.core.assistant import Assistant
 from bot.core.events import (
     ApprovalDecision,
+    AttachmentKind,
+    AttachmentMessage,
     ChatKind,
     ChatRef,
     CommandMessage,
@@ -105,14 +106,18 @@ _FULL_VIEW_EVENTS = 5
 _TYPING_MS = 30_000
 _RESYNC_BACKOFF_SECONDS = 5.0
 _PREFLIGHT_SECONDS = 15.0
-MAX_MEDIA_BYTES = 20 * 1024 * 1024
-_AUDIO_EXTENSIONS = {"audio/ogg": "ogg", "audio/opus": "ogg", "audio/mp4": "m4a", "audio/x-m4a": "m4a",
-                     "audio/mpeg": "mp3", "audio/webm": "webm", "audio/wav": "wav", "audio/x-wav": "wav"}
 
 REFUSAL = "Sorry, I only answer the people I work for. / Lo siento, solo atiendo a mis usuarios."
-UNSUPPORTED = (
-    "I can read text, commands and locations here; that kind of message is not supported yet."
-)
+UNSUPPORTED = ("I can read text, commands, voice notes, locations, photos and files here; that kind of "
+               "message is not supported yet.")
+FILE_TOO_BIG = ("That file is too large for me ({size:,} bytes; the limit is {limit:,}, "
+                "MATRIX_MAX_FILE_BYTES). I did not keep it.")
+MEDIA_UNREADABLE = "I could not read that {what}: {reason}. I did not keep it."
+# nio hands over an event that fails its schema (a file without its key) as a BadEvent: it is
+# routed too, so its sender hears why it was not read.
+_ROOM_EVENTS = (Event, BadEvent)
+# What each media msgtype becomes for the core; the noun names it in a refusal.
+_ATTACHMENT_KINDS = {"m.image": (AttachmentKind.PHOTO, "photo"), "m.file": (AttachmentKind.DOCUMENT, "file")}
 
 
 class MatrixSendError(MayordomoError):
@@ -127,20 +132,6 @@ class MatrixSendError(MayordomoError):
 # Answers after which sending the same event again cannot succeed.
 _PERMANENT_SEND_ERRORS = frozenset({"M_FORBIDDEN", "M_NOT_FOUND", "M_BAD_JSON", "M_NOT_JSON", "M_TOO_LARGE",
                                     "M_UNKNOWN_TOKEN", "M_MISSING_TOKEN"})
-
-
-class MatrixMediaError(MayordomoError):
-    """A media message could not be fetched or decrypted."""
-
-
-def _audio_filename(content: dict[str, Any]) -> str:
-    """A file name whose extension tells the transcriber the format."""
-    for candidate in (content.get("filename"), content.get("body")):
-        if isinstance(candidate, str) and re.fullmatch(r"[\w .-]{1,80}\.[A-Za-z0-9]{2,4}", candidate):
-            return candidate
-    info = content.get("info") or {}
-    mimetype = info.get("mimetype", "") if isinstance(info, dict) else ""
-    return "voice." + _AUDIO_EXTENSIONS.get(str(mimetype).split(";")[0].strip(), "ogg")
 
 
 WITHHELD_TYPES = frozenset({"m.room_key.withheld", "org.matrix.room_key.withheld"})
@@ -235,14 +226,14 @@ class MatrixAdapter:
         resumed = bool(client.loaded_sync_token)
         if resumed:
             # Events that arrived while we were down are answered; a first-ever sync is history.
-            client.add_event_callback(self._on_room_event, Event)  # type: ignore[arg-type]
+            client.add_event_callback(self._on_room_event, _ROOM_EVENTS)  # type: ignore[arg-type]
         first = await client.sync(timeout=0, full_state=True)
         if isinstance(first, SyncError):
             await client.close()
             raise ConfigError(f"MATRIX_HOMESERVER: the first sync failed: {first.message}")
         self._save_sync_token(first.next_batch)
         if not resumed:
-            client.add_event_callback(self._on_room_event, Event)  # type: ignore[arg-type]
+            client.add_event_callback(self._on_room_event, _ROOM_EVENTS)  # type: ignore[arg-type]
         client.add_response_callback(self._after_sync, SyncResponse)  # type: ignore[arg-type]
         self._assistant.add_messenger(self)
         self._sync_task = asyncio.create_task(self._sync_loop(), name="matrix-sync")
@@ -642,7 +633,7 @@ class MatrixAdapter:
         except Exception:
             log.exception("Matrix: invite handling failed for %s", room.room_id)
 
-    async def _on_room_event(self, room: MatrixRoom, event: Event) -> None:
+    async def _on_room_event(self, room: MatrixRoom, event: Event | BadEvent) -> None:
         """Every timeline event; never raises (an exception would stop nio's sync loop)."""
         if event.event_id in self._seen:
             return
@@ -654,7 +645,7 @@ class MatrixAdapter:
         except Exception:
             log.exception("Matrix: event %s in %s could not be handled", event.event_id, room.room_id)
 
-    async def _route(self, room: MatrixRoom, event: Event) -> None:
+    async def _route(self, room: MatrixRoom, event: Event | BadEvent) -> None:
         client = self._require_client()
         sender = event.sender
         if room.room_id in self._joining:
@@ -721,6 +712,8 @@ class MatrixAdapter:
             return  # media in a group is not addressed to the bot
         elif msgtype == "m.audio":
             await self._on_audio(chat, event, content)
+        elif msgtype in _ATTACHMENT_KINDS:
+            await self._on_attachment(chat, event, content, *_ATTACHMENT_KINDS[msgtype])
         elif msgtype != "m.notice":
             await self._receipt(room.room_id, event.event_id)
             await self.send(chat, OutboundMessage(UNSUPPORTED, MessageKind.ERROR))
@@ -778,36 +771,42 @@ class MatrixAdapter:
         """A voice note: downloaded (and decrypted) here, transcribed by the core."""
         await self._receipt(chat.chat_id, event.event_id)
         try:
-            audio = await self.download_media(content)
+            ref = media_ref(content)
+            audio = await fetch(self._require_client(), ref, self._settings.max_file_bytes)
         except MatrixMediaError as exc:
-            log.info("Matrix: audio from %s not read: %s", chat.user_id, exc)
-            await self.send(chat, OutboundMessage(f"I could not read that audio ({exc}).", MessageKind.ERROR))
+            await self._refuse_media(chat, "audio", exc)
             return
         await self._assistant.receive(
-            VoiceMessage(chat, audio, filename=_audio_filename(content), message_id=event.event_id), event.event_id)
+            VoiceMessage(chat, audio, filename=audio_filename(ref), message_id=event.event_id), event.event_id)
+
+    async def _on_attachment(self, chat: ChatRef, event: Event, content: dict[str, Any],
+                             kind: AttachmentKind, what: str) -> None:
+        """A photo or a file: checked as declared, downloaded (and decrypted), then the core's.
+
+        It is fetched before the sync that brought it is acknowledged, and stored with it."""
+        try:
+            ref = media_ref(content)
+            data = await fetch(self._require_client(), ref, self._settings.max_file_bytes)
+        except MatrixMediaError as exc:
+            await self._receipt(chat.chat_id, event.event_id)
+            await self._refuse_media(chat, what, exc)
+            return
+        name = ref.filename or f"{what}-{event.event_id.lstrip('$')[:12]}"
+        fallback = "image/jpeg" if kind is AttachmentKind.PHOTO else "application/octet-stream"
+        attachment = AttachmentMessage(chat, kind, data, name, mime_type_of(ref, name, fallback), ref.caption,
+                                       event.event_id)
+        await self._assistant.receive(attachment, event.event_id)
+        await self._receipt(chat.chat_id, event.event_id)
+
+    async def _refuse_media(self, chat: ChatRef, what: str, exc: MatrixMediaError) -> None:
+        log.info("Matrix: %s from %s not read: %s", what, chat.user_id, exc)
+        text = (FILE_TOO_BIG.format(size=exc.size, limit=exc.limit) if isinstance(exc, MediaTooLarge)
+                else MEDIA_UNREADABLE.format(what=what, reason=exc))
+        await self.send(chat, OutboundMessage(text, MessageKind.ERROR))
 
     async def download_media(self, content: dict[str, Any]) -> bytes:
         """The bytes of a media message, decrypted when it came as an encrypted file."""
-        info = content.get("info") or {}
-        declared = info.get("size") if isinstance(info, dict) else None
-        if isinstance(declared, int) and declared > MAX_MEDIA_BYTES:
-            raise MatrixMediaError(f"it is {declared:,} bytes; the limit is {MAX_MEDIA_BYTES:,}")
-        encrypted = content.get("file")
-        url = encrypted.get("url") if isinstance(encrypted, dict) else content.get("url")
-        if not isinstance(url, str) or not url.startswith("mxc://"):
-            raise MatrixMediaError("the message has no media URL")
-        response = await self._require_client().download(mxc=url)
-        if not isinstance(response, DownloadResponse) or not isinstance(response.body, bytes):
-            raise MatrixMediaError(f"download failed: {getattr(response, 'message', response)}")
-        if len(response.body) > MAX_MEDIA_BYTES:
-            raise MatrixMediaError(f"it is {len(response.body):,} bytes; the limit is {MAX_MEDIA_BYTES:,}")
-        if not isinstance(encrypted, dict):
-            return response.body
-        try:
-            return bytes(decrypt_attachment(response.body, encrypted["key"]["k"],
-                                            encrypted["hashes"]["sha256"], encrypted["iv"]))
-        except (KeyError, TypeError, EncryptionError) as exc:
-            raise MatrixMediaError(f"the encrypted file could not be decrypted: {exc}") from None
+        return await fetch(self._require_client(), media_ref(content), self._settings.max_file_bytes)
 
     async def _on_location(self, chat: ChatRef, event: Event, content: dict[str, Any], *, beacon: bool) -> None:
         now = self._clock.now()
@@ -918,10 +917,11 @@ class MatrixAdapter:
         client = self._require_client()
         for event_id, pending in list(self._undecryptable.items()):
             room = client.rooms.get(pending.room_id)
-            decrypted: Event | None = None
+            decrypted: Event | BadEvent | None = None
             try:
                 result = client.decrypt_event(pending.event)
-                decrypted = result if isinstance(result, Event) and not isinstance(result, MegolmEvent) else None
+                usable = isinstance(result, _ROOM_EVENTS) and not isinstance(result, MegolmEvent)
+                decrypted = result if usable else None
             except Exception:
                 decrypted = None
             if decrypted is not None and room is not None:

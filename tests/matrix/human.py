@@ -189,10 +189,12 @@ class Human:
         content = {"m.relates_to": {"rel_type": "m.annotation", "event_id": event_id, "key": key}}
         return await self.send(room_id, "m.reaction", content)
 
-    async def upload(self, data: bytes, content_type: str, *, encrypt: bool) -> dict[str, Any]:
-        """Upload media; returns the message fields that point at it (`url` or encrypted `file`)."""
+    async def upload(self, data: bytes, content_type: str, *, encrypt: bool,
+                     filename: str = "note.ogg") -> dict[str, Any]:
+        """Upload media as Element does (encrypted in an encrypted room); returns the message
+        fields that point at it (`url`, or `file` with its key, iv and hash)."""
         response, keys = await self.client.upload(io.BytesIO(data), content_type=content_type,
-                                                  filename="note.ogg", encrypt=encrypt, filesize=len(data))
+                                                  filename=filename, encrypt=encrypt, filesize=len(data))
         assert isinstance(response, UploadResponse), response
         if not encrypt:
             return {"url": response.content_uri}
