@@ -277,6 +277,8 @@ class MatrixSettings(_Section):
     undecryptable_grace_syncs: int = Field(default=2, ge=0, le=20)
     # Photos, files and voice notes larger than this are refused, unread when the event declares its size.
     max_file_bytes: int = Field(default=20 * 1024 * 1024, ge=1024)
+    # Replace a cross-signing identity on the account that the store does not hold (a lost store).
+    cross_signing_reset: bool = False
 
     expectations: ClassVar[dict[str, str]] = {
         "allowed_users": "comma-separated Matrix ids, e.g. @me:example.org",

@@ -47,6 +47,7 @@ from nio import (
 )
 
 from bot.adapters.base import APPROVAL_OUTCOME_LABELS, DECISION_NOTICES, always_label
+from bot.adapters.matrix_cross_signing import CrossSigning, CrossSigningOutcome, CrossSigningSecrets
 from bot.adapters.matrix_location import (
     BEACON_INFO_TYPES,
     BEACON_TYPES,
@@ -208,6 +209,7 @@ class MatrixAdapter:
         self._open_approvals: dict[str, ApprovalRequest] = {}
         self._progress: dict[str, tuple[int, str]] = {}  # room -> (turn id, status notice event id)
         self._stopped = False
+        self.cross_signing = CrossSigningOutcome.FAILED  # what the start-up bootstrap did
 
     # -- lifecycle -----------------------------------------------------------------
     @property
@@ -221,6 +223,10 @@ class MatrixAdapter:
     async def start(self) -> None:
         """Log in, load the key store, sync once, register with the core, then sync forever."""
         client = await self._login()
+        password = self._settings.password.get_secret_value() if self._settings.password else None
+        signer = CrossSigning(client, CrossSigningSecrets(Path(self._settings.store_path)), password,
+                              reset=self._settings.cross_signing_reset)
+        self.cross_signing = await signer.bootstrap()
         client.add_event_callback(self._on_invite, InviteMemberEvent)  # type: ignore[arg-type]
         client.add_to_device_callback(self._on_to_device, UnknownToDeviceEvent)  # type: ignore[arg-type]
         resumed = bool(client.loaded_sync_token)
@@ -238,10 +244,12 @@ class MatrixAdapter:
         self._assistant.add_messenger(self)
         self._sync_task = asyncio.create_task(self._sync_loop(), name="matrix-sync")
         identity = client.olm.account.identity_keys["ed25519"] if client.olm else "?"
-        # No cross-signing (matrix-nio has none): Element will keep showing this session as not
-        # verified by its owner; the fingerprint is for checking it is really this bot.
-        log.info("Matrix: %s on device %s, session key (fingerprint) %s; compare it with the session "
-                 "Element lists for the bot", client.user_id, client.device_id, fingerprint(identity))
+        # The fingerprint is for checking it is really this bot: nobody has verified the bot's
+        # identity yet, whatever its own signature says.
+        signed = (f"signed by the bot's cross-signing identity (master key {signer.master_public})"
+                  if signer.master_public else "not signed by a cross-signing identity")
+        log.info("Matrix: %s on device %s, session key (fingerprint) %s, %s; compare it with the session "
+                 "Element lists for the bot", client.user_id, client.device_id, fingerprint(identity), signed)
 
     async def stop_receiving(self) -> None:
         """Sync no more (a graceful stop lets running turns finish after this)."""

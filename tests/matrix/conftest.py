@@ -68,6 +68,12 @@ class Bot:
     notes: NotesSkill
     store: Path
 
+    async def stop(self) -> None:
+        """Shut down as the app does (the test's end stops it again, harmlessly)."""
+        await self.adapter.stop_receiving()
+        await self.assistant.stop()
+        await self.adapter.stop()
+
 
 @dataclass
 class MatrixWorld:

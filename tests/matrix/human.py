@@ -205,6 +205,16 @@ class Human:
         response = await self.client.room_put_state(room_id, event_type, content, state_key=self.user_id)
         return str(response.event_id)  # type: ignore[union-attr]
 
+    async def keys_of(self, user_id: str) -> dict[str, Any]:
+        """`/keys/query` for `user_id` as this person's client asks it (what Element reads)."""
+        async with httpx.AsyncClient() as http:
+            response = await http.post(
+                f"{self.homeserver}/_matrix/client/v3/keys/query", json={"device_keys": {user_id: []}},
+                headers={"Authorization": f"Bearer {self.client.access_token}"},
+            )
+        response.raise_for_status()
+        return dict(response.json())
+
     async def raw_timeline(self, room_id: str) -> list[dict[str, Any]]:
         """The room's events as the server stores them (no decryption), oldest first."""
         async with httpx.AsyncClient() as http:

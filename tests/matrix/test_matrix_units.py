@@ -1,4 +1,5 @@
-"""The Matrix adapter's pure parts: rendering, geo URIs, beacons, yes/no replies (no server)."""
+"""The Matrix adapter's pure parts: rendering, geo URIs, beacons, yes/no replies, media events,
+cross-signing secrets (no server)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.adapters.matrix import MatrixAdapter, approval_answer, fingerprint, strip_reply_fallback, yes_or_no
+from bot.adapters.matrix_cross_signing import CrossSigningError, CrossSigningKeys, CrossSigningSecrets
 from bot.adapters.matrix_location import (
     BadLocation,
     beacon_info_is_live,
@@ -16,6 +18,7 @@ from bot.adapters.matrix_location import (
     location_from_message,
     parse_geo_uri,
 )
+from bot.adapters.matrix_media import FileKeys, MatrixMediaError, audio_filename, media_ref, mime_type_of
 from bot.adapters.matrix_render import (
     CHUNK_CHARS,
     render_markdown,
@@ -140,3 +143,45 @@ def test_real_arguments_are_shown_exactly_not_interpreted() -> None:
     assert "<strong>Approval needed:</strong>" in rendered.html
     assert "a_b_c *x*" in rendered.html and "&lt;b&gt;now&lt;/b&gt;" in rendered.html
     assert "<em>" not in rendered.html
+
+
+def test_media_events_name_their_file_caption_and_what_is_missing() -> None:
+    keys = {"url": "mxc://hs/abc", "key": {"kty": "oct", "alg": "A256CTR", "k": "K"}, "iv": "IV",
+            "hashes": {"sha256": "H"}, "v": "v2"}
+    captioned = media_ref({"msgtype": "m.image", "body": "look at this", "filename": "cat.jpg",
+                           "info": {"mimetype": "image/jpeg; q=1", "size": 10}, "file": keys})
+    assert (captioned.filename, captioned.caption, captioned.mime_type) == ("cat.jpg", "look at this", "image/jpeg")
+    assert captioned.keys == FileKeys("K", "IV", "H") and captioned.declared_size == 10
+    plain = media_ref({"msgtype": "m.file", "body": "notes.md", "url": "mxc://hs/def", "info": {"size": True}})
+    assert (plain.filename, plain.caption, plain.keys, plain.declared_size) == ("notes.md", "", None, None)
+    assert mime_type_of(plain, plain.filename, "application/octet-stream") == "text/markdown"
+    same = media_ref({"msgtype": "m.file", "body": "a.pdf", "filename": "a.pdf", "url": "mxc://hs/x"})
+    assert same.caption == ""
+    cases = {
+        "the message has no media URL": {"body": "x", "url": "https://elsewhere/x"},
+        "the message lacks the file's encryption key": {"file": {k: v for k, v in keys.items() if k != "key"}},
+        "the message lacks the file's encryption iv and hash": {"file": {"url": "mxc://hs/a", "key": {"k": "K"}}},
+        "its encrypted file description is malformed": {"file": "mxc://hs/a"},
+    }
+    for reason, content in cases.items():
+        with pytest.raises(MatrixMediaError) as caught:
+            media_ref(content)
+        assert str(caught.value) == reason
+    assert audio_filename(media_ref({"body": "Voice message", "url": "mxc://hs/v",
+                                     "info": {"mimetype": "audio/mp4"}})) == "voice.m4a"
+
+
+def test_cross_signing_secrets_are_owner_only_and_a_bad_file_is_left_alone(tmp_path: Path) -> None:
+    secrets = CrossSigningSecrets(tmp_path)
+    assert secrets.load("@bot:hs") is None
+    keys = CrossSigningKeys.generate()
+    secrets.save("@bot:hs", keys)
+    assert (secrets.path.stat().st_mode & 0o777) == 0o600
+    assert secrets.load("@bot:hs") == keys
+    assert keys.master_seed.hex() not in repr(keys)
+    with pytest.raises(CrossSigningError, match="holds the keys of @bot:hs"):
+        secrets.load("@other:hs")
+    secrets.path.write_text('{"user_id": "@bot:hs", "master": "short"}')
+    with pytest.raises(CrossSigningError, match="cannot be read"):
+        secrets.load("@bot:hs")
+    assert secrets.path.read_text() == '{"user_id": "@bot:hs", "master": "short"}'
