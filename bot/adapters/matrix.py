@@ -726,7 +726,7 @@ class MatrixAdapter:
             await self._receipt(room.room_id, event.event_id)
             await self.send(chat, OutboundMessage(UNSUPPORTED, MessageKind.ERROR))
 
-    async def _on_text(self, room: MatrixRoom, chat: ChatRef, event: Event, content: dict[str, Any]) -> None:
+    async def _on_text(self, room: MatrixRoom, chat: ChatRef, event: Event | BadEvent, content: dict[str, Any]) -> None:
         body = content.get("body")
         if not isinstance(body, str):
             return
@@ -775,7 +775,7 @@ class MatrixAdapter:
                 return True, text[match.end():]
         return True, text
 
-    async def _on_audio(self, chat: ChatRef, event: Event, content: dict[str, Any]) -> None:
+    async def _on_audio(self, chat: ChatRef, event: Event | BadEvent, content: dict[str, Any]) -> None:
         """A voice note: downloaded (and decrypted) here, transcribed by the core."""
         await self._receipt(chat.chat_id, event.event_id)
         try:
@@ -787,7 +787,7 @@ class MatrixAdapter:
         await self._assistant.receive(
             VoiceMessage(chat, audio, filename=audio_filename(ref), message_id=event.event_id), event.event_id)
 
-    async def _on_attachment(self, chat: ChatRef, event: Event, content: dict[str, Any],
+    async def _on_attachment(self, chat: ChatRef, event: Event | BadEvent, content: dict[str, Any],
                              kind: AttachmentKind, what: str) -> None:
         """A photo or a file: checked as declared, downloaded (and decrypted), then the core's.
 
@@ -816,7 +816,8 @@ class MatrixAdapter:
         """The bytes of a media message, decrypted when it came as an encrypted file."""
         return await fetch(self._require_client(), media_ref(content), self._settings.max_file_bytes)
 
-    async def _on_location(self, chat: ChatRef, event: Event, content: dict[str, Any], *, beacon: bool) -> None:
+    async def _on_location(self, chat: ChatRef, event: Event | BadEvent, content: dict[str, Any], *,
+                           beacon: bool) -> None:
         now = self._clock.now()
         try:
             if beacon:
