@@ -10,6 +10,18 @@ import sys
 from bot.errors import ConfigError, DatabaseError, MayordomoError
 
 
+def configure_logging(level: str | int) -> None:
+    """Log lines to stderr, with the libraries that would write secrets kept quiet."""
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    # httpx logs full request URLs at INFO, and a Telegram URL carries the bot token.
+    for noisy in ("httpx", "httpx2", "httpcore"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    # nio prints a malformed event whole at WARNING, an attachment's decryption key included;
+    # the Matrix adapter answers such events itself.
+    logging.getLogger("nio.events.misc").setLevel(logging.ERROR)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="mayordomo", description="A self-hosted personal assistant.")
     parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
@@ -28,15 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"Configuration error: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.core.log_level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
-    # httpx logs full request URLs at INFO, and a Telegram URL carries the bot token.
-    for noisy in ("httpx", "httpx2", "httpcore"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    configure_logging(settings.core.log_level)
     if args.command == "memory":
         try:
             return int(args.handler(args))
