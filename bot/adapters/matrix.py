@@ -911,14 +911,23 @@ class MatrixAdapter:
                     pending.event.sender, code or "no code")
         zone = self._assistant.deps.settings.core.zone
         sent_at = datetime.fromtimestamp(pending.event.server_timestamp / 1000, tz=self._clock.now().tzinfo)
-        why = {"m.unverified": "it sends keys only to verified sessions and mine is not verified",
-               "m.blacklisted": "my session is blocked in it"}.get(code, "it did not share the key with me")
+        session = f"{client.device_id}, key {fingerprint(identity)}"
+        # The bot cannot answer an interactive verification yet (nio has none), so advice that
+        # ends in "verify me" could never be followed: say what the owner can change instead.
+        why, remedy = {
+            "m.unverified": (
+                "it sends keys only to verified sessions",
+                "I can't complete an interactive verification, so turn off \"Never send encrypted messages to "
+                "unverified sessions\" (Settings → Security & Privacy, or this room's settings) and write again. "
+                f"My session is {session}: compare it in my user info → Sessions to be sure it is me."),
+            "m.blacklisted": ("my session is blocked in it",
+                              f"Unblock my session ({session}) in my user info → Sessions, then write again."),
+        }.get(code, ("it did not share the key with me",
+                     f"Write again once it shares keys with my session ({session})."))
         chat = ChatRef(Platform.MATRIX, pending.room_id, pending.event.sender)
         await self.send(chat, OutboundMessage(
             f"I can't read your message from {sent_at.astimezone(zone):%H:%M}: your client withheld its "
-            f"key from my session, because {why}. Sending it again will not help. Verify this session "
-            f"in your client (my user info → Sessions → {client.device_id}, key {fingerprint(identity)}), "
-            "or unblock it / allow sending to unverified sessions, then write again.",
+            f"key from me because {why}, so sending it again will not help. {remedy}",
             MessageKind.ERROR,
         ))
 
