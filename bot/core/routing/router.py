@@ -12,8 +12,9 @@ any skill within a small margin of it or past its own threshold (calibrated from
 examples: the score other labels' examples rarely reach). Examples labelled with no skill
 ("none": chit-chat, general questions) let a request choose nothing when no skill has real
 evidence. A message that names a skill's objects ("the email", "mi calendario") gets that
-skill. Only a message that refers back ("y mañana?", "delete that one") keeps the previous
-turn's skills; thanks and small talk get none.
+skill. Only a fragment ("y mañana?") or a short message that refers back without clear
+evidence of its own ("delete that one") keeps the previous turn's skills; thanks, declines
+and small talk get none. Quoted passages (what to post, write or translate) are left out.
 
 Everything is embedded and calibrated in `warm()`, at start-up, never inside a turn.
 `FailOpenRouter` wraps any router with a time budget for real stalls: on error or timeout
@@ -47,7 +48,9 @@ from bot.core.routing.clauses import (
     is_small_talk,
     refers_back,
     split_clauses,
+    without_quotations,
     without_small_talk,
+    words,
 )
 from bot.core.routing.lexicon import Lexicon, stems
 from bot.errors import ConfigError, ModelError
@@ -385,6 +388,10 @@ class EmbeddingRouter:
         if not greeting and (none > best + NO_SKILL_MARGIN or (weak and none >= best)):
             # Chit-chat looks at least as likely as any skill, and no skill has real evidence.
             return _Choice(frozenset(), best, True, f"chit-chat (none {none:.3f}, best skill {best:.3f})")
+        if none >= best and not greeting:
+            # Chit-chat is as likely as the best skill: only a skill past its threshold comes along,
+            # not every skill that happens to score close to it.
+            confident = True
         if confident and weak:
             return _Choice(frozenset(), best, False, f"no clear skill (best {best:.3f})")
         picked = frozenset(
@@ -399,11 +406,14 @@ class EmbeddingRouter:
         text = request.text
         # Greetings and thanks around a request are noise to its scores ("buenos días! qué tengo hoy?").
         focus = without_small_talk(text)
-        clauses = split_clauses(focus)
-        texts = [focus, *(clause for clause in clauses if clause != focus)] if len(clauses) > 1 else [focus]
+        # A quoted passage is what to write, post or translate, not a request: it is neither
+        # embedded nor split, and its words name no skill ("tweet 'rain again, no padel'").
+        request_words = without_quotations(focus)
+        clauses = split_clauses(request_words)
+        texts = [request_words, *(c for c in clauses if c != request_words)] if len(clauses) > 1 else [request_words]
         if vectors is None:
             vectors = self._embedder.embed(texts)
-        whole_scores = self.scores_for(focus, vectors[0], available)
+        whole_scores = self.scores_for(request_words, vectors[0], available)
         small_talk = is_small_talk(text)
         previous = request.previous_skills & set(available)
         leans_back = not small_talk and not is_greeting(text) and refers_back(text)
@@ -420,8 +430,9 @@ class EmbeddingRouter:
             if part.skills - chosen:
                 reasons.append(f"{clause[:30]!r}: +{sorted(part.skills - whole.skills)}")
             chosen |= part.skills
+        unquoted = without_quotations(text)
         named = frozenset(skill for skill in available
-                          if any(cue.search(text) for cue in self._cues.get(skill, ())))
+                          if any(cue.search(unquoted) for cue in self._cues.get(skill, ())))
         if named - chosen:
             # The message names what a skill works on ("the email", "mi calendario").
             reasons.append(f"named {sorted(named - chosen)}")
@@ -431,7 +442,13 @@ class EmbeddingRouter:
             # Nothing says what these skills are for: they cannot be judged, so they stay in.
             chosen |= unknown
             reasons.append(f"no examples or description for {sorted(unknown)}, kept")
-        if leans_back and (is_elliptical(text) or whole.best < self.settings.follow_up_threshold):
+        # Only a fragment, or a short message without clear evidence of its own, leans on the last
+        # turn: a long one that says "it" or "that" ("post the result on Twitter") is a request of
+        # its own, and so is "will it rain in Lisbon?".
+        thresholds = self._ensure_index().thresholds
+        own = bool(named) or any(whole_scores[skill] >= thresholds.get(skill, 1.0) for skill in whole.skills)
+        short = len(words(text)) <= self.settings.follow_up_words and not own
+        if leans_back and (is_elliptical(text) or short):
             if not previous and request.recent_user_messages:
                 # The turn did not say what it used last time: judge the last message instead.
                 earlier = request.recent_user_messages[-1]
@@ -447,7 +464,8 @@ class EmbeddingRouter:
         return RouteDecision(skills=frozenset(chosen) & set(available), scores=whole_scores,
                              reason=f"embedding: {'; '.join(reasons)}; {elapsed:.0f} ms",
                              # Memory searches with the message as written: share only its vector.
-                             query=QueryEmbedding(self._embedder.model_id, vectors[0]) if focus == text else None)
+                             query=QueryEmbedding(self._embedder.model_id, vectors[0])
+                             if request_words == text else None)
 
     async def route(self, request: RouteRequest, available: Mapping[str, str]) -> RouteDecision:
         return await asyncio.to_thread(self.decide, request, available)
