@@ -45,6 +45,19 @@ async def test_clear_requests_choose_their_skill(make_router, available, text: s
     assert set(decision.scores) >= set(available)  # every score is kept for the audit
 
 
+@pytest.mark.parametrize(("text", "skill"), [
+    ("did the booking confirmation for the hotel come in?", "email"),
+    ("me ha llegado ya la factura del gas?", "email"),
+    ("any attachments in the message from the notary?", "email"),
+    ("what did we talk about yesterday regarding the move?", "memory"),
+    ("read me what i wrote down about the boiler", "notes"),
+])
+async def test_what_a_skill_works_on_names_it_without_its_own_word(make_router, available, text: str,
+                                                                    skill: str) -> None:
+    decision = await make_router().route(request(text), available)
+    assert skill in decision.skills, decision.reason
+
+
 async def test_follow_up_keeps_the_previous_skill(make_router, available) -> None:
     router = make_router()
     alone = await router.route(request("¿y el sábado?"), available)
