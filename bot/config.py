@@ -352,9 +352,9 @@ class RouterSettings(_Section):
     # default calibrated from the router's own examples (JSON per skill overrides that).
     thresholds: dict[str, float] = Field(default_factory=dict)
     # Skills within this margin of the best score of a request are chosen too.
-    margin: float = Field(default=0.01, ge=0, le=1)
-    # A message that refers back ("delete that one") and scores below this keeps the last skills.
-    follow_up_threshold: float = Field(default=0.88, ge=0, le=1)
+    margin: float = Field(default=0.015, ge=0, le=1)
+    # A message of at most this many words that refers back ("delete that one") keeps the last skills.
+    follow_up_words: int = Field(default=10, ge=0, le=100)
     # Only a stall reaches this (a warm local router answers in milliseconds): then every skill.
     time_budget_ms: int = Field(default=2000, ge=10, le=10_000)
     # A chat keeps every skill it was routed to (tools only grow, so providers can cache the

@@ -10,6 +10,7 @@ from bot.core.routing.clauses import (
     is_small_talk,
     refers_back,
     split_clauses,
+    without_quotations,
     without_small_talk,
 )
 
@@ -47,6 +48,13 @@ def test_thanks_and_goodbyes_are_small_talk_and_never_refer_back(text: str) -> N
     assert not refers_back(text)
 
 
+@pytest.mark.parametrize("text", ["nah, leave it", "no thanks", "don't bother", "never mind, forget it",
+                                  "déjalo", "no hace falta, gracias", "así está bien", "da igual"])
+def test_declining_an_offer_is_small_talk_and_never_refers_back(text: str) -> None:
+    assert is_small_talk(text)
+    assert not refers_back(text)
+
+
 @pytest.mark.parametrize("text", ["good morning", "buenos días!", "morning!", "buenos diass ☀️",
                                   "buenas tardes, gracias"])
 def test_a_greeting_of_the_day_on_its_own_is_not_small_talk(text: str) -> None:
@@ -67,6 +75,10 @@ def test_fragments_are_elliptical_follow_ups(text: str) -> None:
     # Words that only end like a Spanish clitic do not point back.
     ("what did I mention about Pablo's new job?", False), ("mira qué tal está el nuevo Kindle", False),
     ("people at the next table", False), ("la película del sábado en el cine", False),
+    # A thing said before named by its article or its place in a list.
+    ("y la del viaje de novios?", True), ("el de las 5, porfa", True), ("lo de ayer sigue en pie?", True),
+    ("la primera ya está", True), ("the first one is done", True),
+    ("la reunión de mañana a qué hora es?", False),
 ])
 def test_references_to_the_previous_turn(text: str, back: bool) -> None:
     assert refers_back(text) is back
@@ -80,3 +92,16 @@ def test_references_to_the_previous_turn(text: str, back: bool) -> None:
 ])
 def test_greetings_and_thanks_around_a_request_are_set_aside(text: str, focus: str) -> None:
     assert without_small_talk(text) == focus
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("translate to spanish: 'could you send me the invoice by friday?'", "translate to spanish: …"),
+    ("affect or effect here: 'the rain didn't ___ our plans'?", "affect or effect here: …?"),
+    ('tweet "finally home, what a week" and check the weather', "tweet … and check the weather"),
+    ("escribe en la nota «comprar pan y leche» por favor", "escribe en la nota … por favor"),
+    # One quoted word names the object; apostrophes inside words are not quotes.
+    ("open 'notes.md' and read the last line", "open 'notes.md' and read the last line"),
+    ("I'm out, don't wait for me", "I'm out, don't wait for me"),
+])
+def test_quoted_passages_are_set_aside(text: str, kept: str) -> None:
+    assert without_quotations(text) == kept

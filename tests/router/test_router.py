@@ -45,6 +45,19 @@ async def test_clear_requests_choose_their_skill(make_router, available, text: s
     assert set(decision.scores) >= set(available)  # every score is kept for the audit
 
 
+@pytest.mark.parametrize(("text", "skill"), [
+    ("did the booking confirmation for the hotel come in?", "email"),
+    ("me ha llegado ya la factura del gas?", "email"),
+    ("any attachments in the message from the notary?", "email"),
+    ("what did we talk about yesterday regarding the move?", "memory"),
+    ("read me what i wrote down about the boiler", "notes"),
+])
+async def test_what_a_skill_works_on_names_it_without_its_own_word(make_router, available, text: str,
+                                                                    skill: str) -> None:
+    decision = await make_router().route(request(text), available)
+    assert skill in decision.skills, decision.reason
+
+
 async def test_follow_up_keeps_the_previous_skill(make_router, available) -> None:
     router = make_router()
     alone = await router.route(request("¿y el sábado?"), available)
@@ -121,6 +134,56 @@ async def test_only_a_message_that_refers_back_keeps_the_previous_skills(make_ro
     assert "environment" not in fresh.skills and "news" in fresh.skills
     question = await router.route(request("what's the capital of Australia?", previous=["email"]), available)
     assert "email" not in question.skills
+
+
+async def test_a_long_message_that_says_that_is_a_request_of_its_own(make_router, available) -> None:
+    router = make_router()
+    for text, previous, needed in (
+        ("thanks for that, and could you also look up on the internet what time the museum opens on sundays",
+         "email", "web"),
+        ("vale eso ya está, ahora mírame si hay alguna farmacia de guardia abierta por aquí esta noche",
+         "agenda", "environment"),
+    ):
+        decision = await router.route(request(text, previous=[previous], recent=["..."]), available)
+        assert needed in decision.skills and previous not in decision.skills, (text, decision.reason)
+
+
+async def test_how_short_a_follow_up_is_comes_from_settings(make_router, available) -> None:
+    follow_up = request("delete that one", previous=["diary"], recent=["..."])
+    assert "diary" in (await make_router().route(follow_up, available)).skills
+    assert "diary" not in (await make_router(follow_up_words=2).route(follow_up, available)).skills
+
+
+async def test_a_short_message_naming_its_own_skill_does_not_keep_the_last_ones(make_router, available) -> None:
+    decision = await make_router().route(request("will it rain in Lisbon tomorrow?", previous=["memory"]), available)
+    assert decision.skills == {"environment"}
+
+
+async def test_short_references_by_article_or_position_keep_the_last_skills(make_router, available) -> None:
+    router = make_router()
+    for text, previous in (("y la del viaje a Roma?", "notes"), ("la primera ya está", "tasks")):
+        decision = await router.route(request(text, previous=[previous], recent=["..."]), available)
+        assert previous in decision.skills, (text, decision.reason)
+
+
+async def test_declining_an_offer_routes_to_core_only(make_router, available) -> None:
+    decision = await make_router().route(request("nah, leave it", previous=["agenda"], recent=["..."]), available)
+    assert decision.skills == frozenset()
+
+
+async def test_a_quoted_passage_names_no_skill(make_router, available) -> None:
+    router = make_router()
+    for text in ("translate to spanish: 'could you send me the invoice by friday?'",
+                 "how do I say 'remind me to call the plumber' in German?"):
+        decision = await router.route(request(text), available)
+        assert decision.skills == frozenset(), (text, decision.reason)
+        assert decision.query is None  # memory embeds the message as written itself
+
+
+async def test_when_chit_chat_scores_highest_only_a_clear_skill_comes_along(make_router, available) -> None:
+    decision = await make_router().route(request("tienes sentimientos?"), available)
+    assert decision.scores["none"] >= max(v for k, v in decision.scores.items() if k != "none")
+    assert len(decision.skills) <= 1, decision.reason
 
 
 async def test_a_fragment_keeps_the_last_turns_skills_and_adds_only_clear_evidence(make_router, available) -> None:

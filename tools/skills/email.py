@@ -267,6 +267,15 @@ class EmailSkill(SkillPlugin):
             r"\binbox\b",
             r"\bbandeja de entrada\b",
             r"[\w.+-]+@[\w-]+\.[\w.]+",
+            # What mail is and does, when the message does not say "email": answers, forwards,
+            # and the things that arrive by mail (a booking confirmation, a receipt, a newsletter).
+            r"\brepl(?:y|ies|ied)\b",
+            r"\bwrite back\b",
+            r"\bforward\b",
+            r"\breenv[ií]",
+            r"\b(?:confirmation|receipt|newsletter|attachment)s?\b",
+            r"\b(?:confirmaci[oó]n|adjuntos?)\b",
+            r"\bme (?:ha )?lleg(?:ado|[oó])\b",
         ),
         examples=(
             "any new emails?",

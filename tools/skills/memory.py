@@ -66,6 +66,12 @@ class MemorySkill(SkillPlugin):
             r"\bte acuerdas\b",
             r"\bdo you remember\b",
             r"\b(?:qu[eé]|q) te (?:dije|cont[eé])\b",
+            # Past conversations named as such: "what we talked about", "te comenté", "I mentioned".
+            r"\bwe (?:talk|talked|spoke|discussed|chatted)\b",
+            r"\bhablamos\b",
+            r"\bi (?:told|mentioned to|said to) you\b",
+            r"\bdid i (?:ever )?(?:tell|mention)\b",
+            r"\bte (?:coment[eé]|mencion[eé]|habl[eé])\b",
         ),
         examples=(
             "what did I tell you about my brother's wedding?",

@@ -311,6 +311,9 @@ class NotesSkill(SkillPlugin):
             r"\bnotes?\b",
             r"\bnotas?\b",
             r"\bapuntes\b",
+            # What the user wrote down earlier is in a note ("lo que tengo apuntado", "what I wrote down").
+            r"\blo (?:que )?(?:tengo )?apunt(?:ado|[eé])\b",
+            r"\bwhat i (?:wrote|jotted) down\b",
         ),
         examples=(
             "search my notes for the wifi password",

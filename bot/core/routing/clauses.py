@@ -40,11 +40,13 @@ _ELLIPSIS_OPENERS = (
 )
 # Words that point at something said before: pronouns, "the other one", corrections, yes-please.
 _REFERENCES = frozenset("""
-it that those them him her one ones other another previous second third same again instead
-actually rather yes yeah yep sure
-lo le les eso esa ese esos esas ello aquello otro otra otros otras anterior segundo segunda
-tercero tercera mismo misma sí dale venga porfa claro hazlo mejor better
+it that those them him her one ones other another previous first second third same again instead
+actually rather yes yeah yep sure former latter
+lo le les eso esa ese esos esas esto ello aquello otro otra otros otras anterior primero primera
+segundo segunda tercero tercera mismo misma sí dale venga porfa claro hazlo mejor better
 """.split())
+# Spanish names a thing said before by its article alone: "la del viaje", "el de las 5", "lo de ayer".
+_ARTICLE_REFERENCE = re.compile(r"^(?:(?:y|e|o|and)\s+)?(?:el|la|los|las|lo)\s+(?:de|del|que)\b")
 # Clitic endings that make a verb refer back: "bórralo", "mándaselo", "contéstale", "cambiarlo".
 # Many words merely end like one ("Pablo", "Kindle", "people", "escuela"), so the verb must show
 # it: an infinitive before the clitic, or the accent an imperative takes when a clitic joins it.
@@ -60,10 +62,14 @@ _SMALL_TALK = frozenset("""
 thanks thank you thx ty cheers great perfect nice cool ok okay fine good awesome lol haha
 hi hello hey bye goodnight np no problem nah that s all it much so very
 hola gracias muchas mil genial perfecto guay vale ok okey bien muy estupendo jaja jajaja jeje
-adiós adios chao chau nada eso es todo de acuerdo nop no
+adiós adios chao chau nada eso es todo de acuerdo nop no déjalo olvídalo
 """.split())
+# Declining an offer ("want me to add it?" "nah, leave it") is small talk too: nothing to do.
 _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", "buenas noches",
-                       "nos vemos", "sounds good", "all good", "de nada", "me alegro", "qué bien", "que bien")
+                       "nos vemos", "sounds good", "all good", "de nada", "me alegro", "qué bien", "que bien",
+                       "leave it", "forget it", "never mind", "no need", "don't bother", "dont bother",
+                       "skip it", "no thanks", "not now", "da igual", "no hace falta", "no importa",
+                       "así está bien", "ahora no")
 # A greeting of the time of day on its own opens it: people expect what is on (agenda, tasks, weather), so it is
 # routed on its evidence like a request. Around a request it is only noise to that request's scores.
 _GREETING_PHRASES = ("good morning", "good afternoon", "good evening", "morning", "buenos días",
@@ -78,10 +84,21 @@ def _plain(text: str) -> str:
 
 # The word lists without accents, computed once (each message is checked against them).
 _PLAIN_SMALL_TALK = frozenset(_plain(word) for word in _SMALL_TALK)
-_PLAIN_SMALL_TALK_PHRASES = tuple(_plain(phrase) for phrase in _SMALL_TALK_PHRASES)
+_PLAIN_SMALL_TALK_PHRASES = tuple(_plain(" ".join(_WORD.findall(phrase.lower()))) for phrase in _SMALL_TALK_PHRASES)
 _PLAIN_GREETINGS = tuple(sorted((_plain(phrase) for phrase in _GREETING_PHRASES), key=len, reverse=True))
 _PLAIN_OPENERS = tuple(_plain(opener) for opener in _ELLIPSIS_OPENERS)
 _PLAIN_REFERENCES = frozenset(_plain(word) for word in _REFERENCES)
+
+
+# A quotation: what to write, post, translate or search for ("tweet 'the rain stopped'"),
+# not a request to route. It opens after a space and closes before one; a word's apostrophe
+# ("didn't") does neither. One quoted word (a file name, a title) is kept: it names the object.
+_QUOTATION = re.compile(r"""(?:(?<=[\s(:])|^)(['"‘“«])(?=\S)(.+?)(?<=\S)['"’”»](?=[\s.,;:!?)]|$)""")
+
+
+def without_quotations(text: str) -> str:
+    """The message with quoted passages of several words replaced by an ellipsis."""
+    return _QUOTATION.sub(lambda found: found.group(0) if len(found.group(2).split()) < 2 else "…", text)
 
 
 def words(text: str) -> list[str]:
@@ -162,6 +179,8 @@ def refers_back(text: str) -> bool:
     if is_elliptical(text):
         return True
     found = words(text)
+    if _ARTICLE_REFERENCE.match(" ".join(found)):
+        return True
     return any(_plain(word) in _PLAIN_REFERENCES or _has_clitic(word) for word in found)
 
 

