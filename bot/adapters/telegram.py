@@ -27,7 +27,6 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-import httpx
 from aiohttp import web
 from telegram import (
     BotCommand,
@@ -55,7 +54,7 @@ from telegram.error import (
     TimedOut,
 )
 from telegram.ext import Application, ApplicationBuilder, Defaults
-from telegram.request import HTTPXRequest, RequestData
+from telegram.request import RequestData
 from telegram.warnings import PTBDeprecationWarning
 
 from bot.adapters.base import APPROVAL_OUTCOME_LABELS, DECISION_NOTICES, always_label
@@ -68,6 +67,7 @@ from bot.adapters.telegram_render import (
     render_markdown,
     with_receipts,
 )
+from bot.adapters.telegram_request import AiohttpRequest, AnswerTimedOut
 from bot.clock import Clock
 from bot.config import TelegramSettings
 from bot.core.approvals import ApprovalOutcome, ApprovalRequest, DecisionResult
@@ -104,7 +104,7 @@ TYPING_REFRESH_SECONDS = 4.0
 # "typing…" is kept up at most this long without a new request from the core.
 TYPING_KEEPALIVE_SECONDS = 120.0
 MAX_POLL_BACKOFF_SECONDS = 30.0
-SEND_CONNECTIONS = 128  # PTB's HTTPXRequest defaults to 256
+SEND_CONNECTIONS = 128
 # A RetryAfter (flood control) longer than this is not waited out.
 MAX_RETRY_AFTER_SECONDS = 60.0
 MAX_WEBHOOK_BODY_BYTES = 1024 * 1024
@@ -164,7 +164,7 @@ def parse_command(message: Message, bot_username: str | None) -> tuple[str, str]
     return name.lower(), text[entity.length :].strip()
 
 
-class TolerantUpdatesRequest(HTTPXRequest):
+class TolerantUpdatesRequest(AiohttpRequest):
     """getUpdates transport that replaces updates PTB cannot parse by bare ones.
 
     PTB parses a whole getUpdates batch at once; one malformed update makes it drop the
@@ -177,10 +177,10 @@ class TolerantUpdatesRequest(HTTPXRequest):
         url: str,
         method: str,
         request_data: RequestData | None = None,
-        read_timeout: Any = HTTPXRequest.DEFAULT_NONE,
-        write_timeout: Any = HTTPXRequest.DEFAULT_NONE,
-        connect_timeout: Any = HTTPXRequest.DEFAULT_NONE,
-        pool_timeout: Any = HTTPXRequest.DEFAULT_NONE,
+        read_timeout: Any = AiohttpRequest.DEFAULT_NONE,
+        write_timeout: Any = AiohttpRequest.DEFAULT_NONE,
+        connect_timeout: Any = AiohttpRequest.DEFAULT_NONE,
+        pool_timeout: Any = AiohttpRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
         status, body = await super().do_request(
             url, method, request_data, read_timeout, write_timeout, connect_timeout, pool_timeout
@@ -270,8 +270,8 @@ class TelegramAdapter:
             .get_updates_request(TolerantUpdatesRequest(connection_pool_size=2, read_timeout=10.0))
             # Every chat with a turn running may send at once (typing, a progress draft, the
             # answer): with fewer connections they queue, and past PTB's pool timeout fail.
-            .request(HTTPXRequest(connection_pool_size=SEND_CONNECTIONS, read_timeout=30.0,
-                                  media_write_timeout=60.0))
+            .request(AiohttpRequest(connection_pool_size=SEND_CONNECTIONS, read_timeout=30.0,
+                                    media_write_timeout=60.0))
             .job_queue(None)
             # A preview makes Telegram's servers fetch a link nobody clicked: a link that
             # carries data (…?d=<secret>) would leak it. Off for every send and edit.
@@ -821,7 +821,7 @@ def _command_for_another_bot(message: Message, bot_username: str | None) -> bool
 
 def _answer_lost(exc: TimedOut) -> bool:
     """The request went out but its answer did not come: Telegram may have acted on it."""
-    return isinstance(exc.__cause__, httpx.ReadTimeout | httpx.WriteTimeout)
+    return isinstance(exc, AnswerTimedOut)
 
 
 def _is_live(location: TelegramLocation) -> bool:
