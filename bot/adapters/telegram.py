@@ -22,7 +22,7 @@ import logging
 import re
 import warnings
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
@@ -262,16 +262,18 @@ class TelegramAdapter:
         """
         settings = self._settings
         assert settings.bot_token is not None
+        requests = (TolerantUpdatesRequest(connection_pool_size=2, read_timeout=10.0),
+                    # Every chat with a turn running may send at once (typing, a progress draft,
+                    # the answer): with fewer connections they queue, and past the pool timeout fail.
+                    AiohttpRequest(connection_pool_size=SEND_CONNECTIONS, read_timeout=30.0,
+                                   media_write_timeout=60.0))
         app = (
             ApplicationBuilder()
             .token(settings.bot_token.get_secret_value())
             .base_url(settings.base_url)
             .base_file_url(settings.base_file_url)
-            .get_updates_request(TolerantUpdatesRequest(connection_pool_size=2, read_timeout=10.0))
-            # Every chat with a turn running may send at once (typing, a progress draft, the
-            # answer): with fewer connections they queue, and past PTB's pool timeout fail.
-            .request(AiohttpRequest(connection_pool_size=SEND_CONNECTIONS, read_timeout=30.0,
-                                    media_write_timeout=60.0))
+            .get_updates_request(requests[0])
+            .request(requests[1])
             .job_queue(None)
             # A preview makes Telegram's servers fetch a link nobody clicked: a link that
             # carries data (…?d=<secret>) would leak it. Off for every send and edit.
@@ -282,9 +284,12 @@ class TelegramAdapter:
         host = urlsplit(settings.base_url).netloc or settings.base_url
         try:
             await self._stack.enter_async_context(app)  # initialize() (getMe) now, shutdown() in stop()
-        except InvalidToken:
-            raise StartupError("Telegram rejected TELEGRAM_BOT_TOKEN; check the token BotFather gave you") from None
         except TelegramError as exc:
+            # PTB shuts down only what finished initializing: the connections opened for getMe close here.
+            for request in requests:
+                await request.shutdown()
+            if isinstance(exc, InvalidToken):
+                raise StartupError("Telegram rejected TELEGRAM_BOT_TOKEN; check the token BotFather gave you") from None
             raise StartupError(f"cannot reach the Telegram Bot API at {host} ({type(exc).__name__})") from None
         self._app = app
         self._bot_username = app.bot.username
@@ -430,11 +435,58 @@ class TelegramAdapter:
                 await asyncio.sleep(delay)
                 continue
             failures = 0
-            for update in updates:
+            if not await self._take_all(updates):
+                # Not stored: fetched again (from the first update not stored) by the next getUpdates.
+                await asyncio.sleep(self._settings.retry_backoff_seconds)
+
+    async def _take_all(self, updates: Sequence[Update]) -> bool:
+        """Store a getUpdates batch in order, the offset moving past what is stored; False
+        when storing failed. A run of texts and commands is stored in one durable commit
+        (a burst of messages costs one flush to disk, not one each); anything else, one by one."""
+        run: list[tuple[Update, TextMessage | CommandMessage]] = []
+        for update in updates:
+            event = self._plain(update)
+            if event is not None:
+                run.append((update, event))
+                continue
+            if not await self._take_run(run) or not await self._take(update):
+                return False
+            run = []
+            self._offset = update.update_id + 1
+        return await self._take_run(run)
+
+    async def _take_run(self, run: Sequence[tuple[Update, TextMessage | CommandMessage]]) -> bool:
+        if not run:
+            return True
+        try:
+            await self._assistant.receive_many([(event, _source(update)) for update, event in run])
+        except asyncio.CancelledError:
+            raise
+        except (DatabaseError, OSError) as exc:
+            log.error("telegram: %d update(s) from %s on not stored (%s); they will be fetched again",
+                      len(run), run[0][0].update_id, exc)
+            return False
+        except Exception:
+            # A bug must not stall every later update, nor cost the run's other messages:
+            # one by one, only the update that fails is skipped.
+            log.exception("telegram: a batch of %d update(s) failed; storing them one by one", len(run))
+            for update, _ in run:
                 if not await self._take(update):
-                    await asyncio.sleep(self._settings.retry_backoff_seconds)
-                    break  # not stored: fetched again by the next getUpdates
+                    return False
                 self._offset = update.update_id + 1
+            return True
+        self._offset = run[-1][0].update_id + 1
+        return True
+
+    def _plain(self, update: Update) -> TextMessage | CommandMessage | None:
+        """A text or command of an allowed user (what a burst is made of); None for anything else."""
+        user = update.effective_user
+        message = update.message
+        if (user is None or user.is_bot or user.id not in self._allowed or message is None
+                or message.text is None or _command_for_another_bot(message, self._bot_username)):
+            return None
+        event = self._event_for(_chat_of(update, user), message)
+        return event if isinstance(event, TextMessage | CommandMessage) else None
 
     async def _take(self, update: Update) -> bool:
         """Translate and store one update; False if it must be fetched again (storage failed)."""
@@ -457,15 +509,11 @@ class TelegramAdapter:
         if user.id not in self._allowed:
             await self._refuse(update, user)
             return
-        effective_chat = update.effective_chat
-        kind = (ChatKind.UNKNOWN if effective_chat is None
-                else ChatKind.PRIVATE if effective_chat.type == effective_chat.PRIVATE else ChatKind.GROUP)
-        chat = ChatRef(Platform.TELEGRAM, str(effective_chat.id if effective_chat else user.id),
-                       str(user.id), kind)
+        chat = _chat_of(update, user)
         if update.callback_query is not None:
             await self._on_press(update.callback_query, chat)
             return
-        source = f"telegram:{update.update_id}"
+        source = _source(update)
         if update.edited_message is not None:
             edited = update.edited_message
             if edited.location is not None:
@@ -809,6 +857,18 @@ def _approval_part(request: ApprovalRequest) -> RenderedPart:
     minutes = max(1, round((request.expires_at - request.created_at).total_seconds() / 60))
     part = plain_with_bold_header(f"⚠️ {APPROVAL_HEADER}", request.description)
     return append_line(part, APPROVAL_FOOTER.format(minutes=minutes))
+
+
+def _chat_of(update: Update, user: User) -> ChatRef:
+    effective_chat = update.effective_chat
+    kind = (ChatKind.UNKNOWN if effective_chat is None
+            else ChatKind.PRIVATE if effective_chat.type == effective_chat.PRIVATE else ChatKind.GROUP)
+    return ChatRef(Platform.TELEGRAM, str(effective_chat.id if effective_chat else user.id), str(user.id), kind)
+
+
+def _source(update: Update) -> str:
+    """The update's name in the inbox: a redelivered update is recognised by it."""
+    return f"telegram:{update.update_id}"
 
 
 def _command_for_another_bot(message: Message, bot_username: str | None) -> bool:
