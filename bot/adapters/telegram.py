@@ -165,12 +165,16 @@ def parse_command(message: Message, bot_username: str | None) -> tuple[str, str]
 
 
 class TolerantUpdatesRequest(AiohttpRequest):
-    """getUpdates transport that replaces updates PTB cannot parse by bare ones.
+    """getUpdates transport that can replace updates PTB cannot parse by bare ones.
 
     PTB parses a whole getUpdates batch at once; one malformed update makes it drop the
     batch without advancing the offset, so polling would fetch the same batch forever.
-    A bare `{"update_id": n}` keeps the offset moving and is ignored by the handler.
+    With `sanitize` on, a bare `{"update_id": n}` keeps the offset moving and is ignored by
+    the handler. It is off until a batch fails to parse: checking every update means
+    parsing each one twice, and a burst is hundreds of them.
     """
+
+    sanitize = False
 
     async def do_request(
         self,
@@ -185,7 +189,7 @@ class TolerantUpdatesRequest(AiohttpRequest):
         status, body = await super().do_request(
             url, method, request_data, read_timeout, write_timeout, connect_timeout, pool_timeout
         )
-        if status != 200 or not url.endswith("/getUpdates"):
+        if not self.sanitize or status != 200 or not url.endswith("/getUpdates"):
             return status, body
         return status, sanitize_updates_body(body)
 
@@ -246,6 +250,7 @@ class TelegramAdapter:
         self._typing_tasks: dict[str, asyncio.Task[None]] = {}
         self._typing_sent: dict[str, datetime] = {}
         self._poll_task: asyncio.Task[None] | None = None
+        self._updates_request: TolerantUpdatesRequest | None = None
         self._offset: int | None = None
         self._open_approvals: dict[str, ApprovalRequest] = {}
         self._refused: set[int] = set()
@@ -267,6 +272,7 @@ class TelegramAdapter:
                     # the answer): with fewer connections they queue, and past the pool timeout fail.
                     AiohttpRequest(connection_pool_size=SEND_CONNECTIONS, read_timeout=30.0,
                                    media_write_timeout=60.0))
+        self._updates_request = requests[0]
         app = (
             ApplicationBuilder()
             .token(settings.bot_token.get_secret_value())
@@ -420,6 +426,7 @@ class TelegramAdapter:
         timeout = self._settings.poll_timeout_seconds
         failures = 0
         while True:
+            reading = self._updates_request
             try:
                 updates = await bot.get_updates(
                     offset=self._offset, timeout=timedelta(seconds=timeout),
@@ -427,13 +434,22 @@ class TelegramAdapter:
                 )
             except asyncio.CancelledError:
                 raise
-            except TelegramError as exc:
+            except Exception as exc:
+                if not isinstance(exc, TelegramError) and reading is not None and not reading.sanitize:
+                    # PTB could not parse the batch (nothing was taken): fetched again at once,
+                    # this time update by update, the unreadable ones skipped.
+                    log.warning("telegram: a batch of updates could not be read (%s); checking each one",
+                                type(exc).__name__)
+                    reading.sanitize = True
+                    continue
                 failures += 1
                 delay = min(self._settings.retry_backoff_seconds * 2 ** min(failures - 1, 8),
                             MAX_POLL_BACKOFF_SECONDS)
                 log.warning("telegram: polling failed (%s); retrying in %.0f s", type(exc).__name__, delay)
                 await asyncio.sleep(delay)
                 continue
+            if reading is not None:
+                reading.sanitize = False
             failures = 0
             if not await self._take_all(updates):
                 # Not stored: fetched again (from the first update not stored) by the next getUpdates.
