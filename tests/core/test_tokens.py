@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from bot.core import tokens
 from bot.core.tokens import count_specs, count_tools
 
 
@@ -38,3 +41,25 @@ def test_a_spec_is_serialized_once_however_many_turns_count_it() -> None:
 def test_a_new_spec_with_the_same_name_is_counted_anew() -> None:
     short, long = _Spec("web_read", "Read a page."), _Spec("web_read", "Read a page. " * 20)
     assert count_specs([long]) > count_specs([short])
+
+
+class _CountingEncoding:
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.encoded: list[str] = []
+
+    def encode(self, text: str) -> list[int]:
+        self.encoded.append(text)
+        return list(self.real.encode(text))
+
+
+def test_a_text_is_tokenized_once_however_often_it_is_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tokens, "_BY_DIGEST", {})  # nothing counted before this test
+    counting = _CountingEncoding(tokens._encoding())
+    monkeypatch.setattr(tokens, "_encoding", lambda: counting)
+    said = "Mañana a las 9 tengo dentista; recuérdamelo una hora antes, por favor. 🦷"
+    first = tokens.count_text(said)
+    assert first == len(counting.real.encode(said)) > 10
+    assert [tokens.count_text(said) for _ in range(3)] == [first] * 3
+    assert counting.encoded == [said]
+    assert tokens.count_text(said + "!") != 0 and len(counting.encoded) == 2  # another text is counted anew
