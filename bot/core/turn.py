@@ -45,7 +45,7 @@ from bot.core.prompt import (
 from bot.core.routing import QueryEmbedding, RouteDecision, RouteRequest
 from bot.core.routing.toolset import ConversationToolSets, in_exposure_order
 from bot.core.textcalls import TextCalls, parse_text_calls, results_message
-from bot.core.tokens import count_tools
+from bot.core.tokens import count_specs
 from bot.errors import ModelError, ModelFailure, ToolArgumentsError, ToolError
 from bot.llm import ChatMessage, Role, ToolCall
 from memory.messages import chat_key
@@ -318,10 +318,9 @@ class TurnRunner:
             # A third party wrote some of the tool descriptions the model reads this turn.
             state.untrusted_seen = True
         by_name, schemas = self._tool_set(offered)
-        catalog = [bound.spec.openai_schema() for bound in deps.registry]
         await a.turns.record_route(state.turn_id, {**route.as_record(), "exposed": list(exposed)},
-                                   count_tools(schemas),
-                                   count_tools(catalog) + count_tools([RESPOND.spec.openai_schema()]))
+                                   count_specs([*(bound.spec for bound in by_name.values()), RESPOND.spec]),
+                                   count_specs([*(bound.spec for bound in deps.registry), RESPOND.spec]))
         messages = await self._prompt(state, history)
         loop = _Loop(messages=messages, offered=[bound.name for bound in offered], history_len=len(history),
                      vision=bool(state.attached and state.attached.image_url))
