@@ -73,15 +73,40 @@ def asked_actions(user_text: str, request_probability: Callable[[str], float] | 
     When the rules find no request, `request_probability` (the classifier) may still say
     the message asks for one; its kind is then taken to be storing something, the commonest.
     """
-    found = _asked_by_rules(user_text)
-    if found or request_probability is None or not user_text.strip() or reported_actions(user_text):
+    found = asked_by_rules(user_text)
+    if found or not user_text.strip() or reported_actions(user_text):
         return found
-    if request_probability(user_text[:4000]) >= REQUEST_THRESHOLD:
+    if continues_request(user_text):
+        return frozenset({ActionKind.ANY})
+    if request_probability is not None and request_probability(user_text[:4000]) >= REQUEST_THRESHOLD:
         return frozenset({ActionKind.STORE})
     return found
 
 
-def _asked_by_rules(user_text: str) -> frozenset[ActionKind]:
+# "y también huevos", "and the other one too", "same for the work note": a message that goes on
+# with what the one before it asked, without a verb of its own. The kind is the earlier request's,
+# which these words do not say.
+_GOES_ON = re.compile(
+    r"^\W*(?:and|also|plus|and\s+also|y|e|tambi[ée]n|adem[áa]s|y\s+tambi[ée]n|one\s+more|another|otr[oa]\s+m[áa]s|"
+    r"same\s+(?:for|with)|lo\s+mismo\s+(?:para|con|en)|igual\s+(?:para|con))\b"
+    r"|\b(?:too|as\s+well|tambi[ée]n|again|otra\s+vez|de\s+nuevo)\W*$",
+    _I,
+)
+MAX_GOING_ON_CHARS = 80
+# "Thank you too", "y gracias": manners, not more of a request.
+_PLEASANTRY = re.compile(r"\b(?:thanks?|thank\s+you|cheers|you\s+too|bye|good\s*night|hello|hi|"
+                         r"gracias|igualmente|t[úu]\s+tambi[ée]n|adi[óo]s|hasta\s+luego|buenas|hola)\b", _I)
+
+
+def continues_request(user_text: str) -> bool:
+    """A short follow-up that asks for more of the same ("and eggs too"), with no verb of its own."""
+    text = user_text.strip()
+    return (len(text) <= MAX_GOING_ON_CHARS and "?" not in text and bool(_GOES_ON.search(text))
+            and not _PLEASANTRY.search(text) and not asked_by_rules(text))
+
+
+def asked_by_rules(user_text: str) -> frozenset[ActionKind]:
+    """The kinds of action the user's words ask for with a verb the rules know (no classifier)."""
     text = user_text[:4000]
     kinds: set[ActionKind] = set()
     for kind, pattern in _PATTERNS:
