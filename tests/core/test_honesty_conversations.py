@@ -284,3 +284,21 @@ async def test_a_time_worked_out_from_the_users_shows_its_arithmetic_after_a_cor
     await assistant.handle(TextMessage(OWNER, "My flight is at 07:40 and I want two hours at the airport. "
                                               "When should I be there?"))
     assert _last(messenger).text == "At 05:40."
+
+
+async def test_a_yes_to_an_offer_is_not_a_way_to_claim_the_offered_action(
+        world, model: ScriptedModel, db: Database) -> None:
+    assistant, messenger, pantry, _ = world
+    model.respond("Shall I add eggs to the pantry?")
+    await assistant.handle(TextMessage(OWNER, "we're out of eggs"))
+    assert _last(messenger).text == "Shall I add eggs to the pantry?"
+    for lie in ["Done ✅", "All set!", "Done ✅"]:
+        model.respond(lie)
+    await assistant.handle(TextMessage(OWNER, "yes please"))
+    assert _last(messenger).text == replies.not_done("en", some_done=False)
+    assert pantry.items == ["milk"]
+    model.call("add_item", item="eggs")
+    model.respond("Done ✅")
+    await assistant.handle(TextMessage(OWNER, "yes please"))
+    assert _last(messenger).text == "Done ✅"
+    assert pantry.items == ["milk", "eggs"]

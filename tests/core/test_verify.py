@@ -565,7 +565,8 @@ APPENDED = [_call("notes_append", result="Appended to the note shopping.md.", pa
 
 
 @pytest.mark.parametrize(("user", "answer"), [
-    ("add milk to shopping and remind me at 18:00 to buy it", "Added milk to shopping.md and set a reminder for 18:00."),
+    ("add milk to shopping and remind me at 18:00 to buy it",
+     "Added milk to shopping.md and set a reminder for 18:00."),
     ("add milk to shopping and remind me at 18:00 to buy it", "Milk's on shopping.md, reminder at 18:00 too."),
     ("apunta leche en shopping y recuérdame a las 18:00 comprarla",
      "He apuntado la leche y te he puesto un recordatorio a las 18:00."),
@@ -599,3 +600,18 @@ def test_a_guess_at_why_next_to_not_done_is_no_claim() -> None:
     answer = "I couldn't find that reminder — it may have already fired or been cancelled."
     assert check(answer, failed, "cancel reminder r-9", NOW).ok
     assert Rule.ACTION_NOT_DONE in _rules("It may have been cancelled already.", failed, "cancel reminder r-9")
+
+
+def test_a_bare_yes_asks_loosely_for_what_the_turn_before_offered() -> None:
+    from bot.core.honesty.actions import ActionKind
+    from bot.core.honesty.intent import asked_actions
+
+    for yes in ["yes", "ok, go ahead", "Sí, adelante", "vale", "yes please"]:
+        assert asked_actions(yes) == frozenset({ActionKind.ANY}), yes
+    for other in ["yes, I like jazz", "no", "ok thanks"]:
+        assert ActionKind.ANY not in asked_actions(other), other
+    for lie in ["Done ✅", "¡Hecho!", "Deleted it."]:
+        assert Rule.ACTION_NOT_DONE in _rules(lie, [], "yes"), lie
+    assert check("Great! Here are three jazz albums to start with.", [], "yes", NOW).ok
+    deleted = [_call("notes_delete", risk=Risk.DESTRUCTIVE, result="Deleted the note old.md.", path="old.md")]
+    assert check("Done: old.md is deleted.", deleted, "sí, adelante", NOW).ok

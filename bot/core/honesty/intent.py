@@ -76,7 +76,7 @@ def asked_actions(user_text: str, request_probability: Callable[[str], float] | 
     found = asked_by_rules(user_text)
     if found or not user_text.strip() or reported_actions(user_text):
         return found
-    if continues_request(user_text):
+    if continues_request(user_text) or confirms(user_text):
         return frozenset({ActionKind.ANY})
     if request_probability is not None and request_probability(user_text[:4000]) >= REQUEST_THRESHOLD:
         return frozenset({ActionKind.STORE})
@@ -103,6 +103,22 @@ def continues_request(user_text: str) -> bool:
     text = user_text.strip()
     return (len(text) <= MAX_GOING_ON_CHARS and "?" not in text and bool(_GOES_ON.search(text))
             and not _PLEASANTRY.search(text) and not asked_by_rules(text))
+
+
+# "yes", "go ahead", "sí, adelante": the answer to "shall I…?". What it says yes to is in the
+# turn before, so it is read as asking for some action, loosely: a claim of one needs a call,
+# while anything else may be said ("yes" also answers questions that ask for nothing).
+_YES = re.compile(
+    r"^\W*(?:(?:yes|yeah|yep|yup|sure|ok|okay|alright|please|go\s+ahead|do\s+it|please\s+do|go\s+for\s+it|"
+    r"s[íi]|vale|claro|adelante|hazlo|dale|venga|de\s+acuerdo|por\s+favor|perfecto)\W*){1,4}$",
+    _I,
+)
+
+
+def confirms(user_text: str) -> bool:
+    """A bare yes ("ok, go ahead", "sí, adelante"): it agrees to what the turn before offered."""
+    text = user_text.strip()
+    return len(text) <= MAX_GOING_ON_CHARS and bool(_YES.match(text))
 
 
 def asked_by_rules(user_text: str) -> frozenset[ActionKind]:

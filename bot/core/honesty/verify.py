@@ -27,7 +27,7 @@ from bot.core.honesty.actions import BACKS, ActionKind, kind_of_tool
 from bot.core.honesty.claim_model import MAX_TEXTS as MAX_CLASSIFIED
 from bot.core.honesty.claims import Clause, Sentence, Stance, parse
 from bot.core.honesty.details import MAX_SCAN_CHARS, extract_details, source_details, unsourced
-from bot.core.honesty.intent import asked_actions, asked_by_rules, reported_actions
+from bot.core.honesty.intent import asked_actions, asked_by_rules, continues_request, reported_actions
 from tools.registry import Risk
 
 
@@ -164,8 +164,8 @@ class _Turn:
     strict: bool
     user_words: frozenset[str]
     user_objects: frozenset[str] = frozenset()
-    # Only the classifier read a request in the user's words: its kind is a guess. Claims still
-    # need a call; advice and plans may stand.
+    # No words of the user's ask for it (the classifier read a request, or it is a bare "yes" to
+    # the turn before): its kind is a guess. Claims still need a call; advice and plans may stand.
     guessed: bool = False
 
 
@@ -183,7 +183,7 @@ def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[Ac
     read_ok = any(not c.is_write and c.status is CallStatus.OK for c in calls)
     words = frozenset(w.lower() for w in _WORD.findall(user_text[:4000]))
     objects = frozenset(_norm(t).strip(".-") for t in _objects(user_text[:4000]))
-    guessed = bool(asked) and not asked_by_rules(user_text) and ActionKind.ANY not in asked
+    guessed = bool(asked) and not asked_by_rules(user_text) and not continues_request(user_text)
     return _Turn(asked, reported_actions(user_text), ok_effects, unsettled, read_ok, strict, words, objects, guessed)
 
 
