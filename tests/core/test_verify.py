@@ -615,3 +615,30 @@ def test_a_bare_yes_asks_loosely_for_what_the_turn_before_offered() -> None:
     assert check("Great! Here are three jazz albums to start with.", [], "yes", NOW).ok
     deleted = [_call("notes_delete", risk=Risk.DESTRUCTIVE, result="Deleted the note old.md.", path="old.md")]
     assert check("Done: old.md is deleted.", deleted, "sí, adelante", NOW).ok
+
+
+def _read(text: str) -> list[CallRecord]:
+    return [_call("notes_read", risk=Risk.READ, result=f"Note n.md:\n\n{text}", path="n.md")]
+
+
+@pytest.mark.parametrize(("answer", "source", "bad"), [
+    ("On the 3rd, at 10:30.", "Dentist: 4 March 10:30", "day 3"),
+    ("El día 3 a las 10:30.", "Dentista: 4 de marzo 10:30", "day 3"),
+    ("ana(at)example.org", "Ana: ana.g@example.org", "ana@example.org"),
+    ("Sesenta y ocho euros con veinte.", "Luz: 64,20 €", "68.2"),
+])
+def test_a_day_alone_an_at_in_brackets_and_cents_in_words_are_details(answer: str, source: str, bad: str) -> None:
+    verdict = check(answer, _read(source), "tell me", NOW)
+    assert Rule.UNSOURCED_DETAIL in {v.rule for v in verdict.violations}
+    assert bad in verdict.violations[-1].detail
+
+
+@pytest.mark.parametrize(("user", "answer", "source"), [
+    ("when is the dentist?", "On the 4th, at 10:30.", "Dentist: 4 March 10:30"),
+    ("¿cuánto fue la luz?", "Sesenta y cuatro euros con veinte.", "Luz: 64,20 €"),
+    ("¿cuánto suman luz y agua?", "En total, 95,95 €.", "Luz: 64,20 €\nAgua: 31,75 €"),
+    ("what's the date in a week?", "In a week it will be 9 March.", ""),
+    ("¿y dentro de dos semanas?", "Dentro de dos semanas será el 16 de marzo.", ""),
+])
+def test_the_same_details_from_a_source_or_worked_out_from_today_pass(user: str, answer: str, source: str) -> None:
+    assert check(answer, _read(source) if source else [], user, NOW).ok

@@ -62,6 +62,11 @@ _ES_WORD_TIME = re.compile(
     re.IGNORECASE,
 )
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+# A day of the month said on its own: "on the 3rd", "el día 3".
+_DAY_ALONE = re.compile(
+    r"\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b|\b(?:el\s+)?d[íi]a\s+(\d{1,2})\b(?!\s*(?:de\s+)?[^\W\d_]{3})",
+    re.IGNORECASE,
+)
 _NUM_DATE = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?(?![\d/])")
 _MONTHS = {
     "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
@@ -79,6 +84,9 @@ _SPOKEN_EMAIL = re.compile(
     r"((?:\s+(?:dot|punto|\(dot\)|\[dot\])\s+[\w-]{1,63}){1,4})",
     re.IGNORECASE,
 )
+# "ana(at)example.org", "ana [at] example.org": the @ written out, the domain as it is.
+_BRACKETED_EMAIL = re.compile(
+    r"(?<![\w.+-])([\w.+-]{1,64})\s*(?:\(at\)|\[at\]|\{at\})\s*([\w-]{1,63}(?:\.[\w-]{1,63}){1,8})", re.IGNORECASE)
 _URL = re.compile(r"https?://[^\s)>\]\"'<]{1,2000}", re.IGNORECASE)
 _TLDS = ("com|org|net|es|io|dev|app|co|uk|de|fr|it|pt|eu|info|biz|me|ai|ly|us|ca|mx|ar|cl|cat|gal|"
          "edu|gov|example|test|online|site|shop|store|tv|xyz|tech|cloud")
@@ -235,6 +243,12 @@ def _blank(text: str, patterns: Iterable[re.Pattern[str]]) -> str:
 _PHONE = re.compile(r"(?<![\w+/.:-])\+?\d(?:[\s.-]?\d){7,14}(?![\w/:])")
 
 
+# "sesenta y cuatro euros con veinte", "sixty-eight euros twenty": the cents said after the unit.
+_CENTS = re.compile(
+    r"(?<![\w.,])(\d{1,6})\s?(euros?|d[oó]lares|dollars?|pounds?|libras)\s+(?:(?:con|and|y)\s+)?(\d{2})\b"
+    r"(?:\s*(?:c[ée]ntimos|cents?|pence|p)\b)?(?!\s*[%°€$£]|[.,]\d)",
+    re.IGNORECASE,
+)
 # Spans of time, for arithmetic the answer shows ("two hours before 07:40 is 05:40"): read on the
 # text with numbers in words written as digits.
 _SPAN = re.compile(
@@ -297,10 +311,12 @@ class Details:
     minutes: tuple[int, ...] = ()  # spans of time said ("two hours", "25 minutos"), in minutes
     days: tuple[int, ...] = ()  # spans of days said ("six weeks", "diez días"), in days
     operation: bool = False  # it says it adds, takes away or totals ("plus", "en total", "+")
-    # (sources only) the times and dates the user's own words gave: bases of arithmetic
-    user_times: frozenset[tuple[int, int]] = frozenset()
-    user_dates: frozenset[tuple[int, int]] = frozenset()
-    user_numbers: frozenset[str] = frozenset()
+    total: bool = False  # it says it totals ("in total", "suman")
+    # (sources only) what the user's words and the clock gave: bases and operands of arithmetic
+    given_times: frozenset[tuple[int, int]] = frozenset()
+    given_dates: frozenset[tuple[int, int]] = frozenset()
+    given_numbers: frozenset[str] = frozenset()
+    month_days: frozenset[int] = frozenset()  # days of a month said without the month ("the 3rd")
 
 
 def _number(text: str) -> str:
@@ -382,6 +398,7 @@ def extract_details(text: str) -> Details:
     for m in _each(_SPOKEN_EMAIL, text):
         parts = re.split(r"(?:^|\s+)(?:dot|punto|\(dot\)|\[dot\])\s+", m.group(3).strip(), flags=re.IGNORECASE)
         emails.add(f"{m.group(1)}@{m.group(2)}.{'.'.join(p for p in parts if p)}".lower())
+    emails |= {f"{m.group(1)}@{m.group(2)}".lower().rstrip(".") for m in _each(_BRACKETED_EMAIL, text)}
     urls: set[str] = set()
     domains: set[str] = set()
     for m in _each(_URL, text):
@@ -412,7 +429,7 @@ def extract_details(text: str) -> Details:
         digits = _spoken_phone(m.group(0))
         if 7 <= len(digits) <= 15:
             phones.add(digits)
-    spelled = _digits_for_words(without_urls)
+    spelled = _CENTS.sub(r"\1.\3 \2", _digits_for_words(without_urls))
     addresses = {next(g for g in m.groups() if g).replace(" ", "") for m in _each(_ADDRESS, spelled)}
     amounts: set[str] = set()
     numbers: set[str] = set()
@@ -431,10 +448,13 @@ def extract_details(text: str) -> Details:
         if _is_figure(value):
             figures.add(value)
     minutes, days = _spans(spelled)
+    dateless = _blank(without_urls, (_ISO_DATE, _NUM_DATE, _DAY_MONTH, _MONTH_DAY))
+    month_days = {int(m.group(1) or m.group(2)) for m in _each(_DAY_ALONE, dateless)}
     return Details(frozenset(times), frozenset(dates), frozenset(emails), frozenset(urls),
                    frozenset(domains), frozenset(amounts), frozenset(phones), frozenset(numbers), frozenset(hours),
                    frozenset(addresses), frozenset(figures - amounts - addresses), minutes, days,
-                   bool(_OPERATION.search(without_urls)))
+                   bool(_OPERATION.search(without_urls)), bool(_TOTAL.search(without_urls)),
+                   month_days=frozenset(d for d in month_days if 1 <= d <= 31))
 
 
 _RELATIVE_DAYS = {
@@ -469,15 +489,16 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime) 
                 numbers.add(str(span // per))
     phones = set().union(*(d.phones for d in found))
     user = found[-1]
-    user_times = set(user.times)
+    given_times = set(user.times) | {(now_local.hour, now_local.minute)}
     for hour in user.hours:
-        user_times |= _both_halves(hour, 0)
+        given_times |= _both_halves(hour, 0)
     return Details(
         frozenset(times), frozenset(dates),
         frozenset().union(*(d.emails for d in found)), frozenset().union(*(d.urls for d in found)),
         frozenset().union(*(d.domains for d in found)), frozenset(numbers), frozenset(phones),
         frozenset(numbers), minutes=user.minutes, days=user.days,
-        user_times=frozenset(user_times), user_dates=user.dates, user_numbers=user.numbers,
+        given_times=frozenset(given_times), given_dates=user.dates | {(now_local.month, now_local.day)},
+        given_numbers=user.numbers,
     )
 
 
@@ -496,6 +517,8 @@ def unsourced(said: Details, known: Details) -> list[str]:
     new_dates = sorted(said.dates - known.dates)
     arithmetic = len(new_dates) <= MAX_DERIVED
     missing += [f"{d:02d}/{m:02d}" for m, d in new_dates if not (arithmetic and _derived_date((m, d), said, known))]
+    known_days = {day for _, day in known.dates}
+    missing += [f"day {d}" for d in sorted(said.month_days) if d not in known_days and str(d) not in known.numbers]
     missing += [f"{h}:00" for h in sorted(said.hours)
                 if not any(kh % 12 == h % 12 and km == 0 for kh, km in known.times)]
     missing += sorted(said.emails - known.emails)
@@ -530,7 +553,7 @@ def _sums(spans: tuple[int, ...]) -> set[int]:
 
 
 def _derived_time(group: set[tuple[int, int]], said: Details, known: Details) -> bool:
-    bases = (said.times & known.times) | known.user_times
+    bases = (said.times & known.times) | known.given_times
     spans = (said.minutes + known.minutes)[:MAX_SPANS]
     if not bases or not spans:
         return False
@@ -541,7 +564,7 @@ def _derived_time(group: set[tuple[int, int]], said: Details, known: Details) ->
 
 
 def _derived_date(target: tuple[int, int], said: Details, known: Details) -> bool:
-    bases = (said.dates & known.dates) | known.user_dates
+    bases = (said.dates & known.dates) | known.given_dates
     spans = (said.days + known.days)[:MAX_SPANS]
     if not bases or not spans:
         return False
@@ -577,15 +600,25 @@ def _value(number: str) -> float | None:
         return None
 
 
+_TOTAL = re.compile(r"\b(?:total|in\s+total|altogether|together|sum|en\s+total|suman?|juntos|juntas)\b", re.IGNORECASE)
+MAX_SOURCE_NUMBERS = 30
+"""A total of two sourced numbers is looked for only among this many (a page full of figures is skipped)."""
+
+
 def _derived_number(target: str, said: Details, known: Details) -> bool:
     wanted = _value(target)
     if wanted is None:
         return False
+    if said.total and len(known.numbers) <= MAX_SOURCE_NUMBERS:
+        # "En total, 95,95 €": the sum of two sourced amounts, its operands left unsaid.
+        sourced = [v for n in sorted(known.numbers) if (v := _value(n)) is not None]
+        if any(abs(a + b - wanted) < 0.005 for i, a in enumerate(sourced) for b in sourced[i + 1:]):
+            return True
     plain = {n.replace(".", "") for n in known.numbers}
     # Operands: numbers the sentence states (a sourced one among them) or the user gave.
     stated = [n for n in sorted(said.numbers) if n != target]
-    stated += [n for n in sorted(known.user_numbers) if n != target and n not in said.numbers]
-    values = [(v, n in known.user_numbers or n in known.numbers or n.replace(".", "") in plain)
+    stated += [n for n in sorted(known.given_numbers) if n != target and n not in said.numbers]
+    values = [(v, n in known.given_numbers or n in known.numbers or n.replace(".", "") in plain)
               for n in stated[:MAX_OPERANDS] if (v := _value(n)) is not None]
     for a, a_known in values:
         if not a_known:
