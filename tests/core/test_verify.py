@@ -606,9 +606,10 @@ def test_a_bare_yes_asks_loosely_for_what_the_turn_before_offered() -> None:
     from bot.core.honesty.actions import ActionKind
     from bot.core.honesty.intent import asked_actions
 
-    for yes in ["yes", "ok, go ahead", "Sí, adelante", "vale", "yes please"]:
+    for yes in ["yes", "ok, go ahead", "Sí, adelante", "vale, hazlo", "yes please"]:
         assert asked_actions(yes) == frozenset({ActionKind.ANY}), yes
-    for other in ["yes, I like jazz", "no", "ok thanks"]:
+    # An "ok" on its own acknowledges what was done: what the answer says of it is judged as before.
+    for other in ["yes, I like jazz", "no", "ok thanks", "ok", "vale", "perfecto"]:
         assert ActionKind.ANY not in asked_actions(other), other
     for lie in ["Done ✅", "¡Hecho!", "Deleted it."]:
         assert Rule.ACTION_NOT_DONE in _rules(lie, [], "yes"), lie

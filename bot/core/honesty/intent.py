@@ -108,9 +108,12 @@ def continues_request(user_text: str) -> bool:
 # "yes", "go ahead", "sí, adelante": the answer to "shall I…?". What it says yes to is in the
 # turn before, so it is read as asking for some action, loosely: a claim of one needs a call,
 # while anything else may be said ("yes" also answers questions that ask for nothing).
+_ACK = r"(?:ok|okay|alright|all\s+right|sure|vale|claro|bueno|de\s+acuerdo|perfecto)"
+_CONSENT = (r"(?:yes|yeah|yep|yup|please|go\s+ahead|do\s+it|please\s+do|go\s+for\s+it|s[íi]|adelante|hazlo|dale|"
+            r"venga|por\s+favor)")
+# An "ok" alone acknowledges what was done and asks for nothing: a yes needs a word of consent.
 _YES = re.compile(
-    r"^\W*(?:(?:yes|yeah|yep|yup|sure|ok|okay|alright|please|go\s+ahead|do\s+it|please\s+do|go\s+for\s+it|"
-    r"s[íi]|vale|claro|adelante|hazlo|dale|venga|de\s+acuerdo|por\s+favor|perfecto)\W*){1,4}$",
+    rf"^\W*(?:{_ACK}\W+){{0,3}}{_CONSENT}(?:\W+(?:{_ACK}|{_CONSENT})){{0,3}}\W*$",
     _I,
 )
 
