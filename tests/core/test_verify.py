@@ -643,3 +643,11 @@ def test_a_day_alone_an_at_in_brackets_and_cents_in_words_are_details(answer: st
 ])
 def test_the_same_details_from_a_source_or_worked_out_from_today_pass(user: str, answer: str, source: str) -> None:
     assert check(answer, _read(source) if source else [], user, NOW).ok
+
+
+def test_cancelling_a_reminder_is_backed_by_the_cancelling_call() -> None:
+    cancelled = [_call("cancel_reminder", result="Cancelled the reminder for Thu 2026-03-05 09:00: “call mum”",
+                       reminder_id="reminder-9f")]
+    assert check("Cancelled the 09:00 reminder to call mum.", cancelled, "cancel my reminder to call mum", NOW).ok
+    assert check("Hecho, ya no te sonará el aviso de las 9:00.", cancelled,
+                 "cancela el recordatorio de llamar a mamá", NOW).ok

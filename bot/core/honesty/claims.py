@@ -99,7 +99,8 @@ _NO_TRACE_ES = r"ni\s+rastro|sin\s+dejar\s+rastro|no\s+queda(?:n)?\s+(?:nada|ni\
 _ES_REMOVE = (
     rf"borrad{_PART}|borr[ée]|eliminad{_PART}|elimin[ée]|quitad{_PART}|quit[ée]|cancelad{_PART}|cancel[ée]|"
     rf"anulad{_PART}|olvidad{_PART}|olvid[ée]|desaparecid{_PART}|"
-    r"ya\s+no\s+(?:existe|est[áa]|sonar[áa]|te\s+molestar[áa]|aparece|tienes|hay)|ya\s+es\s+historia|"
+    r"ya\s+no\s+(?:te\s+|le\s+)?(?:existe|est[áa]|sonar[áa]|molestar[áa]|aparece|tienes|hay|avisar[ée])|"
+    r"ya\s+es\s+historia|"
     r"es\s+historia|fuera\b|de\s+en\s+medio|no\s+(?:va\s+a|volver[áa]\s+a)\s+sonar|"
     r"acab(?:o|amos)\s+de\s+(?:borr|elimin|quit|cancel|anul|olvid)\w*|" + _NO_TRACE_ES
 )
@@ -118,20 +119,26 @@ _EN_SEND = (
     r"(?:has|have|got)\s+(?:the|your)\s+(?:email|e-mail|mail|message)"
 )
 _ES_REMIND = (
-    r"te\s+(?:(?:lo|la|los|las)\s+)?(?:aviso|avisar[ée]|recuerdo|recordar[ée]|escribo|escribir[ée])|"
-    r"recordatorio\s+(?:cread|puest|programad|list|activ)|aviso\s+(?:del?|para|list)"
+    r"te\s+(?:(?:lo|la|los|las)\s+)?(?:aviso|avisar[ée]|recuerdo|recordar[ée]|escribo|escribir[ée])"
+)
+# A reminder named as ready ("aviso para las 9 listo", "reminder set"): about the reminder itself,
+# so next to a removal it is what was removed ("ya no te sonará el aviso de las 9").
+_NAMED_REMINDER = re.compile(
+    r"\b(?:recordatorio\s+(?:cread|puest|programad|list|activ)|aviso\s+(?:del?|para|list)|"
+    r"reminder(?:'s|\s+is|\s+has\s+been)?\s+(?:set|in\s+place|scheduled|ready|on|created))",
+    _I,
 )
 _EN_REMIND = (
     # "you'll get" alone is any future ("how you'll get to the airport"): a reminder is something received.
     r"remind\s+you|you'?ll\s+(?:(?:get|receive)\s+(?:a|an|the|your|one)\s+(?:[\w-]+\s+){0,2}(?:reminder|ping|"
     r"nudge|notification|alert|message|text|heads-up|buzz)|be\s+reminded|hear)|nudge|ping\s+you|alert\s+you|"
-    r"reminder(?:'s|\s+is|\s+has\s+been)?\s+(?:set|in\s+place|scheduled|ready|on|created)|"
     r"you'?re\s+covered|set\s+(?:up\s+)?(?:a|an|the|your)\s+(?:[\w-]+\s+){0,2}(?:reminder|alarm|alert|timer)"
 )
 _KIND_PATTERNS: tuple[tuple[ActionKind, re.Pattern[str]], ...] = (
     (ActionKind.REMOVE, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_REMOVE}|{_EN_REMOVE})\b|🗑", _I)),
     (ActionKind.SEND, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_SEND}|{_EN_SEND})\b|📧|📨|📤", _I)),
-    (ActionKind.REMIND, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_REMIND}|{_EN_REMIND})\b|⏰|🔔", _I)),
+    (ActionKind.REMIND, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_REMIND}|{_EN_REMIND})\b|⏰|🔔|{_NAMED_REMINDER.pattern}",
+                                   _I)),
     (ActionKind.STORE, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_STORE}|{_EN_STORE})\b|📝|🗒|✍", _I)),
 )
 _CLOSER = re.compile(
@@ -382,15 +389,24 @@ def claimed_kinds(text: str) -> frozenset[ActionKind]:
     # "Milk's on the list": the patterns know the verb as "is".
     bare = _CONTRACTED.sub(lambda m: " are" if m.group(1).lower() == "re" else " is", _QUOTED.sub(" ", text))
     kinds = frozenset(kind for kind, pattern in _KIND_PATTERNS if pattern.search(bare))
-    return kinds | _REMINDER_OBJECT if kinds and _REMINDER_NOUN.search(bare) else kinds
+    if ActionKind.REMOVE in kinds and ActionKind.REMIND in kinds:
+        verbal = _KIND_PATTERNS_BY_KIND[ActionKind.REMIND].search(_NAMED_REMINDER.sub(" ", bare))
+        kinds = kinds if verbal else kinds - _REMINDER_OBJECT
+    return kinds | _REMINDER_OBJECT if _stores(kinds) and _REMINDER_NOUN.search(bare) else kinds
 
 
+_KIND_PATTERNS_BY_KIND = dict(_KIND_PATTERNS)
 _CONTRACTED = re.compile(r"(?<=[^\W\d_])['’](s|re)\b", _I)
-# A claim about a reminder ("te he puesto un recordatorio", "reminder at 18:00 too") is one a
-# reminder call must back, whatever its verb: putting a note somewhere does not set one.
+# A reminder said to be put somewhere ("te he puesto un recordatorio", "reminder at 18:00 too")
+# is one a reminder call must back, whatever its verb: putting a note somewhere does not set one.
+# (Cancelling one is a removal, which a cancelling call backs.)
 _REMINDER_NOUN = re.compile(r"\b(?:reminders?|alarms?|recordatorios?|avisos?|alarmas?)\b"
                             r"(?!\s+(?:note|list|nota|lista)\b)", _I)
 _REMINDER_OBJECT = frozenset({ActionKind.REMIND})
+
+
+def _stores(kinds: frozenset[ActionKind]) -> bool:
+    return ActionKind.STORE in kinds and ActionKind.REMOVE not in kinds
 
 
 def _stance(text: str, last_of_question: bool) -> Stance:
@@ -489,7 +505,7 @@ def _elided(sentences: list[Sentence]) -> list[Sentence]:
             elif (last and clause.stance is Stance.AFFIRMATIVE and not clause.closer
                   and len(clause.text.split()) <= MAX_ELIDED_WORDS and _ALSO.search(_QUOTED.sub(" x ", clause.text))):
                 bare = _QUOTED.sub(" ", clause.text)
-                about = _REMINDER_OBJECT if _REMINDER_NOUN.search(bare) else frozenset()
+                about = _REMINDER_OBJECT if _stores(last) and _REMINDER_NOUN.search(bare) else frozenset()
                 clause = replace(clause, kinds=last | about)
             clauses.append(clause)
         result.append(replace(sentence, clauses=tuple(clauses)))
