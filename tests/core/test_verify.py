@@ -651,3 +651,12 @@ def test_cancelling_a_reminder_is_backed_by_the_cancelling_call() -> None:
     assert check("Cancelled the 09:00 reminder to call mum.", cancelled, "cancel my reminder to call mum", NOW).ok
     assert check("Hecho, ya no te sonará el aviso de las 9:00.", cancelled,
                  "cancela el recordatorio de llamar a mamá", NOW).ok
+
+
+def test_sent_into_a_note_is_stored_there_but_an_email_is_still_sent() -> None:
+    user = "add milk to my shopping note"
+    for answer in ["I sent milk to your shopping note.", "Sent to your shopping list ✅",
+                   "Te lo he mandado a la nota shopping."]:
+        assert check(answer, APPENDED, user, NOW).ok, answer
+    for answer in ["I emailed Ana and saved it to your notes.", "I sent Ana the list and put it in your notes."]:
+        assert Rule.UNBACKED_CLAIM in _rules(answer, APPENDED, user), answer

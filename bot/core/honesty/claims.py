@@ -389,6 +389,9 @@ def claimed_kinds(text: str) -> frozenset[ActionKind]:
     # "Milk's on the list": the patterns know the verb as "is".
     bare = _CONTRACTED.sub(lambda m: " are" if m.group(1).lower() == "re" else " is", _QUOTED.sub(" ", text))
     kinds = frozenset(kind for kind, pattern in _KIND_PATTERNS if pattern.search(bare))
+    if ActionKind.SEND in kinds and _INTO_A_NOTE.search(bare) and not _SENT_OUT.search(bare):
+        # "I sent milk to your shopping note": sent into a note is stored there, not sent out.
+        kinds = (kinds - {ActionKind.SEND}) | {ActionKind.STORE}
     if ActionKind.REMOVE in kinds and ActionKind.REMIND in kinds:
         verbal = _KIND_PATTERNS_BY_KIND[ActionKind.REMIND].search(_NAMED_REMINDER.sub(" ", bare))
         kinds = kinds if verbal else kinds - _REMINDER_OBJECT
@@ -396,6 +399,15 @@ def claimed_kinds(text: str) -> frozenset[ActionKind]:
 
 
 _KIND_PATTERNS_BY_KIND = dict(_KIND_PATTERNS)
+_INTO_A_NOTE = re.compile(
+    r"\b(?:sent|send|mandad\w*|mand[ée]|enviad\w*|envi[ée])\b(?:\s+[\w'’-]+){0,4}?\s+(?:to|into|a)\s+"
+    r"(?:(?:your|the|my|tu|la|tus|mis?)\s+(?:[\w.-]+\s+){0,2}(?:note|notes|list|journal|diary|nota|notas|lista|diario)\b"
+    r"|[\w-]{1,80}\.md\b)",
+    _I,
+)
+# What only goes out to someone: an email or a reply is sent out wherever else it is said to go.
+_SENT_OUT = re.compile(r"\b(?:e-?mail\w*|mail(?:ed|s)?|correos?|messag\w*|mensajes?|text(?:ed|s)?|whatsapp|sms|"
+                       r"forward\w*|repl\w*|respond\w*|contest\w*|reenvi\w*|deliver\w*|entregad\w*)\b", _I)
 _CONTRACTED = re.compile(r"(?<=[^\W\d_])['’](s|re)\b", _I)
 # A reminder said to be put somewhere ("te he puesto un recordatorio", "reminder at 18:00 too")
 # is one a reminder call must back, whatever its verb: putting a note somewhere does not set one.
