@@ -584,6 +584,8 @@ def test_remembering_needs_a_write_to_memory_not_to_a_note() -> None:
     user = "remember that I'm vegetarian"
     for answer in ["I'll remember you're vegetarian.", "Saved to your notes and to my memory: vegetarian."]:
         assert Rule.UNBACKED_CLAIM in _rules(answer, note, user), answer
+    logged = [_call("notes_append", result="Appended to the note log.md.", path="log.md", text="5 km")]
+    assert Rule.UNBACKED_CLAIM in _rules("Queda registrado en tu historial: 5 km.", logged, "apunta que hoy corrí 5 km")
     remembered = [_call("remember", result="Remembered: fact 3, card 2.", fact="The user is vegetarian")]
     assert check("I'll remember you're vegetarian.", remembered, user, NOW).ok
     assert check("Saved in me.md: vegetarian.", note, user, NOW).ok

@@ -198,14 +198,15 @@ CLAIM_THRESHOLD = 0.9
 ClaimScorer = Callable[[Sequence[str]], list[float]]
 
 
-# Saying it is in the assistant's memory: a note written somewhere is no memory of it.
+# Saying it is in the assistant's memory or the user's timeline: a note written somewhere is neither.
 _MEMORY_CLAIM = re.compile(
     r"\b(?:(?:in|to|from)\s+my\s+(?:long-term\s+)?memory|i'?ll\s+(?:always\s+)?(?:remember|recall|keep\s+in\s+mind|"
     r"bear\s+in\s+mind)|i\s+will\s+(?:always\s+)?remember|remembered|memori[sz]ed|won'?t\s+forget|never\s+forget|"
     # "te lo recordaré" is a reminder; "lo recordaré" is remembering.
     r"now\s+i\s+know|en\s+mi\s+memoria|(?<!\bte\s)(?<!\bte\slo\s)(?<!\bte\sla\s)(?:lo\s+|la\s+)?recordar[ée]|"
     r"(?<!\bte\s)lo\s+recuerdo|no\s+(?:lo\s+|te\s+lo\s+)?olvidar[ée]|"
-    r"memorizad[oa]|tendr[ée]\s+en\s+cuenta|ya\s+s[ée]\s+que|ahora\s+s[ée])\b",
+    r"memorizad[oa]|tendr[ée]\s+en\s+cuenta|ya\s+s[ée]\s+que|ahora\s+s[ée]|"
+    r"(?:in|to|on)\s+(?:your|the)\s+timeline|en\s+(?:tu|el)\s+(?:historial|l[íi]nea\s+de\s+tiempo))\b",
     re.I,
 )
 _MEMORY_TOOL = re.compile(r"remember|memor|fact|timeline|profile")
