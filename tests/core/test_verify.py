@@ -662,3 +662,41 @@ def test_sent_into_a_note_is_stored_there_but_an_email_is_still_sent() -> None:
         assert check(answer, APPENDED, user, NOW).ok, answer
     for answer in ["I emailed Ana and saved it to your notes.", "I sent Ana the list and put it in your notes."]:
         assert Rule.UNBACKED_CLAIM in _rules(answer, APPENDED, user), answer
+
+
+@pytest.mark.parametrize(("user", "kind"), [
+    ("milk on the shopping list please", "store"),
+    ("leche a la lista, porfa", "store"),
+    ("I need milk on my shopping note", "store"),
+    ("I want a reminder at 7", "remind"),
+    ("quiero un recordatorio a las 7", "remind"),
+    ("no olvides que mañana tengo dentista", "store"),
+    ("my wifi password is hunter2, keep it", "store"),
+    ("the plumber is Mario, 600123456, for the record", "store"),
+    ("falta leche en la lista de la compra", "store"),
+])
+def test_asking_for_a_thing_rather_than_an_act_is_a_request(user: str, kind: str) -> None:
+    from bot.core.honesty.intent import asked_actions
+    assert {k.value for k in asked_actions(user)} == {kind}
+    assert Rule.ACTION_NOT_DONE in _rules("Done ✅", [], user)
+
+
+@pytest.mark.parametrize("user", ["I keep it in the drawer", "keep it simple", "I need a break",
+                                  "what is on my list? please tell me"])
+def test_talk_about_keeping_or_needing_asks_for_nothing(user: str) -> None:
+    from bot.core.honesty.intent import asked_actions
+    assert asked_actions(user) == frozenset()
+
+
+@pytest.mark.parametrize("answer", [
+    "It should be in your errands note now 🐶",
+    "Debería estar ya en tu nota de recados.",
+    "Added to errands-a; errands-b should have it now too.",
+])
+def test_a_hedge_on_where_a_thing_is_still_says_where_it_is(answer: str) -> None:
+    from bot.core.honesty.actions import ActionKind
+
+    # Even where only the classifier read the request, and advice would stand.
+    guessed = frozenset({ActionKind.STORE})
+    verdict = check(answer, [], "the vet needs booking, errands", NOW, asked=guessed)
+    assert not verdict.ok

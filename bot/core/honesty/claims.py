@@ -73,6 +73,7 @@ _ES_STORE = (
     r"a\s+buen\s+recaudo|en\s+su\s+sitio|pasa\s+a\s+llamarse|ahora\s+(?:es|se\s+llama|pone|dice|lleva|incluye|recoge)|"
     r"en\s+(?:tu|la|tus|mis?)\s+(?:lista|nota|notas|diario|memoria|registros?|pendientes|agenda)|"
     r"est[áa]n?\s+en\s+[\w-]{1,80}\.md\b|"
+    r"deber[íi]a(?:n)?\s+(?:ya\s+)?(?:estar|aparecer|salir|figurar)\s+(?:ya\s+)?en\s+(?:tu|la|tus|mis?)\s+|"
     r"qued[óo]\s+list|(?:lo\s+|la\s+|te\s+lo\s+)?tendr[ée]\s+en\s+cuenta|tom(?:o|ado)\s+nota|"
     r"acab(?:o|amos)\s+de\s+(?:añad|agreg|pon|apunt|anot|guard|cre|escrib|registr|actualiz|cambi|inclu|program|"
     r"reserv|marc|mov)\w*"
@@ -83,7 +84,9 @@ _EN_STORE = (
     r"included|filed|memori[sz]ed|committed\s+(?:that|it|this)?\s*to\s+memory|remembered|"
     r"(?:i\s*'?ll|i\s+will)\s+(?:remember|keep)|won'?t\s+forget|never\s+forget|"
     r"scheduled|booked|marked|completed|archived|moved|"
-    r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|already|safely|also)\s+)*(?:on|in)\s+(?:your|the|their|its|my|both|all|"
+    # "should be in your note now" too: a hedge on where a thing is still says where it is.
+    r"(?:is|are|'s|'re|should\s+be|must\s+be|ought\s+to\s+be|will\s+be|'ll\s+be)\s+"
+    r"(?:(?:now|both|all|already|safely|also)\s+)*(?:on|in)\s+(?:your|the|their|its|my|both|all|"
     r"the\s+two)\s+(?:[\w.-]+\s+){0,2}(?:list|lists|note|notes|journal|diary|calendar|memory|folder|file|records?|agenda|inbox|todo|"
     r"to-do|reminders?|tasks?)\b|"
     r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|already|safely|also)\s+)*(?:on|in)\s+[\w-]{1,80}\.md\b|"

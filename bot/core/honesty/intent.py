@@ -60,6 +60,25 @@ _ANYWHERE = (
     (ActionKind.REMIND, re.compile(
         r"\b(?:remind\s+me|recu[ée]rdame|av[íi]same\s+(?:el|la|a|cuando|ma[ñn]ana)|don'?t\s+let\s+me\s+forget|"
         r"que\s+no\s+se\s+me\s+olvide)\b", _I)),
+    # Asking for a thing rather than an act: "I want a reminder at 7", "quiero un aviso a las 7".
+    (ActionKind.REMIND, re.compile(
+        r"\b(?:i\s+(?:want|need)|i'?d\s+like|can\s+i\s+(?:have|get)|could\s+i\s+(?:have|get)|give\s+me|"
+        r"quiero|necesito|me\s+gustar[íi]a|ponme|dame)\s+(?:a|an|un|una)\s+(?:reminder|alarm|recordatorio|aviso|alarma)\b",
+        _I)),
+    (ActionKind.STORE, re.compile(
+        r"\b(?:i\s+(?:want|need)|i'?d\s+like|quiero|necesito|me\s+gustar[íi]a)\s+(?:a|an|un|una)\s+"
+        r"(?:note|task|entry|nota|tarea|entrada)\b"
+        # "milk on the shopping list please", "leche a la lista, porfa": a thing, a place, a please
+        r"|\b(?:on|to|in|into|a|en)\s+(?:my|the|your|mi|la|tu|mis)\s+(?:[^\W\d_]+\s+){0,2}?(?:list|note|notes|lista|nota|notas)"
+        r"\b[^.?!\n]{0,40}?\b(?:please|pls|porfa|por\s+favor)\b"
+        # "no olvides que…", "keep it", "for the record", "que conste": something to keep
+        r"|\b(?:i\s+need|necesito|quiero)\s+[^.?!\n]{1,40}?\s+(?:on|in|to|en)\s+(?:my|the|mi|la)\s+(?:[^\W\d_]+\s+){0,2}?"
+        r"(?:list|note|notes|lista|nota|notas)\b"
+        r"|\b(?:no\s+(?:te\s+)?olvides\s+(?:que|de)|no\s+se\s+te\s+olvide|"
+        r"(?<!\bi\s)(?<!\bwe\s)(?<!\byou\s)(?<!\bthey\s)keep\s+(?:it|that|this)\b(?!\s+(?:up|going|short|"
+        r"simple|quiet|down))|for\s+the\s+record|que\s+conste|tenlo\s+en\s+cuenta|t[ée]nlo\s+presente|"
+        r"falta(?:n)?\s+[^.?!\n]{1,40}?\s+en\s+(?:la|mi)\s+(?:lista|nota))",
+        _I)),
 )
 
 
