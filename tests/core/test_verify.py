@@ -547,7 +547,7 @@ def test_and_eggs_too_asks_for_more_of_what_was_asked_before() -> None:
 
     assert asked_actions("y también huevos") == frozenset({ActionKind.ANY})
     assert asked_actions("and the other note too") == frozenset({ActionKind.ANY})
-    for manners in ["thank you too", "y gracias", "you too!", "and what about tomorrow?"]:
+    for manners in ["thank you too", "y gracias", "you too!", "and what about tomorrow?", "yo también", "me too!"]:
         assert asked_actions(manners) == frozenset(), manners
     assert Rule.ACTION_NOT_DONE in _rules("Hecho, los huevos van con la leche.", [], "y también huevos")
     added = [_call("notes_append", path="compra.md", text="huevos")]

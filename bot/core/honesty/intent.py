@@ -113,7 +113,8 @@ _GOES_ON = re.compile(
 )
 MAX_GOING_ON_CHARS = 80
 # "Thank you too", "y gracias": manners, not more of a request.
-_PLEASANTRY = re.compile(r"\b(?:thanks?|thank\s+you|cheers|you\s+too|bye|good\s*night|hello|hi|"
+_PLEASANTRY = re.compile(r"\b(?:thanks?|thank\s+you|cheers|you\s+too|me\s+too|same\s+here|yo\s+tambi[ée]n|"
+                         r"bye|good\s*night|hello|hi|"
                          r"gracias|igualmente|t[úu]\s+tambi[ée]n|adi[óo]s|hasta\s+luego|buenas|hola)\b", _I)
 
 
