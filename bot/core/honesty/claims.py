@@ -437,7 +437,7 @@ def _stance(text: str, last_of_question: bool) -> Stance:
         return Stance.QUESTION
     if _CONDITION.match(bare) or _WILL_CONDITION_START.match(bare):
         return Stance.OFFER
-    if _HYPOTHETICAL.search(bare) or (_OFFERED_ACTION.search(bare) and _WILL_CONDITION.search(bare)
+    if _HYPOTHETICAL.search(bare) or (_WILL_CONDITION.search(bare) and _OFFERED_ACTION.search(bare)
                                        and not _ALREADY.search(bare)):
         return Stance.OFFER
     if (_HABITUAL.search(bare) and not claimed_kinds(bare) and not _FUTURE.search(bare)
@@ -471,7 +471,7 @@ def _clause(text: str, last_of_question: bool) -> Clause:
         presupposed=bool(_PRESUPPOSED.match(bare)),
         everything=bool(_EVERYTHING.search(bare)),
         not_done=stance is Stance.NEGATED and bool(_NOT_DONE_TOPIC.search(_IDENTIFIER.sub(" x ", bare))),
-        possible=bool(_POSSIBLE.search(bare)),
+        possible=stance is Stance.AFFIRMATIVE and bool(_POSSIBLE.search(bare)),
     )
 
 
@@ -517,7 +517,7 @@ def _elided(sentences: list[Sentence]) -> list[Sentence]:
         for clause in sentence.clauses:
             if clause.kinds and clause.stance is Stance.AFFIRMATIVE:
                 last = clause.kinds
-            elif (last and clause.stance is Stance.AFFIRMATIVE and not clause.closer
+            elif (last and clause.stance is Stance.AFFIRMATIVE and not clause.closer and len(clause.text) <= 300
                   and len(clause.text.split()) <= MAX_ELIDED_WORDS and _ALSO.search(_QUOTED.sub(" x ", clause.text))):
                 bare = _QUOTED.sub(" ", clause.text)
                 about = _REMINDER_OBJECT if _stores(last) and _REMINDER_NOUN.search(bare) else frozenset()

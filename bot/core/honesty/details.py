@@ -249,6 +249,7 @@ _CENTS = re.compile(
     r"(?:\s*(?:c[ée]ntimos|cents?|pence|p)\b)?(?!\s*[%°€$£]|[.,]\d)",
     re.IGNORECASE,
 )
+_MONEY_WORD = re.compile(r"euro|d[oó]lar|dollar|pound|libra", re.IGNORECASE)
 # Spans of time, for arithmetic the answer shows ("two hours before 07:40 is 05:40"): read on the
 # text with numbers in words written as digits.
 _SPAN = re.compile(
@@ -429,7 +430,9 @@ def extract_details(text: str) -> Details:
         digits = _spoken_phone(m.group(0))
         if 7 <= len(digits) <= 15:
             phones.add(digits)
-    spelled = _CENTS.sub(r"\1.\3 \2", _digits_for_words(without_urls))
+    spelled = _digits_for_words(without_urls)
+    if _MONEY_WORD.search(spelled):  # most texts name no money: not scanned twice for it
+        spelled = _CENTS.sub(r"\1.\3 \2", spelled)
     addresses = {next(g for g in m.groups() if g).replace(" ", "") for m in _each(_ADDRESS, spelled)}
     amounts: set[str] = set()
     numbers: set[str] = set()
@@ -448,12 +451,15 @@ def extract_details(text: str) -> Details:
         if _is_figure(value):
             figures.add(value)
     minutes, days = _spans(spelled)
-    dateless = _blank(without_urls, (_ISO_DATE, _NUM_DATE, _DAY_MONTH, _MONTH_DAY))
-    month_days = {int(m.group(1) or m.group(2)) for m in _each(_DAY_ALONE, dateless)}
+    month_days: set[int] = set()
+    if _DAY_ALONE.search(without_urls):  # rare: the text is blanked of full dates only then
+        dateless = _blank(without_urls, (_ISO_DATE, _NUM_DATE, _DAY_MONTH, _MONTH_DAY))
+        month_days = {int(m.group(1) or m.group(2)) for m in _each(_DAY_ALONE, dateless)}
+    counted = bool(amounts or figures)  # arithmetic words matter only next to numbers
     return Details(frozenset(times), frozenset(dates), frozenset(emails), frozenset(urls),
                    frozenset(domains), frozenset(amounts), frozenset(phones), frozenset(numbers), frozenset(hours),
                    frozenset(addresses), frozenset(figures - amounts - addresses), minutes, days,
-                   bool(_OPERATION.search(without_urls)), bool(_TOTAL.search(without_urls)),
+                   counted and bool(_OPERATION.search(without_urls)), counted and bool(_TOTAL.search(without_urls)),
                    month_days=frozenset(d for d in month_days if 1 <= d <= 31))
 
 
