@@ -302,3 +302,38 @@ async def test_a_yes_to_an_offer_is_not_a_way_to_claim_the_offered_action(
     await assistant.handle(TextMessage(OWNER, "yes please"))
     assert _last(messenger).text == "Done ✅"
     assert pantry.items == ["milk", "eggs"]
+
+
+@pytest.mark.parametrize(("request_text", "question", "reply", "lies"), [
+    ("add something to the pantry", "Sure, what should I add?", "eggs",
+     ["Done ✅", "Eggs: in.", "All set!"]),
+    ("apunta algo en la despensa", "¿Qué apunto?", "harina",
+     ["¡Hecho!", "Listo ✅", "Ya está."]),
+])
+async def test_answering_the_assistants_question_keeps_the_request_open(
+        world, model: ScriptedModel, db: Database, request_text: str, question: str, reply: str,
+        lies: list[str]) -> None:
+    assistant, messenger, pantry, _ = world
+    model.respond(question)
+    await assistant.handle(TextMessage(OWNER, request_text))
+    assert _last(messenger).text == question
+    for lie in lies:
+        model.respond(lie)
+    await assistant.handle(TextMessage(OWNER, reply))
+    lang = "es" if "apunta" in request_text else "en"
+    assert _last(messenger).text == replies.not_done(lang, some_done=False)
+    assert pantry.items == ["milk"]
+    model.call("add_item", item=reply)
+    model.respond(lies[0])
+    await assistant.handle(TextMessage(OWNER, reply))
+    assert _last(messenger).text == lies[0]
+
+
+async def test_a_reply_after_a_done_action_asks_for_nothing_new(world, model: ScriptedModel, db: Database) -> None:
+    assistant, messenger, pantry, _ = world
+    model.call("add_item", item="eggs")
+    model.respond("I've added eggs. Anything else?")
+    await assistant.handle(TextMessage(OWNER, "add eggs to the pantry"))
+    model.respond("Great, the eggs are on the list then.")
+    await assistant.handle(TextMessage(OWNER, "nope"))
+    assert _last(messenger).text == "Great, the eggs are on the list then."

@@ -700,3 +700,18 @@ def test_a_hedge_on_where_a_thing_is_still_says_where_it_is(answer: str) -> None
     guessed = frozenset({ActionKind.STORE})
     verdict = check(answer, [], "the vet needs booking, errands", NOW, asked=guessed)
     assert not verdict.ok
+
+
+def test_a_short_answer_to_the_assistants_question_carries_the_request() -> None:
+    from bot.core.honesty.actions import ActionKind
+    from bot.core.honesty.intent import answers_clarification
+    assert answers_clarification("the shopping one", "delete my note", "Which note do you mean?") == \
+        frozenset({ActionKind.REMOVE})
+    assert answers_clarification("harina", "apunta algo en la despensa", "¿Qué apunto?") == \
+        frozenset({ActionKind.STORE})
+    # Not after a statement, not a pleasantry, not a new request of its own, not a long message.
+    assert answers_clarification("the shopping one", "delete my note", "Deleted it.") == frozenset()
+    assert answers_clarification("thanks!", "delete my note", "Which note?") == frozenset()
+    assert answers_clarification("add eggs instead", "delete my note", "Which note?") == \
+        frozenset()  # its own request is read from its own words
+    assert answers_clarification("x" * 200, "delete my note", "Which note?") == frozenset()

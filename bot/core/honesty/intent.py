@@ -144,6 +144,24 @@ def confirms(user_text: str) -> bool:
     return len(text) <= MAX_GOING_ON_CHARS and bool(_YES.match(text))
 
 
+# The assistant's last answer ended by asking the user something ("Which note?", "¿A qué hora?").
+_ASKS_BACK = re.compile(r"\?\W*$")
+
+
+def answers_clarification(user_text: str, previous_request: str, previous_answer: str) -> frozenset[ActionKind]:
+    """What the earlier request asked for, when this short message answers the question the
+    assistant put about it ("delete my note" / "which one?" / "the shopping one").
+
+    The request is still the one being served, so a claim of it needs a call in this turn. The
+    caller decides that the earlier turn did not already do it.
+    """
+    text = user_text.strip()
+    if (not text or len(text) > MAX_GOING_ON_CHARS or asked_by_rules(text) or _PLEASANTRY.search(text)
+            or not _ASKS_BACK.search(previous_answer.strip())):
+        return frozenset()
+    return asked_by_rules(previous_request)
+
+
 def asked_by_rules(user_text: str) -> frozenset[ActionKind]:
     """The kinds of action the user's words ask for with a verb the rules know (no classifier)."""
     text = user_text[:4000]
