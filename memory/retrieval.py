@@ -13,7 +13,8 @@ from typing import Protocol
 
 from memory.cards import Card, CardStore
 from memory.embeddings import Embedder, Vector
-from memory.entities import names
+from memory.entities import names, without_names
+from memory.text import content_words
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,13 @@ class RetrievalTuning:
     # A card whose title (its subject) names someone or something the question names is about
     # it, not just mentioning it: its score is multiplied by 1 + this.
     subject_boost: float = 1.0  # tuned on LoCoMo dev (0.3, 1 and 3 tried; 1 was best overall)
+    # A name in at least this share of the user's newest `common_name_sample` cards (the user,
+    # a partner, the other side of a chat) is left out of the query's embedding: it says nothing
+    # about which memory is meant and pulls towards every one that greets or addresses them.
+    # 0 keeps every name. On LoCoMo dev any share from 0.03 to 0.3 did the same (the people who
+    # talk are in nearly every memory, the rest in few).
+    common_name_share: float = 0.2
+    common_name_sample: int = 500
 
 
 @dataclass(frozen=True)
@@ -69,8 +77,9 @@ class Retriever:
         keyword = await self._cards.keyword(
             user_key, query, tuning.candidates,
             (tuning.title_weight, tuning.synthesis_weight, tuning.details_weight))
-        if query_vector is None:
-            [vector] = await self._embedder.embed([query], is_query=True)
+        meant = await self._meaning_of(user_key, query)
+        if query_vector is None or meant != query:
+            [vector] = await self._embedder.embed([meant], is_query=True)
         else:
             vector = query_vector
         neighbours = await self._cards.vectors.nearest(user_key, vector, tuning.candidates)
@@ -100,6 +109,19 @@ class Retriever:
         if now is not None:
             hits.sort(key=lambda hit: -hit.score * self._age_factor(hit.card, now))
         return hits
+
+    async def _meaning_of(self, user_key: str, query: str) -> str:
+        """What the query's embedding is made of: the query without the names that are in a good
+        share of the user's memories (the keyword side and the subject lift still use them)."""
+        asked = names(query)
+        if not asked or self.tuning.common_name_share <= 0:
+            return query
+        shares = await self._cards.name_shares(user_key, asked, self.tuning.common_name_sample)
+        common = {name for name, share in shares.items() if share >= self.tuning.common_name_share}
+        if not common:
+            return query
+        rest = without_names(query, common)
+        return rest if content_words(rest) else query
 
     async def _sub_questions(self, user_key: str, query: str, fused: dict[int, float]) -> None:
         """Search each sub-question too, fused at a lower weight than the question itself."""

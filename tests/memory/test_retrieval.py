@@ -220,3 +220,37 @@ async def test_a_pasted_page_searches_its_most_specific_words_only(filled: Memor
     assert '"mapfre"' in query  # longer than every filler word, so it stays
     found = await filled.recall(ANA.user_key, f"{filler} Mapfre")
     assert found[0].card.title == "Car insurance"
+
+
+async def test_a_name_in_most_memories_is_left_out_of_the_query_embedding(service: MemoryService) -> None:
+    from dataclasses import replace
+
+    for text in ("Marta said hi and asked how the week went.", "Thanks Marta, see you on Sunday!",
+                 "Marta called about dinner plans.", "Marta and I talked about the weather.",
+                 "Marta sent a photo of the beach."):
+        await add_card(service, ANA.user_key, "Chat", text)
+    dinosaurs = await add_card(service, ANA.user_key, "Museum", "The kids loved the dinosaur exhibit and the fossils.")
+    await add_card(service, ANA.user_key, "Vet", "Tilly the cat had her vaccine.")
+    await add_card(service, ANA.user_key, "Boiler", "The boiler was repaired on Monday.")
+    embedded: list[list[str]] = []
+    embed = service.embedder.embed
+
+    async def spying(texts: list[str], *, is_query: bool) -> list[object]:
+        embedded.append(list(texts))
+        return await embed(texts, is_query=is_query)
+
+    service.embedder.embed = spying  # type: ignore[method-assign,assignment]
+    try:
+        [shared] = await embed(["What do Marta's kids like?"], is_query=True)
+        hits = await service.retriever.search(ANA.user_key, "What do Marta's kids like?", 10, query_vector=shared)
+        assert embedded == [["What do kids like?"]]  # Marta is in 5 of 8 memories: she says nothing here
+        assert {hit.card.id: hit.vector_rank for hit in hits}[dinosaurs] == 1
+        embedded.clear()
+        await service.retriever.search(ANA.user_key, "What did Tilly get at the vet?", 10, query_vector=shared)
+        assert embedded == []  # a name in one memory of eight points at it: the turn's vector serves
+        service.retriever.tuning = replace(service.retriever.tuning, common_name_share=0.0)
+        whole = await service.retriever.search(ANA.user_key, "What do Marta's kids like?", 10, query_vector=shared)
+        assert embedded == []
+        assert {hit.card.id: hit.vector_rank for hit in whole}[dinosaurs] != 1
+    finally:
+        del service.embedder.embed  # type: ignore[method-assign]
