@@ -8,12 +8,13 @@ source: FTS rows are joined to their card's user, KNN runs in the user's partiti
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Protocol
 
 from memory.cards import Card, CardStore
 from memory.embeddings import Embedder, Vector
 from memory.entities import names, without_names
+from memory.periods import asked_period
 from memory.text import content_words
 
 
@@ -46,6 +47,12 @@ class RetrievalTuning:
     # talk are in nearly every memory, the rest in few).
     common_name_share: float = 0.2
     common_name_sample: int = 500
+    # A question that names days ("on 3 May", "in April", "ayer") adds a ranker: the cards of
+    # those days (and of the week after: things are told after they happen) by meaning. A span
+    # holding more cards than `period_cards` (a whole year of a busy memory) points at nothing.
+    period_weight: float = 1.0  # tuned on LoCoMo dev (0.5, 1 and 2 tried; 1 and 2 alike)
+    period_after_days: int = 7
+    period_cards: int = 500
 
 
 @dataclass(frozen=True)
@@ -69,8 +76,9 @@ class Retriever:
         self.splitter = splitter  # optional: sub-questions from the memory model, each searched too
 
     async def search(self, user_key: str, query: str, limit: int, now: datetime | None = None,
-                     query_vector: Vector | None = None) -> list[Hit]:
-        """`query_vector`: the query's embedding when the turn already made it (one per turn)."""
+                     query_vector: Vector | None = None, today: date | None = None) -> list[Hit]:
+        """`query_vector`: the query's embedding when the turn already made it (one per turn);
+        `today`: the user's date, from which the question's relative dates count."""
         if not query.strip() or limit <= 0:
             return []
         tuning = self.tuning
@@ -92,6 +100,8 @@ class Retriever:
             vector_rank[neighbour.card_id] = rank
         self._fuse(fused, [card_id for card_id, _ in keyword], tuning.keyword_weight)
         self._fuse(fused, [neighbour.card_id for neighbour in neighbours], tuning.vector_weight)
+        if tuning.period_weight > 0:
+            await self._asked_days(user_key, query, vector, today, fused)
         if self.splitter is not None:
             await self._sub_questions(user_key, query, fused)
         if tuning.seeds > 0 and tuning.link_rank_weight > 0 and fused:
@@ -122,6 +132,20 @@ class Retriever:
             return query
         rest = without_names(query, common)
         return rest if content_words(rest) else query
+
+    async def _asked_days(self, user_key: str, query: str, vector: Vector, today: date | None,
+                          fused: dict[int, float]) -> None:
+        """Fuse the cards of the days the question names, ranked by meaning."""
+        period = asked_period(query, today)
+        if period is None:
+            return
+        tuning = self.tuning
+        period = period.widened(0, tuning.period_after_days)
+        inside = await self._cards.ids_between(user_key, period.start, period.end, tuning.period_cards + 1)
+        if not inside or len(inside) > tuning.period_cards:
+            return
+        nearest = await self._cards.vectors.nearest_among(inside, vector, tuning.candidates)
+        self._fuse(fused, [neighbour.card_id for neighbour in nearest], tuning.period_weight)
 
     async def _sub_questions(self, user_key: str, query: str, fused: dict[int, float]) -> None:
         """Search each sub-question too, fused at a lower weight than the question itself."""

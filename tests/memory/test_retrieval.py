@@ -254,3 +254,34 @@ async def test_a_name_in_most_memories_is_left_out_of_the_query_embedding(servic
         assert {hit.card.id: hit.vector_rank for hit in whole}[dinosaurs] != 1
     finally:
         del service.embedder.embed  # type: ignore[method-assign]
+
+
+async def test_a_question_that_names_days_finds_the_memories_of_those_days(service: MemoryService) -> None:
+    from dataclasses import replace
+
+    def on(day: int, month: int = 2) -> datetime:
+        return datetime(2026, month, day, 20, 0, tzinfo=UTC)
+
+    await add_card(service, ANA.user_key, "Dinner out", "Dinner at a Basque restaurant, great cheesecake.", on(14))
+    await add_card(service, ANA.user_key, "Team dinner", "Dinner with the team at the Basque place.", on(10, 1))
+    pintxos = await add_card(service, ANA.user_key, "Old town", "Txakoli and pintxos in the old town.", on(21))
+    told_later = await add_card(service, ANA.user_key, "Weekend", "On Saturday we had squid in its ink.", on(24))
+    await add_card(service, ANA.user_key, "Boiler", "The boiler was repaired.", on(21, 1))
+    # Two candidates a ranker: the dinners fill both of the question's own.
+    service.retriever.tuning = replace(service.retriever.tuning, candidates=2, seeds=0)
+    for question, today in (("What did I have for dinner on 21 February 2026?", None),
+                            ("¿Qué cené el 21 de febrero?", date(2026, 3, 2)),
+                            ("What did I have for dinner last Saturday?", date(2026, 2, 23))):
+        found = [hit.card.id for hit in await service.retriever.search(ANA.user_key, question, 5, today=today)]
+        assert pintxos in found and told_later in found, question  # the day itself, and told three days later
+    # Without a year or today's date, "21 February" names no day.
+    found = [hit.card.id for hit in await service.retriever.search(ANA.user_key, "¿Qué cené el 21 de febrero?", 5)]
+    assert pintxos not in found
+    # Recall counts from the user's today (the clock says Monday 2 March): last week holds the 21st,
+    # and "el sábado" is the 28th.
+    assert pintxos in [hit.card.id for hit in await service.recall(ANA.user_key, "What did I eat last week?")]
+    assert pintxos not in [hit.card.id for hit in await service.recall(ANA.user_key, "¿Qué cené el sábado?")]
+    service.retriever.tuning = replace(service.retriever.tuning, period_weight=0.0)
+    found = [hit.card.id for hit in await service.retriever.search(ANA.user_key, "¿Qué cené el 21 de febrero?", 5,
+                                                                      today=date(2026, 3, 2))]
+    assert pintxos not in found
