@@ -22,7 +22,9 @@ from memory.text import content_words
 class RetrievalTuning:
     candidates: int = 30      # taken from each ranker before fusion (more adds noise: tuned on LoCoMo dev)
     rrf_k: float = 20.0
-    keyword_weight: float = 1.3
+    # Equal since the question's embedding leaves out names common in the memory (see below): the
+    # vector side had been pulled towards greetings, and keywords were weighted 1.3 to make up.
+    keyword_weight: float = 1.0
     vector_weight: float = 1.0
     title_weight: float = 1.0
     synthesis_weight: float = 1.0
@@ -30,10 +32,11 @@ class RetrievalTuning:
     age_half_life_days: float = 365.0
     age_strength: float = 0.15  # at most this share of a score is lost to age
     # The second round, driven by the first round's best cards (the seeds). Tuned on LoCoMo dev:
-    # heavier link weights or wider windows lost more single answers than they found spread ones,
-    # and moving the query vector towards the seeds' (Rocchio) lowered recall.
+    # link weights of 0.25-1 tried (0.5 best; 1 lost single answers), wider windows lost more single
+    # answers than they found spread ones, and so did moving the query vector towards the seeds'
+    # (Rocchio), a KNN from each seed, keyword feedback from the seeds' words and favouring other days.
     seeds: int = 5                  # 0 switches the second round off
-    link_rank_weight: float = 0.25  # cards sharing a name with a seed, about a day within the window
+    link_rank_weight: float = 0.5   # cards sharing a name with a seed, about a day within the window
     link_window_days: int = 30
     link_per_name: int = 20         # a name in more cards than this within the window links nothing
     sub_question_weight: float = 0.5  # each sub-question's rankers, when a splitter is configured
