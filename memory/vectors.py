@@ -259,7 +259,8 @@ class VectorIndex:
         return [Neighbour(int(rows[i]["card_id"]), float(distances[i])) for i in order]
 
     async def nearest_among(self, card_ids: Sequence[int], vector: np.ndarray, k: int) -> list[Neighbour]:
-        """The k of these cards closest to the vector, exactly (cosine on the float copies)."""
+        """The k of these cards (one user's, chosen by the caller) closest to the vector, exactly
+        (cosine on the float copies)."""
         if not card_ids:
             return []
         rows = await self._db.fetchall(
