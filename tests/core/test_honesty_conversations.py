@@ -337,3 +337,4 @@ async def test_a_reply_after_a_done_action_asks_for_nothing_new(world, model: Sc
     model.respond("Great, the eggs are on the list then.")
     await assistant.handle(TextMessage(OWNER, "nope"))
     assert _last(messenger).text == "Great, the eggs are on the list then."
+    assert pantry.items == ["milk", "eggs"]
