@@ -169,8 +169,20 @@ async def test_a_request_from_anyone_but_the_owner_in_a_direct_room_is_cancelled
     await _nothing_reached_the_core(world)
 
 
-async def test_one_verification_at_a_time_and_a_timeout_cancels(world: MatrixWorld) -> None:
+async def test_out_of_order_steps_one_at_a_time_and_a_timeout_cancel(world: MatrixWorld) -> None:
     alice, bot, room = await _owner_and_bot(world)
+    # A step out of order cancels; a step of a verification the bot does not know (one a
+    # restart forgot) is answered so the owner's client stops waiting.
+    hasty = OwnerVerification(alice, room, bot.user_id)
+    await hasty.request()
+    await hasty.ready()
+    await hasty.send("mac", {"mac": {}, "keys": ""})
+    assert (await hasty.expect("cancel"))["code"] == "m.unexpected_message"
+    notice = await alice.message_from(bot.user_id, room, match=lambda s: "out of order" in s.body)
+    forgotten = OwnerVerification(alice, room, bot.user_id, request_id=notice.event_id)
+    await forgotten.send("key", {"key": forgotten.our_key})
+    assert (await forgotten.expect("cancel"))["code"] == "m.unknown_transaction"
+
     first = OwnerVerification(alice, room, bot.user_id)
     await first.request()
     await first.ready()
