@@ -47,7 +47,7 @@ class CrossSigningError(Exception):
     """The homeserver or the store did not allow a step; the message is for the log."""
 
 
-def _b64(data: bytes) -> str:
+def unpadded_b64(data: bytes) -> str:
     return base64.b64encode(data).decode().rstrip("=")
 
 
@@ -82,7 +82,7 @@ class CrossSigningKeys:
 
     @staticmethod
     def _public(seed: bytes) -> str:
-        return _b64(Ed25519PrivateKey.from_private_bytes(seed).public_key().public_bytes_raw())
+        return unpadded_b64(Ed25519PrivateKey.from_private_bytes(seed).public_key().public_bytes_raw())
 
     @property
     def master_public(self) -> str:
@@ -93,10 +93,10 @@ class CrossSigningKeys:
         return self._public(self.self_signing_seed)
 
     def sign_with_master(self, obj: dict[str, Any]) -> str:
-        return _b64(Ed25519PrivateKey.from_private_bytes(self.master_seed).sign(canonical(obj)))
+        return unpadded_b64(Ed25519PrivateKey.from_private_bytes(self.master_seed).sign(canonical(obj)))
 
     def sign_with_self_signing(self, obj: dict[str, Any]) -> str:
-        return _b64(Ed25519PrivateKey.from_private_bytes(self.self_signing_seed).sign(canonical(obj)))
+        return unpadded_b64(Ed25519PrivateKey.from_private_bytes(self.self_signing_seed).sign(canonical(obj)))
 
 
 class CrossSigningSecrets:
@@ -121,8 +121,8 @@ class CrossSigningSecrets:
         return keys
 
     def save(self, user_id: str, keys: CrossSigningKeys) -> None:
-        data = json.dumps({"user_id": user_id, "master": _b64(keys.master_seed),
-                           "self_signing": _b64(keys.self_signing_seed)})
+        data = json.dumps({"user_id": user_id, "master": unpadded_b64(keys.master_seed),
+                           "self_signing": unpadded_b64(keys.self_signing_seed)})
         partial = self.path.with_name(self.path.name + ".partial")
         partial.unlink(missing_ok=True)
         descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

@@ -18,7 +18,6 @@ is verified, one verification per room at a time; anything out of order cancels 
 from __future__ import annotations
 
 import asyncio
-import base64
 import hashlib
 import hmac
 import logging
@@ -34,7 +33,7 @@ import vodozemac
 from nio import Api, AsyncClient, MatrixRoom
 from nio.crypto.sas import Sas as NioSas
 
-from bot.adapters.matrix_cross_signing import UserKeys, user_keys
+from bot.adapters.matrix_cross_signing import UserKeys, unpadded_b64, user_keys
 from bot.adapters.matrix_render import render_with_literals
 from bot.clock import Clock
 
@@ -144,14 +143,10 @@ def sas_answer(text: str, *, replying: bool = False) -> bool | None:
     return None
 
 
-def _b64(data: bytes) -> str:
-    return base64.b64encode(data).decode().rstrip("=")
-
-
 def commitment(public_key: str, start_content: dict[str, Any]) -> str:
     """The accepting side's hash commitment: unpadded base64 SHA-256 of its ephemeral public key
     (base64) followed by the canonical JSON of the start event's content."""
-    return _b64(hashlib.sha256(public_key.encode() + Api.to_canonical_json(start_content).encode()).digest())
+    return unpadded_b64(hashlib.sha256(public_key.encode() + Api.to_canonical_json(start_content).encode()).digest())
 
 
 class Phase(Enum):
