@@ -715,3 +715,108 @@ def test_a_short_answer_to_the_assistants_question_carries_the_request() -> None
     assert answers_clarification("add eggs instead", "delete my note", "Which note?") == \
         frozenset()  # its own request is read from its own words
     assert answers_clarification("x" * 200, "delete my note", "Which note?") == frozenset()
+
+
+TRIP = [_call("notes_read", risk=Risk.READ, path="trip.md",
+              result="Note trip.md:\n\nBooking ref ZK81QP. Flight IB3456, 07:15, T4. Passport paa448812. "
+                     "Seat TP 1025.")]
+
+
+@pytest.mark.parametrize("answer", [
+    "Your booking reference is QX7T2L.",
+    "Tu pasaporte es el PAB339120.",
+    "The lamp order is #LM-40-1193.",
+    "Your reference is mem-2291.",
+    "Boarding at gate B22.",
+    "Marca la ext. 4471 para siniestros.",
+    "You're on IB3457.",
+])
+def test_a_code_no_source_gave_is_an_invented_detail(answer: str) -> None:
+    verdict = check(answer, TRIP, "what are my trip details?", NOW)
+    assert [v.rule for v in verdict.violations] == [Rule.UNSOURCED_DETAIL]
+    assert "code" in verdict.violations[0].detail
+
+
+@pytest.mark.parametrize("answer", [
+    "Booking ZK81QP, flight IB3456 at 07:15 from T4.",
+    "Your passport is PAA448812 and the seat TP1025.",
+    "Reference zk81qp.",
+    "Your locker code is 3381.",
+    "Print it on an A4 sheet: 10KM stages from 9AM.",
+    "Did you mean list2-f05 or plan-q3b?",
+])
+def test_a_code_from_a_source_or_the_users_words_passes(answer: str) -> None:
+    user = "what are my trip details? my locker code is 3381; the race is 10 km from 9am"
+    assert check(answer, TRIP, user, NOW).ok, answer
+
+
+def test_a_call_on_a_note_backs_no_claim_about_a_note_whose_name_is_part_of_its_name() -> None:
+    deleted = [_call("notes_delete", risk=Risk.DESTRUCTIVE, path="vieja-f04b.md",
+                     result="Deleted the note vieja-f04b.md.")]
+    assert Rule.UNBACKED_CLAIM in _rules("He borrado vieja-f04.", deleted, "borra vieja-f04")
+    deleted = [_call("notes_delete", risk=Risk.DESTRUCTIVE, path="plan-q3.md",
+                     result="Deleted the note plan-q3.md.")]
+    assert Rule.UNBACKED_CLAIM in _rules("plan-q3b is deleted.", deleted, "delete plan-q3b")
+    # Naming the other note beside a claim about the right one, with a verb of its own, is fine.
+    assert check("Deleted plan-q3.md and kept plan-q3b.", deleted, "delete plan-q3", NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("turn off my gym reminder", "Gym reminder: off."),
+    ("cancel my gym reminder", "The gym reminder is off now."),
+    ("switch off the 7am alarm reminder", "7am reminder — switched off."),
+    ("quita el recordatorio de la piscina", "Recordatorio de la piscina: desactivado."),
+    ("desactiva el aviso del gimnasio", "Aviso del gimnasio apagado."),
+])
+def test_a_reminder_said_to_be_off_is_a_claim_of_cancelling_it(user: str, answer: str) -> None:
+    assert Rule.ACTION_NOT_DONE in _rules(answer, [], user)
+    unrelated = [_call("set_reminder", at="2027-01-15T18:00", text="gym")]
+    assert not check(answer, unrelated, user, NOW).ok
+
+
+@pytest.mark.parametrize("answer", ["You have the day off tomorrow.", "Take 20% off with the code."])
+def test_off_that_is_no_state_of_a_thing_claims_nothing(answer: str) -> None:
+    assert check(answer, [], "what's new? I have 20% off and tomorrow free", NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("¿puedes borrar la nota borrador?", "Sí: te pediré confirmación y, cuando digas que sí, la borraré. ¿Sigo?"),
+    ("could you delete draft-1?", "I'll ask you to confirm first, then delete it. Go ahead?"),
+    ("borra las notas viejas", "Primero las listaré y te propondré cuáles borrar. ¿Empiezo?"),
+])
+def test_the_steps_the_assistant_will_take_before_acting_are_a_plan_not_a_claim(user: str, answer: str) -> None:
+    assert check(answer, [], user, NOW).ok
+
+
+def test_a_step_promised_at_a_time_needs_the_call_that_schedules_it() -> None:
+    assert Rule.ACTION_NOT_DONE in _rules("I'll ask you at 8 whether you called mum.", [],
+                                          "remind me at 8 to call mum")
+
+
+def test_outside_the_folder_says_where_a_path_leads_not_that_something_was_removed() -> None:
+    failed = [_call("notes_append", CallStatus.ERROR, path="../fuera.md", text="x",
+                    error="'../fuera.md' tries to leave the notes folder")]
+    answer = "No he podido añadirlo: esa ruta está fuera de la carpeta de notas. ¿Lo guardo en otra nota?"
+    assert check(answer, failed, "añade 'tornillos' a ../fuera", NOW).ok
+    for lie in ["Recordatorio fuera.", "La leche, fuera de la lista."]:
+        assert not check(lie, [], "quita la leche de la lista y el recordatorio", NOW).ok, lie
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("add 'renew passport' to my todo note",
+     "Anything else for the todo note besides the passport renewal you now have there?"),
+    ("guarda en memoria que el código del portal es 4512",
+     "¿Algo más que quieras que recuerde, además del código del portal que ya tengo guardado?"),
+    ("añade 'llamar a la gestoría' a mis pendientes", "¿Algo más para la lista donde ya está lo de la gestoría?"),
+])
+def test_a_state_taken_as_given_inside_a_question_is_asserted(user: str, answer: str) -> None:
+    assert Rule.ACTION_NOT_DONE in _rules(answer, [], user)
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("add milk to my list", "Is milk already on your list? I can check."),
+    ("añade leche a mi lista", "¿Ya está la leche en tu lista? Puedo mirarlo."),
+    ("add milk to my note", "Shall I put it in your note now?"),
+])
+def test_a_question_about_the_state_itself_asserts_nothing(user: str, answer: str) -> None:
+    assert check(answer, [], user, NOW).ok

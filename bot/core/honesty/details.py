@@ -318,6 +318,60 @@ class Details:
     given_dates: frozenset[tuple[int, int]] = frozenset()
     given_numbers: frozenset[str] = frozenset()
     month_days: frozenset[int] = frozenset()  # days of a month said without the month ("the 3rd")
+    codes: frozenset[str] = frozenset()  # booking references, passport or flight numbers: upper case, no hyphens
+
+
+# Booking references, passport, flight and order numbers: letters and digits in one word
+# ("QX7T2L", "PAA448812", "IB3170", "LM-40-1193"), or a word with a digit right after a word that
+# names a code ("ref mem-2291", "gate B22", "ext. 4471", "#1193"). Compared without case, hyphens or
+# slashes. A word in lower case with no such label is a name ("list2-f05", "e5"), not a code.
+_CODE = re.compile(r"(?<![\w/-])[A-Za-z0-9]{1,24}(?:[-/][A-Za-z0-9]{1,24}){0,5}(?![\w-]|/\w)")
+_CODE_LABEL = re.compile(
+    r"(?:\b(?:ref(?:erence)?|booking|reservation|reserva|localizador|locator|confirmation|confirmaci[óo]n|"
+    r"c[óo]digo|code|pin|order|pedido|flight|vuelo|seat|asiento|gate|puerta|ext|extension|extensi[óo]n|ticket|"
+    r"billete|tracking|seguimiento|passport|pasaporte|n[úu]mero|number|id)\b\.?(?:\s*(?:n[º°]|no\.|number|"
+    r"n[úu]mero|#))?(?:\s+(?:is|was|es|era))?\s*[:#]?\s*|(?<![\w#])#|\bn[º°]\s*)$",
+    re.IGNORECASE,
+)
+# What looks like a code but is a quantity, a time or an ordinal: "10KM", "5GB", "9AM", "3RD".
+_UNIT_SHAPED = re.compile(r"^\d+(?:AM|PM|H|HRS?|MIN|KM|KMH|KG|MB|GB|TB|KB|MM|CM|ML|KW|KWH|MP|FPS|HZ|GHZ|MHZ|"
+                          r"ST|ND|RD|TH|X|K|G|D)$")
+_CODE_WITH_DIGIT = re.compile(r"(?<![\w/-])(?=[A-Za-z0-9/-]{0,160}\d)" + _CODE.pattern[len(r"(?<![\w/-])"):])
+_CODE_PAIR = re.compile(r"(?<![\w-])([A-Za-z]{1,4})\s([0-9]{2,10})(?![\w-])")
+
+
+def _compact(token: str) -> str:
+    return re.sub(r"[-/]", "", token).upper()
+
+
+def _said_codes(text: str) -> set[str]:
+    """The codes `text` states (see `_CODE`)."""
+    codes: set[str] = set()
+    for m in _each(_CODE, text):
+        token = m.group(0)
+        compact = _compact(token)
+        if not any(c.isdigit() for c in compact):
+            continue
+        letters = [c for c in token if c.isalpha()]
+        labelled = bool(_CODE_LABEL.search(text[max(0, m.start() - 30):m.start()]))
+        if labelled:
+            if letters or len(compact) >= 3:
+                codes.add(compact)
+        elif letters and all(c.isupper() for c in letters) and len(compact) >= 4 \
+                and not _UNIT_SHAPED.match(compact):
+            codes.add(compact)
+    return codes
+
+
+def _source_codes(text: str) -> set[str]:
+    """Every word with a digit in a source, whole and in its parts, and a word with the number after it."""
+    codes: set[str] = set()
+    for m in _each(_CODE_WITH_DIGIT, text):
+        token = m.group(0)
+        codes.add(_compact(token))
+        codes |= {_compact(part) for part in re.split(r"[-/]", token) if part}
+    codes |= {_compact(m.group(1) + m.group(2)) for m in _each(_CODE_PAIR, text)}
+    return codes
 
 
 def _number(text: str) -> str:
@@ -460,7 +514,8 @@ def extract_details(text: str) -> Details:
                    frozenset(domains), frozenset(amounts), frozenset(phones), frozenset(numbers), frozenset(hours),
                    frozenset(addresses), frozenset(figures - amounts - addresses), minutes, days,
                    counted and bool(_OPERATION.search(without_urls)), counted and bool(_TOTAL.search(without_urls)),
-                   month_days=frozenset(d for d in month_days if 1 <= d <= 31))
+                   month_days=frozenset(d for d in month_days if 1 <= d <= 31),
+                   codes=frozenset(_said_codes(without_urls)))
 
 
 _RELATIVE_DAYS = {
@@ -504,7 +559,7 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime) 
         frozenset().union(*(d.domains for d in found)), frozenset(numbers), frozenset(phones),
         frozenset(numbers), minutes=user.minutes, days=user.days,
         given_times=frozenset(given_times), given_dates=user.dates | {(now_local.month, now_local.day)},
-        given_numbers=user.numbers,
+        given_numbers=user.numbers, codes=frozenset().union(*(_source_codes(t) for t in texts)),
     )
 
 
@@ -541,6 +596,7 @@ def unsourced(said: Details, known: Details) -> list[str]:
     missing += sorted(f for f in said.figures if f not in known.numbers and f.replace(".", "") not in plain
                       and not (arithmetic and _derived_number(f, said, known)))
     missing += sorted(p for p in said.phones if not any(p in k or k in p for k in known.phones))
+    missing += sorted(f"code {c}" for c in said.codes - known.codes)
     return missing
 
 

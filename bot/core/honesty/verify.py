@@ -25,7 +25,7 @@ from enum import StrEnum
 
 from bot.core.honesty.actions import BACKS, ActionKind, kind_of_tool
 from bot.core.honesty.claim_model import MAX_TEXTS as MAX_CLASSIFIED
-from bot.core.honesty.claims import Clause, Sentence, Stance, parse
+from bot.core.honesty.claims import Clause, Sentence, Stance, claimed_parts, parse
 from bot.core.honesty.details import MAX_SCAN_CHARS, extract_details, source_details, unsourced
 from bot.core.honesty.intent import asked_actions, asked_by_rules, continues_request, reported_actions
 from tools.registry import Risk
@@ -138,6 +138,11 @@ _ACTION_WORDS = re.compile(
 
 def _norm(text: str) -> str:
     return text.lower().replace(".md", "")
+
+
+def _names_in(evidence: str) -> frozenset[str]:
+    """The names in normalised call evidence, whole: a call on "vieja-f04b" touched no "vieja-f04"."""
+    return frozenset(t.strip(".-") for t in _TOKEN.findall(evidence))
 
 
 def _readable(arguments: str) -> str:
@@ -262,12 +267,13 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
             and not any(_MEMORY_TOOL.search(c.name.lower()) for c in backing)):
         return "says it is in memory, but nothing was written to memory"
     evidence = " ".join(_norm(f"{_readable(c.arguments)} {c.description} {c.result[:2000]}") for c in backing)
+    touched = _names_in(evidence)
     # "old.md and older.md: deleted": the things a verbless clause next to it names are its objects.
-    for token in _objects(f"{clause.text} {neighbours}"):
+    for token in _objects(f"{claimed_parts(clause.text)} {neighbours}"):
         name = _norm(token).strip(".-")
-        if len(name) >= 3 and not name.isdigit() and name not in evidence:
+        if len(name) >= 3 and not name.isdigit() and name not in touched:
             return f"names {token!r}, which no successful call of that kind touched"
-    for word in _WORD.findall(f"{clause.text} {neighbours}"):
+    for word in _WORD.findall(f"{claimed_parts(clause.text)} {neighbours}"):
         lowered = word.lower()
         if lowered in _STOP or lowered not in turn.user_words or _ACTION_WORDS.match(lowered):
             continue
@@ -290,11 +296,11 @@ def _untouched_object(clause: Clause, turn: _Turn) -> str | None:
     """
     if not turn.asked or not turn.ok_effects:
         return None
-    evidence = " ".join(_norm(f"{_readable(c.arguments)} {c.description} {c.result[:2000]}")
-                        for c in turn.ok_effects)
+    touched = _names_in(" ".join(_norm(f"{_readable(c.arguments)} {c.description} {c.result[:2000]}")
+                                 for c in turn.ok_effects))
     for token in _objects(clause.text):
         name = _norm(token).strip(".-")
-        if name in turn.user_objects and name not in evidence:
+        if name in turn.user_objects and name not in touched:
             return f"speaks of {token!r} as handled, but no successful call touched it"
     return None
 
