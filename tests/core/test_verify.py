@@ -820,3 +820,104 @@ def test_a_state_taken_as_given_inside_a_question_is_asserted(user: str, answer:
 ])
 def test_a_question_about_the_state_itself_asserts_nothing(user: str, answer: str) -> None:
     assert check(answer, [], user, NOW).ok
+
+
+SET_ITV = [_call("set_reminder", at="2027-03-10T09:00", text="la ITV",
+                 result="Reminder set for Wed 2027-03-10 09:00 (Europe/Madrid): “la ITV” [id reminder-1]")]
+
+
+@pytest.mark.parametrize(("answer", "ok"), [
+    ("Hecho: te aviso el martes 10 de marzo a las 9:00 de la ITV.", False),
+    ("El martes 10 a las 9 te lo recuerdo.", False),
+    ("Done: Tuesday, 10 March at 9:00.", False),
+    ("Listo: te aviso el miércoles 10 de marzo a las 9:00 de la ITV.", True),
+    ("Set for Wednesday the 10th at 9:00.", True),
+])
+def test_a_weekday_said_with_a_date_must_be_that_dates_weekday(answer: str, ok: bool) -> None:
+    verdict = check(answer, SET_ITV, "recuérdame el 10 de marzo a las 9 la ITV", NOW)
+    assert verdict.ok is ok, verdict.violations
+
+
+def test_a_weekday_a_source_gives_a_date_wins_and_with_no_year_the_nearest_ones_count() -> None:
+    note = [_call("notes_read", risk=Risk.READ, path="citas.md", result="Dentista: jueves 4 de febrero, 10:00")]
+    assert check("Lo del dentista es el jueves 4 de febrero a las 10:00.", note, "¿cuándo es?", NOW).ok
+    assert not check("Cae en viernes, 4 de febrero a las 10:00.", note, "¿cuándo es?", NOW).ok
+    # NOW is Monday 2 March 2026: 14 June was a Saturday last year and is a Sunday this year.
+    user = "the holiday booking opens on 14 June"
+    assert check("That's Sunday 14 June.", [], user, NOW).ok
+    assert not check("That's Monday 14 June.", [], user, NOW).ok
+    assert check("Today is Monday, 2 March 2026.", [], "what's the date?", NOW).ok
+    assert not check("Today is Tuesday, 2 March 2026.", [], "what's the date?", NOW).ok
+
+
+@pytest.mark.parametrize("answer", [
+    "Done — I'll remind you tomorrow at 8:00 about the permit.",
+    "Mañana a las 20:00 te recuerdo llamar a la abuela.",
+    "Reminder set for tomorrow.",
+])
+def test_tomorrow_is_a_date_no_source_gave(answer: str) -> None:
+    set_later = [_call("set_reminder", at="2027-02-04T08:00", text="permit",
+                       result="Reminder set for Thu 2027-02-04 08:00 (Europe/Madrid): “permit” [id reminder-1]")]
+    verdict = check(answer, set_later, "remind me on 4 February at 8 and at 20:00 about the permit", NOW)
+    assert Rule.UNSOURCED_DETAIL in {v.rule for v in verdict.violations}
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("remind me tomorrow at 8 about the permit", "Done — I'll remind you tomorrow at 8:00 about the permit."),
+    ("what's up?", "Nothing new; talk tomorrow!"),
+    ("¿a qué hora abre?", "Abre a las 9 de la mañana."),
+])
+def test_tomorrow_from_the_user_or_dating_nothing_passes(user: str, answer: str) -> None:
+    calls = [_call("set_reminder", at="2026-03-03T08:00", text="permit")] if "remind" in user else []
+    if "abre" in user:
+        calls = [_call("notes_read", risk=Risk.READ, path="tienda.md", result="Abre a las 9")]
+    assert check(answer, calls, user, NOW).ok
+
+
+VET_AND_DENTIST = [
+    _call("notes_read", risk=Risk.READ, path="dentist.md",
+          result="Note dentist.md:\n\nDentist: Tuesday 10:30, Dr Ruiz"),
+    _call("notes_read", risk=Risk.READ, path="vet.md", result="Note vet.md:\n\nVet: Thursday 17:00"),
+    _call("notes_read", risk=Risk.READ, path="bike.md", result="Note bike.md:\n\nITV: due 12 Oct\nBike service: 5 Nov"),
+]
+
+
+@pytest.mark.parametrize("answer", [
+    "The vet is on Tuesday at 10:30.",
+    "Vet: Tuesday, 10:30.",
+    "The bike service is due on 12 Oct.",
+])
+def test_a_detail_a_source_gives_for_another_thing_is_not_sourced_for_this_one(answer: str) -> None:
+    verdict = check(answer, VET_AND_DENTIST, "when is the vet appointment? and the bike service?", NOW)
+    assert [v.rule for v in verdict.violations] == [Rule.UNSOURCED_DETAIL]
+
+
+@pytest.mark.parametrize("answer", [
+    "The vet is on Thursday at 17:00 and the dentist on Tuesday at 10:30.",
+    "The bike service is due on 5 Nov; the ITV on 12 Oct.",
+    "Dr Ruiz sees you at 10:30.",
+])
+def test_details_given_for_the_thing_they_are_said_of_pass(answer: str) -> None:
+    assert check(answer, VET_AND_DENTIST, "when is the vet appointment? and the bike service?", NOW).ok
+
+
+def test_a_thing_said_to_be_on_a_note_named_like_an_identifier_is_a_claim_about_that_note() -> None:
+    user = "add bread to shopping-e13 and remind me on 6 April at 10:00"
+    both = [_call("notes_append", path="shopping-e13.md", text="- bread",
+                  result="Appended to the note shopping-e13.md."),
+            _call("set_reminder", at="2027-04-06T10:00", text="buy bread")]
+    answer = "Bread is on shopping-e13 and I'll remind you on 6 April at 10:00."
+    assert check(answer, both, user, NOW).ok
+    assert not check("Bread is on shopping-e31.", both[:1], "add bread to shopping-e31", NOW).ok
+    assert check("The concert is in mid-March.", [], "when is it? mid-March?", NOW).ok
+
+
+def test_both_may_count_what_an_earlier_turn_did_to_the_same_note() -> None:
+    answer = "Eggs too — both are on shopping-e19 now."
+    now = [_call("notes_append", path="shopping-e19.md", text="- eggs", result="Appended to the note shopping-e19.md.")]
+    earlier = [_call("notes_append", path="shopping-e19.md", text="- milk",
+                     result="Appended to the note shopping-e19.md.")]
+    assert not check(answer, now, "and eggs too", NOW).ok
+    assert check(answer, now, "and eggs too", NOW, earlier=earlier).ok
+    assert not check("Eggs and bread are both on shopping-e19 now.", now, "and eggs too", NOW, earlier=earlier).ok
+    assert not check("Done, both added!", now, "and eggs too", NOW, earlier=earlier).ok
