@@ -385,9 +385,9 @@ def _said_codes(text: str) -> set[str]:
     for m in _each(_CODE, text):
         token = m.group(0)
         compact = _compact(token)
-        if not any(c.isdigit() for c in compact):
-            continue
         letters = [c for c in token if c.isalpha()]
+        if not any(c.isdigit() for c in compact) or (not letters and len(compact) < 3):
+            continue
         labelled = bool(_CODE_LABEL.search(text[max(0, m.start() - 30):m.start()]))
         if labelled:
             if letters or len(compact) >= 3:
@@ -474,8 +474,10 @@ def extract_details(text: str) -> Details:
     times |= _word_times(text)
     hours = {int(m.group(1)) for m in _each(_SAID_HOUR, text)}
     dates: set[tuple[int, int]] = set()
+    dates_with_years: set[tuple[int, int, int]] = set()
     for m in _each(_ISO_DATE, text):
         dates.add((int(m.group(2)), int(m.group(3))))
+        dates_with_years.add((int(m.group(1)), int(m.group(2)), int(m.group(3))))
     for m in _each(_DAY_MONTH, text):
         dates.add((_MONTHS[m.group(2).lower()], int(m.group(1))))
     for m in _each(_MONTH_DAY, text):
@@ -544,8 +546,10 @@ def extract_details(text: str) -> Details:
     if _DAY_ALONE.search(without_urls):  # rare: the text is blanked of full dates only then
         dateless = _blank(without_urls, (_ISO_DATE, _NUM_DATE, _DAY_MONTH, _MONTH_DAY))
         month_days = {int(m.group(1) or m.group(2)) for m in _each(_DAY_ALONE, dateless)}
-    weekdays, full_dates = _weekday_dates(without_urls)
-    relative_days = {_relative_offset(m) for m in _each(_RELATIVE_DAY, without_urls)}
+    weekdays, full_dates = _weekday_dates(without_urls, dates_with_years)
+    lowered = without_urls.lower()
+    relative_days = ({_relative_offset(m) for m in _each(_RELATIVE_DAY, without_urls)}
+                     if any(word in lowered for word in _RELATIVE_WORDS) else set())
     counted = bool(amounts or figures)  # arithmetic words matter only next to numbers
     return Details(frozenset(times), frozenset(dates), frozenset(emails), frozenset(urls),
                    frozenset(domains), frozenset(amounts), frozenset(phones), frozenset(numbers), frozenset(hours),
@@ -560,18 +564,25 @@ def _relative_offset(m: re.Match[str]) -> int:
     return {"after": 2, "before": -2, "tomorrow": 1, "yesterday": -1}[next(k for k, v in m.groupdict().items() if v)]
 
 
-def _weekday_dates(text: str) -> tuple[set[tuple[int, int, int, int]], set[tuple[int, int, int]]]:
-    """Weekdays said with their dates, and dates said with their year."""
+_RELATIVE_WORDS = ("tomorrow", "yesterday", "mañana", "manana", "ayer")
+_FOUR_DIGITS = re.compile(r"\d{4}")
+_WEEKDAY_HINT = re.compile(r"(?:day|tue|wed|thu|fri|sat|sun|mon|lunes|martes|rcoles|jueves|viernes|bado|domingo)\b",
+                           re.IGNORECASE)
+
+
+def _weekday_dates(text: str, iso: set[tuple[int, int, int]]) -> tuple[set[tuple[int, int, int, int]],
+                                                                   set[tuple[int, int, int]]]:
+    """Weekdays said with their dates, and dates said with their year (`iso`: those written 2027-03-10)."""
     weekdays: set[tuple[int, int, int, int]] = set()
-    full: set[tuple[int, int, int]] = set()
-    for m in _each(_ISO_DATE, text):
-        full.add((int(m.group(1)), int(m.group(2)), int(m.group(3))))
+    full = set(iso)
+    if not _FOUR_DIGITS.search(text) and not _WEEKDAY_HINT.search(text):
+        return weekdays, full
     for m in _each(_YEAR_DATE, text):
         if m.group(1):
             full.add((int(m.group(3)), _MONTHS[m.group(2).lower()], int(m.group(1))))
         else:
             full.add((int(m.group(6)), _MONTHS[m.group(4).lower()], int(m.group(5))))
-    for m in _each(_WEEKDAY_DATE, text):
+    for m in _each(_WEEKDAY_DATE, text) if _WEEKDAY_HINT.search(text) else ():
         weekday = _WEEKDAYS[m.group(1).lower()]
         if m.group(2):
             year, month, day = int(m.group(2)), int(m.group(3)), int(m.group(4))
