@@ -921,3 +921,17 @@ def test_both_may_count_what_an_earlier_turn_did_to_the_same_note() -> None:
     assert check(answer, now, "and eggs too", NOW, earlier=earlier).ok
     assert not check("Eggs and bread are both on shopping-e19 now.", now, "and eggs too", NOW, earlier=earlier).ok
     assert not check("Done, both added!", now, "and eggs too", NOW, earlier=earlier).ok
+
+
+def test_a_weekday_that_dates_something_is_one_a_source_gives_or_its_dates_fall_on() -> None:
+    set_later = [_call("set_reminder", at="2027-02-04T08:00", text="permit",
+                       result="Reminder set for Thu 2027-02-04 08:00 (Europe/Madrid): “permit” [id reminder-1]")]
+    user = "remind me on 4 February at 8 about the permit"
+    assert Rule.UNSOURCED_DETAIL in _rules("I'll remind you on Friday at 8.", set_later, user)
+    assert check("I'll remind you on Thursday at 8.", set_later, user, NOW).ok
+    gym = [_call("notes_read", risk=Risk.READ, path="gym.md", result="Gym: Mondays and Thursdays at 19:00")]
+    assert check("Vas los lunes y jueves a las 19:00.", gym, "¿cuándo voy al gimnasio?", NOW).ok
+    assert not check("Vas los martes a las 19:00.", gym, "¿cuándo voy al gimnasio?", NOW).ok
+    # Said in passing, it dates nothing; and the user's own words are a source.
+    assert check("Have a good Friday!", [], "thanks", NOW).ok
+    assert check("Want me to set a reminder for Friday at 9?", [], "I moved the dentist to Friday at 9", NOW).ok

@@ -354,6 +354,9 @@ class Details:
     full_dates: frozenset[tuple[int, int, int]] = frozenset()  # dates said with their year
     relative_days: frozenset[int] = frozenset()  # "tomorrow" 1, "ayer" -1, "pasado mañana" 2
     today: date | None = None  # (sources only) the clock's date
+    # Weekdays named without a date ("on Friday at 9"); for sources, every weekday they name or that a
+    # date they give falls on
+    lone_weekdays: frozenset[int] = frozenset()
 
 
 # Booking references, passport, flight and order numbers: letters and digits in one word
@@ -547,6 +550,7 @@ def extract_details(text: str) -> Details:
         dateless = _blank(without_urls, (_ISO_DATE, _NUM_DATE, _DAY_MONTH, _MONTH_DAY))
         month_days = {int(m.group(1) or m.group(2)) for m in _each(_DAY_ALONE, dateless)}
     weekdays, full_dates = _weekday_dates(without_urls, dates_with_years)
+    lone_weekdays = _lone_weekdays(without_urls) if weekdays or _WEEKDAY_HINT.search(without_urls) else set()
     lowered = without_urls.lower()
     relative_days = ({_relative_offset(m) for m in _each(_RELATIVE_DAY, without_urls)}
                      if any(word in lowered for word in _RELATIVE_WORDS) else set())
@@ -557,7 +561,25 @@ def extract_details(text: str) -> Details:
                    counted and bool(_OPERATION.search(without_urls)), counted and bool(_TOTAL.search(without_urls)),
                    month_days=frozenset(d for d in month_days if 1 <= d <= 31),
                    codes=frozenset(_said_codes(without_urls)), weekdays=frozenset(weekdays),
-                   full_dates=frozenset(full_dates), relative_days=frozenset(relative_days))
+                   full_dates=frozenset(full_dates), relative_days=frozenset(relative_days),
+                   lone_weekdays=frozenset(lone_weekdays))
+
+
+# In an answer only whole names count: "sun", "sat", "wed" are words too. Sources (tool results
+# write "Wed 2027-03-10") are read with the short forms as well, and plurals ("on Mondays").
+_FULL_WEEKDAY = re.compile(r"\b(" + "|".join(w for w in sorted(_WEEKDAYS, key=len, reverse=True) if len(w) > 4
+                                             or w in ("lunes",)) + r")\b", re.IGNORECASE)
+_ANY_WEEKDAY = re.compile(r"\b(" + _WEEKDAY_NAMES + r")(?:s)?\b", re.IGNORECASE)
+
+
+def _lone_weekdays(text: str) -> set[int]:
+    """Weekdays `text` names without the date they fall on."""
+    rest = _blank(text, (_WEEKDAY_DATE,))
+    return {_WEEKDAYS[m.group(1).lower()] for m in _each(_FULL_WEEKDAY, rest)}
+
+
+def _named_weekdays(text: str) -> set[int]:
+    return {_WEEKDAYS[m.group(1).lower()] for m in _each(_ANY_WEEKDAY, text)} if _WEEKDAY_HINT.search(text) else set()
 
 
 def _relative_offset(m: re.Match[str]) -> int:
@@ -566,7 +588,7 @@ def _relative_offset(m: re.Match[str]) -> int:
 
 _RELATIVE_WORDS = ("tomorrow", "yesterday", "mañana", "manana", "ayer")
 _FOUR_DIGITS = re.compile(r"\d{4}")
-_WEEKDAY_HINT = re.compile(r"(?:day|tue|wed|thu|fri|sat|sun|mon|lunes|martes|rcoles|jueves|viernes|bado|domingo)\b",
+_WEEKDAY_HINT = re.compile(r"(?:day|tue|wed|thu|fri|sat|sun|mon|lunes|martes|rcoles|jueves|viernes|bado|domingo)s?\b",
                            re.IGNORECASE)
 
 
@@ -645,7 +667,22 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime) 
         given_numbers=user.numbers, codes=frozenset().union(*(_source_codes(t) for t in texts)),
         weekdays=frozenset().union(*(d.weekdays for d in found)),
         full_dates=frozenset().union(*(d.full_dates for d in found)), today=now_local.date(),
+        lone_weekdays=frozenset(_known_weekdays(texts, found, dates, now_local.date())),
     )
+
+
+def _known_weekdays(texts: list[str], found: list[Details], dates: set[tuple[int, int]], today: date) -> set[int]:
+    """The weekdays sources name, and those their dates fall on (a date with no year: the last and the
+    next time it comes round)."""
+    known = set().union(*(_named_weekdays(t) for t in texts))
+    for details in found:
+        known |= {w for w, _, _, _ in details.weekdays}
+        known |= {d for y, m, day in details.full_dates if (d := _weekday_of(y, m, day)) is not None}
+    for month, day in dates:
+        around = [d for year in (today.year - 1, today.year, today.year + 1)
+                  if (d := _date_or_none(year, month, day)) is not None]
+        known |= {d.weekday() for d in [*[d for d in around if d < today][-1:], *[d for d in around if d >= today][:1]]}
+    return known
 
 
 def unsourced(said: Details, known: Details, claims_action: bool = False) -> list[str]:
@@ -688,6 +725,8 @@ def unsourced(said: Details, known: Details, claims_action: bool = False) -> lis
     missing += sorted(f"code {c}" for c in said.codes - known.codes)
     missing += [f"{_WEEKDAY_LABELS[w]} {d:02d}/{m:02d}" if m else f"{_WEEKDAY_LABELS[w]} {d}"
                 for w, y, m, d in sorted(said.weekdays) if not _weekday_fits(w, y, m, d, known)]
+    if claims_action or said.times or said.hours:  # "on Friday at 9" dates something too
+        missing += [_WEEKDAY_LABELS[w] for w in sorted(said.lone_weekdays - known.lone_weekdays)]
     if known.today is not None and (claims_action or said.times or said.hours):
         missing += [f"{word} ({day:%d/%m})" for offset, word in sorted(_RELATIVE_LABELS.items())
                     if offset in said.relative_days
