@@ -674,14 +674,16 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime) 
 def _known_weekdays(texts: list[str], found: list[Details], dates: set[tuple[int, int]], today: date) -> set[int]:
     """The weekdays sources name, and those their dates fall on (a date with no year: the last and the
     next time it comes round)."""
-    known = set().union(*(_named_weekdays(t) for t in texts))
+    known: set[int] = set().union(*(_named_weekdays(t) for t in texts))
     for details in found:
         known |= {w for w, _, _, _ in details.weekdays}
-        known |= {d for y, m, day in details.full_dates if (d := _weekday_of(y, m, day)) is not None}
+        known |= {w for y, m, day in details.full_dates if (w := _weekday_of(y, m, day)) is not None}
     for month, day in dates:
-        around = [d for year in (today.year - 1, today.year, today.year + 1)
-                  if (d := _date_or_none(year, month, day)) is not None]
-        known |= {d.weekday() for d in [*[d for d in around if d < today][-1:], *[d for d in around if d >= today][:1]]}
+        around = [when for year in (today.year - 1, today.year, today.year + 1)
+                  if (when := _date_or_none(year, month, day)) is not None]
+        last_and_next = [*[when for when in around if when < today][-1:],
+                         *[when for when in around if when >= today][:1]]
+        known |= {when.weekday() for when in last_and_next}
     return known
 
 
