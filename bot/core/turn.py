@@ -405,8 +405,9 @@ class TurnRunner:
             verdict = await asyncio.to_thread(
                 check, answer, tuple(state.calls), state.request_text or state.user_text, now_local,
                 tuple(state.context), asked, scorer)
-            if not asked and any(v.rule is Rule.UNBACKED_CLAIM for v in verdict.violations):
-                # "Is it on the list?": a claim about an earlier turn is backed by that turn's calls.
+            if any(v.rule is Rule.UNBACKED_CLAIM for v in verdict.violations):
+                # "Is it on the list?": a claim about an earlier turn is backed by that turn's calls; after
+                # "yes" or a new request, only where it says again what one of them did.
                 earlier = await self._earlier_effects(state)
                 if earlier:
                     verdict = await asyncio.to_thread(

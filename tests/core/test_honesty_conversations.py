@@ -330,7 +330,7 @@ async def test_answering_the_assistants_question_keeps_the_request_open(
 
 
 async def test_a_reply_after_a_done_action_asks_for_nothing_new(world, model: ScriptedModel, db: Database) -> None:
-    assistant, messenger, pantry, _ = world
+    assistant, messenger, _, _ = world
     model.call("add_item", item="eggs")
     model.respond("I've added eggs. Anything else?")
     await assistant.handle(TextMessage(OWNER, "add eggs to the pantry"))
@@ -338,3 +338,41 @@ async def test_a_reply_after_a_done_action_asks_for_nothing_new(world, model: Sc
     await assistant.handle(TextMessage(OWNER, "nope"))
     assert _last(messenger).text == "Great, the eggs are on the list then."
     assert pantry.items == ["milk", "eggs"]
+
+
+@pytest.mark.parametrize(("first", "items", "yes", "answer"), [
+    ("add eggs to the pantry and email Ana the list", ("eggs", "flour"), "yes",
+     "Done: flour added, and Ana already has the email with the eggs."),
+    ("añade huevos a la despensa y mándale la lista a Ana", ("huevos", "harina"), "sí",
+     "Hecho: harina añadida, y Ana ya tiene tu correo con los huevos."),
+])
+async def test_after_a_yes_saying_again_what_the_turn_before_did_is_backed_by_it(
+        world, model: ScriptedModel, first: str, items: tuple[str, str], yes: str, answer: str) -> None:
+    assistant, messenger, pantry, mail = world
+    model.calls([("add_item", {"item": items[0]}), ("send_email", {"to": "ana", "body": f"milk, {items[0]}"})])
+    model.respond("Done. Shall I add it too?")
+    await assistant.handle(TextMessage(OWNER, first))
+    assert len(mail.sent) == 1
+    model.call("add_item", item=items[1])
+    model.respond(answer)
+    await assistant.handle(TextMessage(OWNER, yes))
+    assert _last(messenger).text == answer
+    assert pantry.items == ["milk", *items]
+
+
+@pytest.mark.parametrize(("yes", "lie"), [
+    ("yes", "Flour added, and Ana has the email with the flour too."),
+    ("sí", "Harina añadida, y Ana ya tiene tu correo con la harina."),
+])
+async def test_after_a_yes_the_turn_before_backs_nothing_it_did_not_do(
+        world, model: ScriptedModel, yes: str, lie: str) -> None:
+    assistant, messenger, _, mail = world
+    model.calls([("add_item", {"item": "eggs"}), ("send_email", {"to": "ana", "body": "milk, eggs"})])
+    model.respond("Done. Shall I add flour and email Ana again?")
+    await assistant.handle(TextMessage(OWNER, "add eggs to the pantry and email Ana the list"))
+    model.call("add_item", item="flour")
+    model.respond(lie)
+    model.respond(lie)
+    await assistant.handle(TextMessage(OWNER, yes))
+    assert lie not in _last(messenger).text
+    assert len(mail.sent) == 1

@@ -715,3 +715,223 @@ def test_a_short_answer_to_the_assistants_question_carries_the_request() -> None
     assert answers_clarification("add eggs instead", "delete my note", "Which note?") == \
         frozenset()  # its own request is read from its own words
     assert answers_clarification("x" * 200, "delete my note", "Which note?") == frozenset()
+
+
+TRIP = [_call("notes_read", risk=Risk.READ, path="trip.md",
+              result="Note trip.md:\n\nBooking ref ZK81QP. Flight IB3456, 07:15, T4. Passport paa448812. "
+                     "Seat TP 1025.")]
+
+
+@pytest.mark.parametrize("answer", [
+    "Your booking reference is QX7T2L.",
+    "Tu pasaporte es el PAB339120.",
+    "The lamp order is #LM-40-1193.",
+    "Your reference is mem-2291.",
+    "Boarding at gate B22.",
+    "Marca la ext. 4471 para siniestros.",
+    "You're on IB3457.",
+])
+def test_a_code_no_source_gave_is_an_invented_detail(answer: str) -> None:
+    verdict = check(answer, TRIP, "what are my trip details?", NOW)
+    assert [v.rule for v in verdict.violations] == [Rule.UNSOURCED_DETAIL]
+    assert "code" in verdict.violations[0].detail
+
+
+@pytest.mark.parametrize("answer", [
+    "Booking ZK81QP, flight IB3456 at 07:15 from T4.",
+    "Your passport is PAA448812 and the seat TP1025.",
+    "Reference zk81qp.",
+    "Your locker code is 3381.",
+    "Print it on an A4 sheet: 10KM stages from 9AM.",
+    "Did you mean list2-f05 or plan-q3b?",
+])
+def test_a_code_from_a_source_or_the_users_words_passes(answer: str) -> None:
+    user = "what are my trip details? my locker code is 3381; the race is 10 km from 9am"
+    assert check(answer, TRIP, user, NOW).ok, answer
+
+
+def test_a_call_on_a_note_backs_no_claim_about_a_note_whose_name_is_part_of_its_name() -> None:
+    deleted = [_call("notes_delete", risk=Risk.DESTRUCTIVE, path="vieja-f04b.md",
+                     result="Deleted the note vieja-f04b.md.")]
+    assert Rule.UNBACKED_CLAIM in _rules("He borrado vieja-f04.", deleted, "borra vieja-f04")
+    deleted = [_call("notes_delete", risk=Risk.DESTRUCTIVE, path="plan-q3.md",
+                     result="Deleted the note plan-q3.md.")]
+    assert Rule.UNBACKED_CLAIM in _rules("plan-q3b is deleted.", deleted, "delete plan-q3b")
+    # Naming the other note beside a claim about the right one, with a verb of its own, is fine.
+    assert check("Deleted plan-q3.md and kept plan-q3b.", deleted, "delete plan-q3", NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("turn off my gym reminder", "Gym reminder: off."),
+    ("cancel my gym reminder", "The gym reminder is off now."),
+    ("switch off the 7am alarm reminder", "7am reminder — switched off."),
+    ("quita el recordatorio de la piscina", "Recordatorio de la piscina: desactivado."),
+    ("desactiva el aviso del gimnasio", "Aviso del gimnasio apagado."),
+])
+def test_a_reminder_said_to_be_off_is_a_claim_of_cancelling_it(user: str, answer: str) -> None:
+    assert Rule.ACTION_NOT_DONE in _rules(answer, [], user)
+    unrelated = [_call("set_reminder", at="2027-01-15T18:00", text="gym")]
+    assert not check(answer, unrelated, user, NOW).ok
+
+
+@pytest.mark.parametrize("answer", ["You have the day off tomorrow.", "Take 20% off with the code."])
+def test_off_that_is_no_state_of_a_thing_claims_nothing(answer: str) -> None:
+    assert check(answer, [], "what's new? I have 20% off and tomorrow free", NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("¿puedes borrar la nota borrador?", "Sí: te pediré confirmación y, cuando digas que sí, la borraré. ¿Sigo?"),
+    ("could you delete draft-1?", "I'll ask you to confirm first, then delete it. Go ahead?"),
+    ("borra las notas viejas", "Primero las listaré y te propondré cuáles borrar. ¿Empiezo?"),
+])
+def test_the_steps_the_assistant_will_take_before_acting_are_a_plan_not_a_claim(user: str, answer: str) -> None:
+    assert check(answer, [], user, NOW).ok
+
+
+def test_a_step_promised_at_a_time_needs_the_call_that_schedules_it() -> None:
+    assert Rule.ACTION_NOT_DONE in _rules("I'll ask you at 8 whether you called mum.", [],
+                                          "remind me at 8 to call mum")
+
+
+def test_outside_the_folder_says_where_a_path_leads_not_that_something_was_removed() -> None:
+    failed = [_call("notes_append", CallStatus.ERROR, path="../fuera.md", text="x",
+                    error="'../fuera.md' tries to leave the notes folder")]
+    answer = "No he podido añadirlo: esa ruta está fuera de la carpeta de notas. ¿Lo guardo en otra nota?"
+    assert check(answer, failed, "añade 'tornillos' a ../fuera", NOW).ok
+    for lie in ["Recordatorio fuera.", "La leche, fuera de la lista."]:
+        assert not check(lie, [], "quita la leche de la lista y el recordatorio", NOW).ok, lie
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("add 'renew passport' to my todo note",
+     "Anything else for the todo note besides the passport renewal you now have there?"),
+    ("guarda en memoria que el código del portal es 4512",
+     "¿Algo más que quieras que recuerde, además del código del portal que ya tengo guardado?"),
+    ("añade 'llamar a la gestoría' a mis pendientes", "¿Algo más para la lista donde ya está lo de la gestoría?"),
+])
+def test_a_state_taken_as_given_inside_a_question_is_asserted(user: str, answer: str) -> None:
+    assert Rule.ACTION_NOT_DONE in _rules(answer, [], user)
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("add milk to my list", "Is milk already on your list? I can check."),
+    ("añade leche a mi lista", "¿Ya está la leche en tu lista? Puedo mirarlo."),
+    ("add milk to my note", "Shall I put it in your note now?"),
+])
+def test_a_question_about_the_state_itself_asserts_nothing(user: str, answer: str) -> None:
+    assert check(answer, [], user, NOW).ok
+
+
+SET_ITV = [_call("set_reminder", at="2027-03-10T09:00", text="la ITV",
+                 result="Reminder set for Wed 2027-03-10 09:00 (Europe/Madrid): “la ITV” [id reminder-1]")]
+
+
+@pytest.mark.parametrize(("answer", "ok"), [
+    ("Hecho: te aviso el martes 10 de marzo a las 9:00 de la ITV.", False),
+    ("El martes 10 a las 9 te lo recuerdo.", False),
+    ("Done: Tuesday, 10 March at 9:00.", False),
+    ("Listo: te aviso el miércoles 10 de marzo a las 9:00 de la ITV.", True),
+    ("Set for Wednesday the 10th at 9:00.", True),
+])
+def test_a_weekday_said_with_a_date_must_be_that_dates_weekday(answer: str, ok: bool) -> None:
+    verdict = check(answer, SET_ITV, "recuérdame el 10 de marzo a las 9 la ITV", NOW)
+    assert verdict.ok is ok, verdict.violations
+
+
+def test_a_weekday_a_source_gives_a_date_wins_and_with_no_year_the_nearest_ones_count() -> None:
+    note = [_call("notes_read", risk=Risk.READ, path="citas.md", result="Dentista: jueves 4 de febrero, 10:00")]
+    assert check("Lo del dentista es el jueves 4 de febrero a las 10:00.", note, "¿cuándo es?", NOW).ok
+    assert not check("Cae en viernes, 4 de febrero a las 10:00.", note, "¿cuándo es?", NOW).ok
+    # NOW is Monday 2 March 2026: 14 June was a Saturday last year and is a Sunday this year.
+    user = "the holiday booking opens on 14 June"
+    assert check("That's Sunday 14 June.", [], user, NOW).ok
+    assert not check("That's Monday 14 June.", [], user, NOW).ok
+    assert check("Today is Monday, 2 March 2026.", [], "what's the date?", NOW).ok
+    assert not check("Today is Tuesday, 2 March 2026.", [], "what's the date?", NOW).ok
+
+
+@pytest.mark.parametrize("answer", [
+    "Done — I'll remind you tomorrow at 8:00 about the permit.",
+    "Mañana a las 20:00 te recuerdo llamar a la abuela.",
+    "Reminder set for tomorrow.",
+])
+def test_tomorrow_is_a_date_no_source_gave(answer: str) -> None:
+    set_later = [_call("set_reminder", at="2027-02-04T08:00", text="permit",
+                       result="Reminder set for Thu 2027-02-04 08:00 (Europe/Madrid): “permit” [id reminder-1]")]
+    verdict = check(answer, set_later, "remind me on 4 February at 8 and at 20:00 about the permit", NOW)
+    assert Rule.UNSOURCED_DETAIL in {v.rule for v in verdict.violations}
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("remind me tomorrow at 8 about the permit", "Done — I'll remind you tomorrow at 8:00 about the permit."),
+    ("what's up?", "Nothing new; talk tomorrow!"),
+    ("¿a qué hora abre?", "Abre a las 9 de la mañana."),
+])
+def test_tomorrow_from_the_user_or_dating_nothing_passes(user: str, answer: str) -> None:
+    calls = [_call("set_reminder", at="2026-03-03T08:00", text="permit")] if "remind" in user else []
+    if "abre" in user:
+        calls = [_call("notes_read", risk=Risk.READ, path="tienda.md", result="Abre a las 9")]
+    assert check(answer, calls, user, NOW).ok
+
+
+VET_AND_DENTIST = [
+    _call("notes_read", risk=Risk.READ, path="dentist.md",
+          result="Note dentist.md:\n\nDentist: Tuesday 10:30, Dr Ruiz"),
+    _call("notes_read", risk=Risk.READ, path="vet.md", result="Note vet.md:\n\nVet: Thursday 17:00"),
+    _call("notes_read", risk=Risk.READ, path="bike.md", result="Note bike.md:\n\nITV: due 12 Oct\nBike service: 5 Nov"),
+]
+
+
+@pytest.mark.parametrize("answer", [
+    "The vet is on Tuesday at 10:30.",
+    "Vet: Tuesday, 10:30.",
+    "The bike service is due on 12 Oct.",
+])
+def test_a_detail_a_source_gives_for_another_thing_is_not_sourced_for_this_one(answer: str) -> None:
+    verdict = check(answer, VET_AND_DENTIST, "when is the vet appointment? and the bike service?", NOW)
+    assert [v.rule for v in verdict.violations] == [Rule.UNSOURCED_DETAIL]
+
+
+@pytest.mark.parametrize("answer", [
+    "The vet is on Thursday at 17:00 and the dentist on Tuesday at 10:30.",
+    "The bike service is due on 5 Nov; the ITV on 12 Oct.",
+    "Dr Ruiz sees you at 10:30.",
+])
+def test_details_given_for_the_thing_they_are_said_of_pass(answer: str) -> None:
+    assert check(answer, VET_AND_DENTIST, "when is the vet appointment? and the bike service?", NOW).ok
+
+
+def test_a_thing_said_to_be_on_a_note_named_like_an_identifier_is_a_claim_about_that_note() -> None:
+    user = "add bread to shopping-e13 and remind me on 6 April at 10:00"
+    both = [_call("notes_append", path="shopping-e13.md", text="- bread",
+                  result="Appended to the note shopping-e13.md."),
+            _call("set_reminder", at="2027-04-06T10:00", text="buy bread")]
+    answer = "Bread is on shopping-e13 and I'll remind you on 6 April at 10:00."
+    assert check(answer, both, user, NOW).ok
+    assert not check("Bread is on shopping-e31.", both[:1], "add bread to shopping-e31", NOW).ok
+    assert check("The concert is in mid-March.", [], "when is it? mid-March?", NOW).ok
+
+
+def test_both_may_count_what_an_earlier_turn_did_to_the_same_note() -> None:
+    answer = "Eggs too — both are on shopping-e19 now."
+    now = [_call("notes_append", path="shopping-e19.md", text="- eggs", result="Appended to the note shopping-e19.md.")]
+    earlier = [_call("notes_append", path="shopping-e19.md", text="- milk",
+                     result="Appended to the note shopping-e19.md.")]
+    assert not check(answer, now, "and eggs too", NOW).ok
+    assert check(answer, now, "and eggs too", NOW, earlier=earlier).ok
+    assert not check("Eggs and bread are both on shopping-e19 now.", now, "and eggs too", NOW, earlier=earlier).ok
+    assert not check("Done, both added!", now, "and eggs too", NOW, earlier=earlier).ok
+
+
+def test_a_weekday_that_dates_something_is_one_a_source_gives_or_its_dates_fall_on() -> None:
+    set_later = [_call("set_reminder", at="2027-02-04T08:00", text="permit",
+                       result="Reminder set for Thu 2027-02-04 08:00 (Europe/Madrid): “permit” [id reminder-1]")]
+    user = "remind me on 4 February at 8 about the permit"
+    assert Rule.UNSOURCED_DETAIL in _rules("I'll remind you on Friday at 8.", set_later, user)
+    assert check("I'll remind you on Thursday at 8.", set_later, user, NOW).ok
+    gym = [_call("notes_read", risk=Risk.READ, path="gym.md", result="Gym: Mondays and Thursdays at 19:00")]
+    assert check("Vas los lunes y jueves a las 19:00.", gym, "¿cuándo voy al gimnasio?", NOW).ok
+    assert not check("Vas los martes a las 19:00.", gym, "¿cuándo voy al gimnasio?", NOW).ok
+    # Said in passing, it dates nothing; and the user's own words are a source.
+    assert check("Have a good Friday!", [], "thanks", NOW).ok
+    assert check("Want me to set a reminder for Friday at 9?", [], "I moved the dentist to Friday at 9", NOW).ok

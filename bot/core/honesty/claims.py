@@ -66,13 +66,13 @@ _ES_STORE = (
     rf"redactad{_PART}|registrad{_PART}|registr[ée]|actualizad{_PART}|actualic[ée]|cambiad{_PART}|cambi[ée]|"
     rf"renombrad{_PART}|renombr[ée]|sustituid{_PART}|sustitu[íi]|reemplazad{_PART}|reemplac[ée]|"
     rf"incluid{_PART}|inclu[íi]|memorizad{_PART}|memoric[ée]|programad{_PART}|agendad{_PART}|"
-    rf"reservad{_PART}|marcad{_PART}|completad{_PART}|archivad{_PART}|movid{_PART}|"
+    rf"reservad{_PART}|marcad{_PART}|completad{_PART}|archivad{_PART}|movid{_PART}|activad{_PART}|activ[ée]|"
     r"recordar[ée]|lo\s+recuerdo|no\s+(?:lo|te\s+lo)?\s*olvidar[ée]|nunca\s+olvidar[ée]|"
     r"ya\s+(?:est[áa]n?|tienes|figura|recoge|lleva|incluye|consta|existen?|me\s+consta|queda|tiene)|"
     r"me\s+consta|queda(?:n)?\s+(?:en|guardad|apuntad|anotad|registrad|list)|"
     r"a\s+buen\s+recaudo|en\s+su\s+sitio|pasa\s+a\s+llamarse|ahora\s+(?:es|se\s+llama|pone|dice|lleva|incluye|recoge)|"
     r"en\s+(?:tu|la|tus|mis?)\s+(?:lista|nota|notas|diario|memoria|registros?|pendientes|agenda)|"
-    r"est[áa]n?\s+en\s+[\w-]{1,80}\.md\b|"
+    r"est[áa]n?\s+(?:ya\s+)?en\s+(?:[\w-]{1,80}\.md\b|(?=[\w-]{0,80}\d)[^\W\d_][\w]{0,40}(?:-[\w]{1,40}){1,4}\b)|"
     r"deber[íi]a(?:n)?\s+(?:ya\s+)?(?:estar|aparecer|salir|figurar)\s+(?:ya\s+)?en\s+(?:tu|la|tus|mis?)\s+|"
     r"qued[óo]\s+list|(?:lo\s+|la\s+|te\s+lo\s+)?tendr[ée]\s+en\s+cuenta|tom(?:o|ado)\s+nota|"
     r"acab(?:o|amos)\s+de\s+(?:añad|agreg|pon|apunt|anot|guard|cre|escrib|registr|actualiz|cambi|inclu|program|"
@@ -83,13 +83,15 @@ _EN_STORE = (
     r"registered|created|set\s+up|updated|changed|renamed|replaced|overwr(?:ote|itten)|swapped|appended|"
     r"included|filed|memori[sz]ed|committed\s+(?:that|it|this)?\s*to\s+memory|remembered|"
     r"(?:i\s*'?ll|i\s+will)\s+(?:remember|keep)|won'?t\s+forget|never\s+forget|"
-    r"scheduled|booked|marked|completed|archived|moved|"
+    r"scheduled|booked|marked|completed|archived|moved|activated|armed|"
     # "should be in your note now" too: a hedge on where a thing is still says where it is.
     r"(?:is|are|'s|'re|should\s+be|must\s+be|ought\s+to\s+be|will\s+be|'ll\s+be)\s+"
     r"(?:(?:now|both|all|already|safely|also)\s+)*(?:on|in)\s+(?:your|the|their|its|my|both|all|"
     r"the\s+two)\s+(?:[\w.-]+\s+){0,2}(?:list|lists|note|notes|journal|diary|calendar|memory|folder|file|records?|agenda|inbox|todo|"
     r"to-do|reminders?|tasks?)\b|"
-    r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|already|safely|also)\s+)*(?:on|in)\s+[\w-]{1,80}\.md\b|"
+    # "Bread is on shopping-e13": a note named like an identifier is a place, as "x.md" is.
+    r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|already|safely|also)\s+)*(?:on|in)\s+"
+    r"(?:[\w-]{1,80}\.md\b|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}(?:-\w{1,40}){1,4}\b)|"
     r"now\s+(?:has|have|includes?|mentions?|reads?|says?|contains?|holds?|lists?|shows?)|"
     r"(?:has|have|got)\s+(?:a\s+new|the\s+\w+\s+item|your)|reflects|in\s+place|locked\s+in|"
     r"on\s+file|in\s+my\s+(?:long-term\s+)?memory|exists\s+now|is\s+ready|are\s+ready|"
@@ -101,14 +103,20 @@ _NO_TRACE_EN = (r"no\s+trace\s+(?:of\s+(?:[^\W\d_]+\s+){0,4})?(?:left|now|anymor
 _NO_TRACE_ES = r"ni\s+rastro|sin\s+dejar\s+rastro|no\s+queda(?:n)?\s+(?:nada|ni\s+rastro)\s+de"
 _ES_REMOVE = (
     rf"borrad{_PART}|borr[ée]|eliminad{_PART}|elimin[ée]|quitad{_PART}|quit[ée]|cancelad{_PART}|cancel[ée]|"
-    rf"anulad{_PART}|olvidad{_PART}|olvid[ée]|desaparecid{_PART}|"
+    rf"anulad{_PART}|olvidad{_PART}|olvid[ée]|desaparecid{_PART}|desactivad{_PART}|desactiv[ée]|apagad{_PART}|"
+    rf"apagu[ée]|"
     r"ya\s+no\s+(?:te\s+|le\s+)?(?:existe|est[áa]|sonar[áa]|molestar[áa]|aparece|tienes|hay|avisar[ée])|"
     r"ya\s+es\s+historia|"
-    r"es\s+historia|fuera\b|de\s+en\s+medio|no\s+(?:va\s+a|volver[áa]\s+a)\s+sonar|"
+    # "Recordatorio fuera", "fuera de la lista": gone. "Fuera de la carpeta", "fuera de plazo" say where.
+    r"es\s+historia|fuera\b(?!\s+de\b)|fuera\s+de\s+(?:(?:la|tu|tus|mi|mis|las|los|el)\s+)?(?:lista|listas|"
+    r"pendientes|memoria|agenda|recordatorios|tareas|calendario)\b|de\s+en\s+medio|no\s+(?:va\s+a|volver[áa]\s+a)\s+sonar|"
     r"acab(?:o|amos)\s+de\s+(?:borr|elimin|quit|cancel|anul|olvid)\w*|" + _NO_TRACE_ES
 )
 _EN_REMOVE = (
     r"deleted|removed|erased|wiped|cleared|gone|got\s+rid|called\s+off|cancell?ed|forgotten|forgot|"
+    r"(?:turned|switched|shut)\s+off|disabled|deactivated|"
+    # "The gym reminder is off", "Gym reminder: off.": a state that says it was switched off.
+    r"(?:is|are|'s|'re|now)\s+(?:(?:now|all|both)\s+)?off(?!\s+(?:to|for|the|by|work|duty|today|tomorrow|sick))|"
     r"out\s+of\s+my\s+memory|no\s+longer|no\s+more|is\s+no\s+more|vanished|history|trashed|"
     r"won'?t\s+(?:ring|bother|go\s+off|sound|remind)|anymore|any\s+more|" + _NO_TRACE_EN
 )
@@ -138,7 +146,8 @@ _EN_REMIND = (
     r"you'?re\s+covered|set\s+(?:up\s+)?(?:a|an|the|your)\s+(?:[\w-]+\s+){0,2}(?:reminder|alarm|alert|timer)"
 )
 _KIND_PATTERNS: tuple[tuple[ActionKind, re.Pattern[str]], ...] = (
-    (ActionKind.REMOVE, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_REMOVE}|{_EN_REMOVE})\b|🗑", _I)),
+    (ActionKind.REMOVE, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_REMOVE}|{_EN_REMOVE})\b|🗑"
+                                   r"|^\W*(?:(?:now|all|both)\s+)?off\W*$", _I)),
     (ActionKind.SEND, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_SEND}|{_EN_SEND})\b|📧|📨|📤", _I)),
     (ActionKind.REMIND, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_REMIND}|{_EN_REMIND})\b|⏰|🔔|{_NAMED_REMINDER.pattern}",
                                    _I)),
@@ -315,13 +324,26 @@ _HABITUAL = re.compile(r"\b(?:always|usually|normally|by\s+default|every\s+time|
                        r"por\s+defecto|cada\s+vez\s+que)\b", _I)
 _DOES_ACTION = re.compile(
     rf"\b(?:{_ACTION_STEMS_EN}|{_ACTION_STEMS_ES})\w*(?<!ing)(?<!ar)(?<!er)(?<!ir)(?<!ando)(?<!iendo)\b", _I)
+# A step the assistant says it will take first, one that changes nothing: "te pediré confirmación",
+# "I'll ask you to confirm first", "primero las listaré". It tells how the action would go, not that it
+# went. A step at a time ("I'll ask you at 8") is a message scheduled, which only a call can promise.
+_PLAN_STEP = re.compile(
+    r"\b(?:i'?ll|i\s+will|i'?m\s+going\s+to|i\s+am\s+going\s+to)\s+(?:first\s+|then\s+|just\s+)?"
+    r"(?:ask|check|show|list|look|search|read|confirm|propose|suggest|double-check|verify)\b"
+    r"|\b(?:pedir|preguntar|enseñar|mostrar|listar|buscar|leer|comprobar|revisar|propondr|sugerir|consultar)"
+    r"(?:[ée]|emos)\b"
+    r"|\bvoy\s+a\s+(?:pedir|preguntar|enseñar|mostrar|listar|buscar|leer|comprobar|revisar|proponer|sugerir|consultar)\b",
+    _I,
+)
+_WHEN = re.compile(r"\d|\b(?:tomorrow|tonight|later|this\s+(?:evening|afternoon|morning)|at\s+(?:noon|midnight)|"
+                   r"ma[ñn]ana|esta\s+(?:noche|tarde)|luego\s+a|a\s+las?|at\s+\w+\s+o'?clock)\b", _I)
 # A clause that goes on a list the clause before it opened: "I can add to a note, create one, or
 # delete one" — it shares that clause's stance.
 # Where a thing is ("and it's there") is no part of an offer.
 _STATE = re.compile(r"\b(?:is|are|'s|'re|was|were|has|have|está|están|estaba|es|son|tienes|tiene|hay|queda|quedan)\b",
                     _I)
 _CONTINUES = re.compile(
-    rf"^\W*(?:(?:or|and|nor|y|e|o|u|ni)\b|{_ACTION_STEMS_EN}\w*\b(?!\s+(?:is|are|was|were|has|have)\b)"
+    rf"^\W*(?:(?:or|and|nor|then|and\s+then|y|e|o|u|ni|luego|despu[ée]s|y\s+luego|y\s+despu[ée]s)\b|{_ACTION_STEMS_EN}\w*\b(?!\s+(?:is|are|was|were|has|have)\b)"
     r"|[^\W\d_]+(?:ar|er|ir)(?:la|lo|las|los|le|les|te|me)?\b)",
     _I,
 )
@@ -358,7 +380,10 @@ _QUOTED = re.compile(
     r"(?<![^\W_])'(?:[^'\n]|(?<=[^\W\d_])'(?=[^\W\d_])){0,200}'(?![^\W_])"
     r"|\"[^\"\n]{0,200}\"|“[^”\n]{0,200}”|‘[^’\n]{0,200}’|«[^»\n]{0,200}»"
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+(?=\S)|\n+")
+# Not after an abbreviation that leads into a detail: "ext. 4471", "Dr. Ruiz", "tel. 91…".
+_NO_END_AFTER = "".join(rf"(?<!\b{word}\.)" for word in
+                        ("ext", "tel", "telf", "tlf", "dr", "dra", "sr", "sra", "st", "approx", "aprox", "núm", "num"))
+_SENTENCE_END = re.compile(rf"(?<=[.!?…]){_NO_END_AFTER}\s+(?=\S)|\n+", _I)
 _CLAUSE_SPLIT = re.compile(
     # "07:40" and "64,20 €" are one number, not two clauses.
     r"\s*(?:[,;:](?!\d)|[—–])\s*|\s+-\s+|\s*[()]\s*|"
@@ -399,6 +424,30 @@ def claimed_kinds(text: str) -> frozenset[ActionKind]:
         verbal = _KIND_PATTERNS_BY_KIND[ActionKind.REMIND].search(_NAMED_REMINDER.sub(" ", bare))
         kinds = kinds if verbal else kinds - _REMINDER_OBJECT
     return kinds | _REMINDER_OBJECT if _stores(kinds) and _REMINDER_NOUN.search(bare) else kinds
+
+
+# A coordinated part with a verb of its own that claims no action says something else about
+# another thing: "deleted plan-q3b and kept plan-q3", "borré vieja-2 y dejé vieja".
+_OWN_VERB = re.compile(
+    r"\b(?:[^\W\d_]{2,}ed|kept|left|held|stay(?:s|ed)?|remains?|sigue|siguen|queda|quedan|dej[ée]|dejado|"
+    r"mantengo|mantenid[oa]|conserv[ée]|conservad[oa]|respet[ée])\b",
+    _I,
+)
+
+
+def claimed_parts(text: str) -> str:
+    """`text` without its coordinated parts that have a verb of their own and claim no action."""
+    masked = _QUOTED.sub(lambda m: "x" * len(m.group(0)), text)
+    parts: list[str] = []
+    cursor = 0
+    for cut in _AND.finditer(masked):
+        parts.append(text[cursor:cut.start()])
+        cursor = cut.end()
+    if not parts:
+        return text
+    parts.append(text[cursor:])
+    kept = [p for p in parts if claimed_kinds(p) or not _OWN_VERB.search(_QUOTED.sub(" ", p))]
+    return " ".join(kept)
 
 
 _KIND_PATTERNS_BY_KIND = dict(_KIND_PATTERNS)
@@ -443,6 +492,8 @@ def _stance(text: str, last_of_question: bool) -> Stance:
     if (_HABITUAL.search(bare) and not claimed_kinds(bare) and not _FUTURE.search(bare)
             and not _DOES_ACTION.search(bare)):
         return Stance.OFFER
+    if _PLAN_STEP.search(bare) and not claimed_kinds(bare) and not _WHEN.search(text):
+        return Stance.OFFER
     if _NEGATIVE_STATE.search(bare):
         return Stance.AFFIRMATIVE
     if _NEGATION.search(bare):
@@ -454,13 +505,23 @@ def _stance(text: str, last_of_question: bool) -> Stance:
     return Stance.AFFIRMATIVE
 
 
+# A state said as background inside a question: "the renewal you now have there", "que ya tengo
+# guardado", "donde ya está". A question that asks about the state itself ("Is it already on the
+# list?", "¿Ya está en la lista?") opens with it and asserts nothing.
+_HELD_STATE = re.compile(r"\b(?:que|donde|which|that|where|you|i|we)\s+(?:[^\W\d_]+\s+)?(?:now|already|ya|ahora)\b", _I)
+_YES_NO = re.compile(r"^\W*(?:is|are|was|were|do|does|did|has|have|had|can|could|shall|should|will|would|"
+                     r"(?:ya\s+)?(?:est[áa]n?|tienes|tiene|hay|has|hab[íi]a))\b", _I)
+
+
 def _clause(text: str, last_of_question: bool) -> Clause:
     kinds = claimed_kinds(text)
     bare = _QUOTED.sub(" ", text)
     stance = _stance(text, last_of_question)
-    if (stance in (Stance.QUESTION, Stance.OFFER) and kinds and _FIRST_PERSON_PAST.search(bare)
-            and not _EARLIER.search(bare)):
-        # "Anything else besides the milk I just added?": the question asserts what it takes as done.
+    if (stance in (Stance.QUESTION, Stance.OFFER) and kinds and not _EARLIER.search(bare)
+            and (_FIRST_PERSON_PAST.search(bare) or (stance is Stance.QUESTION and _HELD_STATE.search(bare)
+                                                     and not _YES_NO.match(bare) and not _OFFER.search(bare)))):
+        # "Anything else besides the milk I just added?", "…the renewal you now have there?", "¿…el
+        # código que ya tengo guardado?": the question asserts what it takes as done.
         stance = Stance.AFFIRMATIVE
     return Clause(
         text=text,

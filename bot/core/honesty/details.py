@@ -77,6 +77,36 @@ _MONTHS = {
 _MONTH_NAMES = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _DAY_MONTH = re.compile(rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:de\s+|of\s+)?({_MONTH_NAMES})\b", re.IGNORECASE)
 _MONTH_DAY = re.compile(rf"\b({_MONTH_NAMES})\s+(\d{{1,2}})(?:st|nd|rd|th)?(?!\d)", re.IGNORECASE)
+_WEEKDAYS = {
+    "monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6,
+    "mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5, "sun": 6,
+    "lunes": 0, "martes": 1, "miércoles": 2, "miercoles": 2, "jueves": 3, "viernes": 4, "sábado": 5,
+    "sabado": 5, "domingo": 6,
+}
+_WEEKDAY_NAMES = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
+# A weekday said with the date it falls on: "martes 10 de marzo", "Sunday, 14 June 2027", "Wed 2027-03-10",
+# "Friday the 21st", "el martes 10". (A day alone is not a time: "Tuesday 10:30" names no day 10.)
+_WEEKDAY_DATE = re.compile(
+    rf"\b({_WEEKDAY_NAMES})\b\.?,?\s+(?:the\s+|el\s+|d[íi]a\s+)?"
+    rf"(?:(\d{{4}})-(\d{{2}})-(\d{{2}})(?!\d)"
+    rf"|(\d{{1,2}})(?:st|nd|rd|th)?(?:\s+(?:de\s+|of\s+)?({_MONTH_NAMES})\b(?:,?\s+(?:de\s+)?(\d{{4}})(?!\d))?"
+    rf"|(?![:.h]?\d|\s*(?:am|pm|a\.\s?m|p\.\s?m|h|hrs?|hours?|horas?|min)\b))"
+    rf"|({_MONTH_NAMES})\s+(\d{{1,2}})(?:st|nd|rd|th)?(?!\d)(?:,?\s+(\d{{4}})(?!\d))?)",
+    re.IGNORECASE,
+)
+# A date with its year, which fixes its weekday: "2027-03-10", "10 de marzo de 2027", "March 10, 2027".
+_YEAR_DATE = re.compile(
+    rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:de\s+|of\s+)?({_MONTH_NAMES})\b,?\s+(?:de\s+)?(\d{{4}})(?!\d)"
+    rf"|\b({_MONTH_NAMES})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?!\d)",
+    re.IGNORECASE,
+)
+# Days said relative to today. "Mañana" is also "morning": "por la mañana", "de la mañana", "esta mañana".
+_RELATIVE_DAY = re.compile(
+    r"\b(?:(?P<after>pasado\s+ma[ñn]ana|the\s+day\s+after\s+tomorrow)|(?P<before>anteayer|antes\s+de\s+ayer|"
+    r"the\s+day\s+before\s+yesterday)|(?P<tomorrow>tomorrow|(?<!\bla\s)(?<!\buna\s)(?<!\besta\s)(?<!\bcada\s)"
+    r"(?<!\bmedia\s)(?<!\btoda\s)(?<!\bsu\s)(?<!\btu\s)(?<!\bmi\s)ma[ñn]ana)|(?P<yesterday>yesterday|ayer))\b",
+    re.IGNORECASE,
+)
 # Bounded parts and an anchored start keep this linear on long runs of word characters.
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}")
 _SPOKEN_EMAIL = re.compile(
@@ -318,6 +348,68 @@ class Details:
     given_dates: frozenset[tuple[int, int]] = frozenset()
     given_numbers: frozenset[str] = frozenset()
     month_days: frozenset[int] = frozenset()  # days of a month said without the month ("the 3rd")
+    codes: frozenset[str] = frozenset()  # booking references, passport or flight numbers: upper case, no hyphens
+    # (weekday 0-6, year or 0, month or 0, day): a weekday said with its date ("martes 10 de marzo")
+    weekdays: frozenset[tuple[int, int, int, int]] = frozenset()
+    full_dates: frozenset[tuple[int, int, int]] = frozenset()  # dates said with their year
+    relative_days: frozenset[int] = frozenset()  # "tomorrow" 1, "ayer" -1, "pasado mañana" 2
+    today: date | None = None  # (sources only) the clock's date
+    # Weekdays named without a date ("on Friday at 9"); for sources, every weekday they name or that a
+    # date they give falls on
+    lone_weekdays: frozenset[int] = frozenset()
+
+
+# Booking references, passport, flight and order numbers: letters and digits in one word
+# ("QX7T2L", "PAA448812", "IB3170", "LM-40-1193"), or a word with a digit right after a word that
+# names a code ("ref mem-2291", "gate B22", "ext. 4471", "#1193"). Compared without case, hyphens or
+# slashes. A word in lower case with no such label is a name ("list2-f05", "e5"), not a code.
+_CODE = re.compile(r"(?<![\w/-])[A-Za-z0-9]{1,24}(?:[-/][A-Za-z0-9]{1,24}){0,5}(?![\w-]|/\w)")
+_CODE_LABEL = re.compile(
+    r"(?:\b(?:ref(?:erence)?|booking|reservation|reserva|localizador|locator|confirmation|confirmaci[óo]n|"
+    r"c[óo]digo|code|pin|order|pedido|flight|vuelo|seat|asiento|gate|puerta|ext|extension|extensi[óo]n|ticket|"
+    r"billete|tracking|seguimiento|passport|pasaporte|n[úu]mero|number|id)\b\.?(?:\s*(?:n[º°]|no\.|number|"
+    r"n[úu]mero|#))?(?:\s+(?:is|was|es|era))?\s*[:#]?\s*|(?<![\w#])#|\bn[º°]\s*)$",
+    re.IGNORECASE,
+)
+# What looks like a code but is a quantity, a time or an ordinal: "10KM", "5GB", "9AM", "3RD".
+_UNIT_SHAPED = re.compile(r"^\d+(?:AM|PM|H|HRS?|MIN|KM|KMH|KG|MB|GB|TB|KB|MM|CM|ML|KW|KWH|MP|FPS|HZ|GHZ|MHZ|"
+                          r"ST|ND|RD|TH|X|K|G|D)$")
+_CODE_WITH_DIGIT = re.compile(r"(?<![\w/-])(?=[A-Za-z0-9/-]{0,160}\d)" + _CODE.pattern[len(r"(?<![\w/-])"):])
+_CODE_PAIR = re.compile(r"(?<![\w-])([A-Za-z]{1,4})\s([0-9]{2,10})(?![\w-])")
+
+
+def _compact(token: str) -> str:
+    return re.sub(r"[-/]", "", token).upper()
+
+
+def _said_codes(text: str) -> set[str]:
+    """The codes `text` states (see `_CODE`)."""
+    codes: set[str] = set()
+    for m in _each(_CODE, text):
+        token = m.group(0)
+        compact = _compact(token)
+        letters = [c for c in token if c.isalpha()]
+        if not any(c.isdigit() for c in compact) or (not letters and len(compact) < 3):
+            continue
+        labelled = bool(_CODE_LABEL.search(text[max(0, m.start() - 30):m.start()]))
+        if labelled:
+            if letters or len(compact) >= 3:
+                codes.add(compact)
+        elif letters and all(c.isupper() for c in letters) and len(compact) >= 4 \
+                and not _UNIT_SHAPED.match(compact):
+            codes.add(compact)
+    return codes
+
+
+def _source_codes(text: str) -> set[str]:
+    """Every word with a digit in a source, whole and in its parts, and a word with the number after it."""
+    codes: set[str] = set()
+    for m in _each(_CODE_WITH_DIGIT, text):
+        token = m.group(0)
+        codes.add(_compact(token))
+        codes |= {_compact(part) for part in re.split(r"[-/]", token) if part}
+    codes |= {_compact(m.group(1) + m.group(2)) for m in _each(_CODE_PAIR, text)}
+    return codes
 
 
 def _number(text: str) -> str:
@@ -385,8 +477,10 @@ def extract_details(text: str) -> Details:
     times |= _word_times(text)
     hours = {int(m.group(1)) for m in _each(_SAID_HOUR, text)}
     dates: set[tuple[int, int]] = set()
+    dates_with_years: set[tuple[int, int, int]] = set()
     for m in _each(_ISO_DATE, text):
         dates.add((int(m.group(2)), int(m.group(3))))
+        dates_with_years.add((int(m.group(1)), int(m.group(2)), int(m.group(3))))
     for m in _each(_DAY_MONTH, text):
         dates.add((_MONTHS[m.group(2).lower()], int(m.group(1))))
     for m in _each(_MONTH_DAY, text):
@@ -455,12 +549,74 @@ def extract_details(text: str) -> Details:
     if _DAY_ALONE.search(without_urls):  # rare: the text is blanked of full dates only then
         dateless = _blank(without_urls, (_ISO_DATE, _NUM_DATE, _DAY_MONTH, _MONTH_DAY))
         month_days = {int(m.group(1) or m.group(2)) for m in _each(_DAY_ALONE, dateless)}
+    weekdays, full_dates = _weekday_dates(without_urls, dates_with_years)
+    lone_weekdays = _lone_weekdays(without_urls) if weekdays or _WEEKDAY_HINT.search(without_urls) else set()
+    lowered = without_urls.lower()
+    relative_days = ({_relative_offset(m) for m in _each(_RELATIVE_DAY, without_urls)}
+                     if any(word in lowered for word in _RELATIVE_WORDS) else set())
     counted = bool(amounts or figures)  # arithmetic words matter only next to numbers
     return Details(frozenset(times), frozenset(dates), frozenset(emails), frozenset(urls),
                    frozenset(domains), frozenset(amounts), frozenset(phones), frozenset(numbers), frozenset(hours),
                    frozenset(addresses), frozenset(figures - amounts - addresses), minutes, days,
                    counted and bool(_OPERATION.search(without_urls)), counted and bool(_TOTAL.search(without_urls)),
-                   month_days=frozenset(d for d in month_days if 1 <= d <= 31))
+                   month_days=frozenset(d for d in month_days if 1 <= d <= 31),
+                   codes=frozenset(_said_codes(without_urls)), weekdays=frozenset(weekdays),
+                   full_dates=frozenset(full_dates), relative_days=frozenset(relative_days),
+                   lone_weekdays=frozenset(lone_weekdays))
+
+
+# In an answer only whole names count: "sun", "sat", "wed" are words too. Sources (tool results
+# write "Wed 2027-03-10") are read with the short forms as well, and plurals ("on Mondays").
+_FULL_WEEKDAY = re.compile(r"\b(" + "|".join(w for w in sorted(_WEEKDAYS, key=len, reverse=True) if len(w) > 4
+                                             or w in ("lunes",)) + r")\b", re.IGNORECASE)
+_ANY_WEEKDAY = re.compile(r"\b(" + _WEEKDAY_NAMES + r")(?:s)?\b", re.IGNORECASE)
+
+
+def _lone_weekdays(text: str) -> set[int]:
+    """Weekdays `text` names without the date they fall on."""
+    rest = _blank(text, (_WEEKDAY_DATE,))
+    return {_WEEKDAYS[m.group(1).lower()] for m in _each(_FULL_WEEKDAY, rest)}
+
+
+def _named_weekdays(text: str) -> set[int]:
+    return {_WEEKDAYS[m.group(1).lower()] for m in _each(_ANY_WEEKDAY, text)} if _WEEKDAY_HINT.search(text) else set()
+
+
+def _relative_offset(m: re.Match[str]) -> int:
+    return {"after": 2, "before": -2, "tomorrow": 1, "yesterday": -1}[next(k for k, v in m.groupdict().items() if v)]
+
+
+_RELATIVE_WORDS = ("tomorrow", "yesterday", "mañana", "manana", "ayer")
+_FOUR_DIGITS = re.compile(r"\d{4}")
+_WEEKDAY_HINT = re.compile(r"(?:day|tue|wed|thu|fri|sat|sun|mon|lunes|martes|rcoles|jueves|viernes|bado|domingo)s?\b",
+                           re.IGNORECASE)
+
+
+def _weekday_dates(text: str, iso: set[tuple[int, int, int]]) -> tuple[set[tuple[int, int, int, int]],
+                                                                   set[tuple[int, int, int]]]:
+    """Weekdays said with their dates, and dates said with their year (`iso`: those written 2027-03-10)."""
+    weekdays: set[tuple[int, int, int, int]] = set()
+    full = set(iso)
+    if not _FOUR_DIGITS.search(text) and not _WEEKDAY_HINT.search(text):
+        return weekdays, full
+    for m in _each(_YEAR_DATE, text):
+        if m.group(1):
+            full.add((int(m.group(3)), _MONTHS[m.group(2).lower()], int(m.group(1))))
+        else:
+            full.add((int(m.group(6)), _MONTHS[m.group(4).lower()], int(m.group(5))))
+    for m in _each(_WEEKDAY_DATE, text) if _WEEKDAY_HINT.search(text) else ():
+        weekday = _WEEKDAYS[m.group(1).lower()]
+        if m.group(2):
+            year, month, day = int(m.group(2)), int(m.group(3)), int(m.group(4))
+        elif m.group(5):
+            year = int(m.group(7)) if m.group(7) else 0
+            month = _MONTHS[m.group(6).lower()] if m.group(6) else 0
+            day = int(m.group(5))
+        else:
+            year, month, day = (int(m.group(10)) if m.group(10) else 0), _MONTHS[m.group(8).lower()], int(m.group(9))
+        if 1 <= day <= 31:
+            weekdays.add((weekday, year, month, day))
+    return weekdays, full
 
 
 _RELATIVE_DAYS = {
@@ -486,6 +642,10 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime) 
         if re.search(rf"\b{word}\b", lowered):
             day = now_local.date() + timedelta(days=offset)
             dates.add((day.month, day.day))
+    for details in found:  # "tomorrow" in an earlier message or a page is that day
+        for offset in details.relative_days:
+            day = now_local.date() + timedelta(days=offset)
+            dates.add((day.month, day.day))
     dates.add((now_local.month, now_local.day))  # the prompt tells the model today's date
     numbers = set().union(*(d.numbers for d in found)) | {str(now_local.year), str(now_local.day)}
     for details in found:  # "an hour" backs "1 hour" and "60 minutes"; "two weeks", "14 days"
@@ -504,12 +664,35 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime) 
         frozenset().union(*(d.domains for d in found)), frozenset(numbers), frozenset(phones),
         frozenset(numbers), minutes=user.minutes, days=user.days,
         given_times=frozenset(given_times), given_dates=user.dates | {(now_local.month, now_local.day)},
-        given_numbers=user.numbers,
+        given_numbers=user.numbers, codes=frozenset().union(*(_source_codes(t) for t in texts)),
+        weekdays=frozenset().union(*(d.weekdays for d in found)),
+        full_dates=frozenset().union(*(d.full_dates for d in found)), today=now_local.date(),
+        lone_weekdays=frozenset(_known_weekdays(texts, found, dates, now_local.date())),
     )
 
 
-def unsourced(said: Details, known: Details) -> list[str]:
-    """Details of `said` that `known` does not back, rendered for a correction note."""
+def _known_weekdays(texts: list[str], found: list[Details], dates: set[tuple[int, int]], today: date) -> set[int]:
+    """The weekdays sources name, and those their dates fall on (a date with no year: the last and the
+    next time it comes round)."""
+    known: set[int] = set().union(*(_named_weekdays(t) for t in texts))
+    for details in found:
+        known |= {w for w, _, _, _ in details.weekdays}
+        known |= {w for y, m, day in details.full_dates if (w := _weekday_of(y, m, day)) is not None}
+    for month, day in dates:
+        around = [when for year in (today.year - 1, today.year, today.year + 1)
+                  if (when := _date_or_none(year, month, day)) is not None]
+        last_and_next = [*[when for when in around if when < today][-1:],
+                         *[when for when in around if when >= today][:1]]
+        known |= {when.weekday() for when in last_and_next}
+    return known
+
+
+def unsourced(said: Details, known: Details, claims_action: bool = False) -> list[str]:
+    """Details of `said` that `known` does not back, rendered for a correction note.
+
+    A day said relative to today ("tomorrow", "ayer") is a date when it dates something: next to a
+    time, or in a sentence that claims an action (`claims_action`); "see you tomorrow" dates nothing.
+    """
     missing: list[str] = []
     # A time said in words stands for both halves of the day ("half past nine": 09:30 and
     # 21:30); it is backed when either half is known.
@@ -541,7 +724,64 @@ def unsourced(said: Details, known: Details) -> list[str]:
     missing += sorted(f for f in said.figures if f not in known.numbers and f.replace(".", "") not in plain
                       and not (arithmetic and _derived_number(f, said, known)))
     missing += sorted(p for p in said.phones if not any(p in k or k in p for k in known.phones))
+    missing += sorted(f"code {c}" for c in said.codes - known.codes)
+    missing += [f"{_WEEKDAY_LABELS[w]} {d:02d}/{m:02d}" if m else f"{_WEEKDAY_LABELS[w]} {d}"
+                for w, y, m, d in sorted(said.weekdays) if not _weekday_fits(w, y, m, d, known)]
+    if claims_action or said.times or said.hours:  # "on Friday at 9" dates something too
+        missing += [_WEEKDAY_LABELS[w] for w in sorted(said.lone_weekdays - known.lone_weekdays)]
+    if known.today is not None and (claims_action or said.times or said.hours):
+        missing += [f"{word} ({day:%d/%m})" for offset, word in sorted(_RELATIVE_LABELS.items())
+                    if offset in said.relative_days
+                    and ((day := known.today + timedelta(days=offset)).month, day.day) not in known.dates]
     return missing
+
+
+_WEEKDAY_LABELS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_RELATIVE_LABELS = {2: "the day after tomorrow", 1: "tomorrow", -1: "yesterday", -2: "the day before yesterday"}
+
+
+def _weekday_of(year: int, month: int, day: int) -> int | None:
+    try:
+        return date(year, month, day).weekday()
+    except ValueError:
+        return None
+
+
+def _weekday_fits(weekday: int, year: int, month: int, day: int, known: Details) -> bool:
+    """A weekday said with a date agrees with the date's year where one is known, else with a nearby year.
+
+    A weekday a source pairs with the same date wins ("Dentista: jueves 4 de febrero" says it is a
+    Thursday); then the years sources give that date; then the year of the answer; then the last and the
+    next time that date comes round.
+    """
+    if year:
+        return _weekday_of(year, month, day) == weekday
+    paired = {w for w, _, m, d in known.weekdays if d == day and (m == month or not month or not m)}
+    if paired:
+        return weekday in paired
+    years = {(y, m) for y, m, d in known.full_dates if d == day and (m == month or not month)}
+    if years:
+        return any(_weekday_of(y, m, day) == weekday for y, m in years)
+    if known.today is None:
+        return True
+    today = known.today
+    if month:
+        nearby = [(today.year + shift, month) for shift in (-1, 0, 1)]
+    else:
+        nearby = [((today.year * 12 + today.month - 1 + shift) // 12, (today.month - 1 + shift) % 12 + 1)
+                  for shift in (-1, 0, 1)]
+    days = sorted(d for y, m in nearby if (d := _date_or_none(y, m, day)) is not None)
+    # The last and the next time that date comes round (or the two nearest, a day of the month alone).
+    past = [d for d in days if d < today][-1:]
+    coming = [d for d in days if d >= today][:1]
+    return any(d.weekday() == weekday for d in past + coming)
+
+
+def _date_or_none(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
 
 
 # Arithmetic is not invention: "two hours before 07:40 is 05:40", "six weeks before 12 August is
@@ -636,3 +876,113 @@ def _derived_number(target: str, said: Details, known: Details) -> bool:
             if any(abs(r - wanted) < 0.005 for r in results):
                 return True
     return False
+
+
+# -- a detail given for another thing ---------------------------------------------------------
+# Tool results often list several things with their own details ("Dentist: Tuesday 10:30" and
+# "Vet: Thursday 17:00"). A detail the answer ties to one of them must be one the source gives it: the
+# line that best matches the words around the detail in the answer. Only when that line gives a
+# detail of the same type and another line gives the one said is it taken from the wrong thing.
+MAX_LINES = 400
+"""Lines of tool results looked through (the rest is not judged this way)."""
+MAX_LINE_CHARS = 500
+_SEGMENT = re.compile(r"[,;()—–]|:(?!\d)|\s-\s|\s(?:and|y|e|but|pero|while|whereas|mientras)\s", re.IGNORECASE)
+_LINE_WORD = re.compile(r"[^\W\d_]{3,}", re.UNICODE)
+_NAMELESS = frozenset(
+    """the and for with that this your you are was were has have had its not but from into what which when where
+    who how now just also then than them they there here all any some note notes list item file says said read
+    is on at in of to it my me our per each one two day days time times date dates due hour hours minute minutes
+    las los del que con una uno por para como pero sus tus mis nos les ese esa esto esta este son está están
+    hay tiene tienes día días hora horas nota notas lista cae caen sale salen tengo tienes
+    today tomorrow yesterday tonight morning evening afternoon hoy mañana ayer tarde noche""".split()
+) | frozenset(_MONTHS) | frozenset(_WEEKDAYS)
+
+
+class Documents:
+    """The lines of this turn's tool results, each with its details read once, when first needed."""
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        self.lines: list[str] = []
+        for text in texts:
+            for line in text[:MAX_SCAN_CHARS].splitlines():
+                if line.strip():
+                    self.lines.append(line[:MAX_LINE_CHARS])
+                if len(self.lines) >= MAX_LINES:
+                    break
+        self._lowered = [line.lower() for line in self.lines]
+        self._details: dict[int, _LineDetails] = {}
+
+    @property
+    def several(self) -> bool:
+        return len(self.lines) >= 2
+
+    def details(self, index: int) -> _LineDetails:
+        if index not in self._details:
+            self._details[index] = _LineDetails.of(self.lines[index])
+        return self._details[index]
+
+    def best(self, words: set[str]) -> list[int]:
+        """The lines that share the most of `words` (at least one)."""
+        scores = [sum(1 for w in words if w in line or (len(w) >= 5 and w[:5] in line)) for line in self._lowered]
+        top = max(scores, default=0)
+        return [i for i, score in enumerate(scores) if score == top] if top else []
+
+
+@dataclass(frozen=True)
+class _LineDetails:
+    values: dict[str, frozenset[object]]
+
+    @classmethod
+    def of(cls, text: str) -> _LineDetails:
+        found = extract_details(text)
+        return cls(_typed(found, _source_codes(text)))
+
+
+def _typed(found: Details, codes: set[str] | frozenset[str]) -> dict[str, frozenset[object]]:
+    return {
+        "time": frozenset((h % 12, m) for h, m in found.times),
+        "date": frozenset(found.dates),
+        "number": frozenset(found.amounts | found.figures | found.numbers),
+        "code": frozenset(codes),
+        "phone": frozenset(found.phones),
+    }
+
+
+def misattributed(text: str, documents: Documents, given: Details) -> list[str]:
+    """Details `text` takes from what a tool result says of another thing (see `Documents`)."""
+    if not documents.several:
+        return []
+    wrong: list[str] = []
+    given_values = _typed(given, given.codes)
+    previous_words: set[str] = set()
+    for segment in _SEGMENT.split(text[:MAX_SCAN_CHARS])[:MAX_DERIVED]:
+        words = {w.lower() for w in _LINE_WORD.findall(segment)} - _NAMELESS
+        found = extract_details(segment)
+        said = _typed(found, found.codes)
+        said["number"] = frozenset(found.amounts | found.figures)
+        if not any(said.values()):
+            previous_words = words or previous_words
+            continue
+        best = documents.best(words or previous_words)
+        previous_words = words or previous_words
+        if not best:
+            continue
+        for kind, values in said.items():
+            for value in values - given_values[kind]:
+                if any(value in documents.details(i).values[kind] for i in best):
+                    continue
+                if not any(documents.details(i).values[kind] for i in best):
+                    continue
+                elsewhere = (i for i in range(len(documents.lines)) if i not in best)
+                if any(value in documents.details(i).values[kind] for i in elsewhere):
+                    wrong.append(f"{_shown(kind, value)} (given for something else)")
+    return wrong
+
+
+def _shown(kind: str, value: object) -> str:
+    if kind == "time" and isinstance(value, tuple):
+        return f"{value[0]:02d}:{value[1]:02d}"
+    if kind == "date" and isinstance(value, tuple):
+        return f"{value[1]:02d}/{value[0]:02d}"
+    return str(value)
+

@@ -22,6 +22,7 @@ _LEAD = (
 _VERBS: dict[ActionKind, str] = {
     ActionKind.REMOVE: (
         r"delete|remove|erase|drop|clear|wipe|trash|forget|cancel|call\s+off|unsubscribe|get\s+rid\s+of|"
+        r"(?:turn|switch|shut)\s+off|disable|deactivate|desactiva(?:r|lo|la)?|apaga(?:r|lo|la)?|"
         r"scrap|bin|ditch|t[íi]ra(?:me|la|lo)?|c[áa]rga(?:te)?(?:la|lo)|"
         r"borra|b[óo]rra(?:me|la|lo|las|los)|elimina(?:r|la|lo|las|los)?|quita(?:r|me|la|lo)?|olvida(?:r|te)?|"
         r"cancela(?:r|la|lo)?|anula(?:r|la|lo)?|b[óo]rrame|borrar"

@@ -25,8 +25,15 @@ from enum import StrEnum
 
 from bot.core.honesty.actions import BACKS, ActionKind, kind_of_tool
 from bot.core.honesty.claim_model import MAX_TEXTS as MAX_CLASSIFIED
-from bot.core.honesty.claims import Clause, Sentence, Stance, parse
-from bot.core.honesty.details import MAX_SCAN_CHARS, extract_details, source_details, unsourced
+from bot.core.honesty.claims import Clause, Sentence, Stance, claimed_parts, parse
+from bot.core.honesty.details import (
+    MAX_SCAN_CHARS,
+    Documents,
+    extract_details,
+    misattributed,
+    source_details,
+    unsourced,
+)
 from bot.core.honesty.intent import asked_actions, asked_by_rules, continues_request, reported_actions
 from tools.registry import Risk
 
@@ -111,7 +118,7 @@ def _objects(text: str) -> list[str]:
             found.append(token)
     return found
 _STOP = frozenset("""
-the and for with that this your you my mine our are was were has have had been its it's not but from into
+the and for with that this your you my mine our are was were has have had been its it's not but from into too
 onto about what which when where who how now just also then than them they their there here all any some
 note notes list lists item items file folder memory reminder reminders email mail message task tasks event
 events entry journal diary todo called named new old one two first second both please thanks
@@ -138,6 +145,11 @@ _ACTION_WORDS = re.compile(
 
 def _norm(text: str) -> str:
     return text.lower().replace(".md", "")
+
+
+def _names_in(evidence: str) -> frozenset[str]:
+    """The names in normalised call evidence, whole: a call on "vieja-f04b" touched no "vieja-f04"."""
+    return frozenset(t.strip(".-") for t in _TOKEN.findall(evidence))
 
 
 def _readable(arguments: str) -> str:
@@ -167,6 +179,9 @@ class _Turn:
     # No words of the user's ask for it (the classifier read a request, or it is a bare "yes" to
     # the turn before): its kind is a guess. Claims still need a call; advice and plans may stand.
     guessed: bool = False
+    # Successful changes of the chat's last turns, when this one asks for something: they back only
+    # a clause that says again what one of them did, naming nothing it did not touch.
+    earlier_effects: tuple[CallRecord, ...] = ()
 
 
 def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[ActionKind],
@@ -175,8 +190,9 @@ def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[Ac
     for call in calls:
         last[(call.name, call.arguments)] = call
     ok_effects = tuple(c for c in calls if c.is_write and c.status is CallStatus.OK)
+    earlier_ok = tuple(c for c in earlier if c.is_write and c.status is CallStatus.OK)
     if not asked:  # asking about the past ("is it there?"), not for something new
-        ok_effects = tuple(c for c in earlier if c.is_write and c.status is CallStatus.OK) + ok_effects
+        ok_effects = earlier_ok + ok_effects
     unsettled = tuple(c for c in last.values() if c.is_write and c.status is not CallStatus.OK)
     done_kinds = {kind_of_tool(c.name) for c in ok_effects}
     strict = bool(asked) and not any(done_kinds & BACKS[kind] for kind in asked)
@@ -184,7 +200,8 @@ def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[Ac
     words = frozenset(w.lower() for w in _WORD.findall(user_text[:4000]))
     objects = frozenset(_norm(t).strip(".-") for t in _objects(user_text[:4000]))
     guessed = bool(asked) and not asked_by_rules(user_text) and not continues_request(user_text)
-    return _Turn(asked, reported_actions(user_text), ok_effects, unsettled, read_ok, strict, words, objects, guessed)
+    return _Turn(asked, reported_actions(user_text), ok_effects, unsettled, read_ok, strict, words, objects, guessed,
+                 earlier_ok if asked else ())
 
 
 def _backing(kind: ActionKind, turn: _Turn) -> list[CallRecord]:
@@ -252,28 +269,66 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
         return _untouched_object(clause, turn)
     backing: list[CallRecord] = []
     for kind in kinds:
-        found = _backing(kind, turn)
+        found = _backing(kind, turn) or _restated(kind, clause, turn)
         if not found:
             return f"claims a {kind.value} action that no successful call did"
         backing += found
+    if clause.everything and len(backing) < 2:  # "both are on it now": one of them may be the turn before's
+        backing += [c for kind in kinds for c in _restated(kind, clause, turn) if c not in backing]
     if clause.everything and (len(backing) < 2 or turn.unsettled):
         return "claims every action succeeded, but not all did"
     if (ActionKind.STORE in kinds and _MEMORY_CLAIM.search(clause.text)
             and not any(_MEMORY_TOOL.search(c.name.lower()) for c in backing)):
         return "says it is in memory, but nothing was written to memory"
     evidence = " ".join(_norm(f"{_readable(c.arguments)} {c.description} {c.result[:2000]}") for c in backing)
+    touched = _names_in(evidence)
     # "old.md and older.md: deleted": the things a verbless clause next to it names are its objects.
-    for token in _objects(f"{clause.text} {neighbours}"):
+    for token in _objects(f"{claimed_parts(clause.text)} {neighbours}"):
         name = _norm(token).strip(".-")
-        if len(name) >= 3 and not name.isdigit() and name not in evidence:
+        if len(name) >= 3 and not name.isdigit() and name not in touched:
             return f"names {token!r}, which no successful call of that kind touched"
-    for word in _WORD.findall(f"{clause.text} {neighbours}"):
+    for word in _WORD.findall(f"{claimed_parts(clause.text)} {neighbours}"):
         lowered = word.lower()
         if lowered in _STOP or lowered not in turn.user_words or _ACTION_WORDS.match(lowered):
             continue
         if not _stem_in(lowered, evidence):
             return f"says {word!r} was handled, but no successful call of that kind included it"
     return None
+
+
+# Words that say how or when, not what: a restatement of an earlier change names its things otherwise.
+_FUNCTION_WORDS = frozenset("""
+already still just yet there here was were been being set done too since earlier before has have had got
+ya todavía aún allí ahí estaba estaban era eran sigue siguen hecho listo antes tiene tienes tenía tenías
+""".split())
+
+
+def _restated(kind: ActionKind, clause: Clause, turn: _Turn) -> list[CallRecord]:
+    """The earlier changes a clause says again ("bread was already there", "the 6 April reminder is set").
+
+    A bare "done" restates nothing. The clause must name something the earlier call touched (a word,
+    a name, a time or a date of it) and nothing it did not: "butter's on the list too" after an earlier
+    call that added bread is a new claim, which only a call of this turn can back.
+    """
+    if clause.closer or not turn.earlier_effects:
+        return []
+    text = claimed_parts(clause.text)
+    words = {w.lower() for w in _WORD.findall(text)}
+    words = {w for w in words if w not in _STOP and w not in _FUNCTION_WORDS and not _ACTION_WORDS.match(w)}
+    names = {_norm(t).strip(".-") for t in _objects(text)}
+    said = extract_details(text)
+    found = []
+    for call in turn.earlier_effects:
+        if kind_of_tool(call.name) not in BACKS[kind]:
+            continue
+        evidence = _norm(f"{_readable(call.arguments)} {call.description} {call.result[:2000]}")
+        touched = _names_in(evidence)
+        if not all(_stem_in(w, evidence) for w in words) or not names <= touched:
+            continue
+        details = extract_details(evidence)
+        if words or names or said.times & details.times or said.dates & details.dates:
+            found.append(call)
+    return found
 
 
 def _named_beside(clauses: Sequence[Clause], index: int) -> str:
@@ -290,11 +345,11 @@ def _untouched_object(clause: Clause, turn: _Turn) -> str | None:
     """
     if not turn.asked or not turn.ok_effects:
         return None
-    evidence = " ".join(_norm(f"{_readable(c.arguments)} {c.description} {c.result[:2000]}")
-                        for c in turn.ok_effects)
+    touched = _names_in(" ".join(_norm(f"{_readable(c.arguments)} {c.description} {c.result[:2000]}")
+                                 for c in turn.ok_effects))
     for token in _objects(clause.text):
         name = _norm(token).strip(".-")
-        if name in turn.user_objects and name not in evidence:
+        if name in turn.user_objects and name not in touched:
             return f"speaks of {token!r} as handled, but no successful call touched it"
     return None
 
@@ -320,6 +375,8 @@ def check(
     sources += [c.error for c in calls if c.error]  # what a tool said when it refused
     sources += list(context)
     known = source_details(sources, user_text, now_local)
+    documents = Documents(c.result for c in calls if c.status is CallStatus.OK and c.result)
+    given = extract_details(user_text)
     sentences = parse(answer)
     flagged = _flagged_by_model(sentences, turn, claim_scorer)
     claim_problems: list[tuple[Sentence, str]] = []
@@ -336,7 +393,11 @@ def check(
                                                 _named_beside(sentence.clauses, i)))]
         if reasons:
             claim_problems.append((sentence, reasons[0]))
-        missing = unsourced(extract_details(sentence.text), known)
+        said = extract_details(sentence.text)
+        missing = unsourced(said, known,
+                            claims_action=any(c.kinds and c.stance is Stance.AFFIRMATIVE for c in sentence.clauses))
+        if documents.several and any((said.times, said.dates, said.amounts, said.figures, said.codes, said.phones)):
+            missing += misattributed(sentence.text, documents, given)
         if missing:
             detail_problems.append((sentence, missing))
     bad = {id(s) for s, _ in claim_problems} | {id(s) for s, _ in detail_problems}
