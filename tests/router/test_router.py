@@ -358,3 +358,8 @@ async def test_a_request_about_one_thing_is_not_routed_to_its_look_alikes(make_r
                                                                           skills: set[str]) -> None:
     decision = await make_router().route(request(text), available)
     assert decision.skills == skills, decision.reason
+
+
+async def test_a_skill_far_behind_the_best_is_not_a_second_request(make_router, available) -> None:
+    decision = await make_router().route(request("any new emails?"), available)
+    assert decision.skills == {"email"}, decision.reason  # "any notifications?" is the same shape

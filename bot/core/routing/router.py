@@ -79,6 +79,9 @@ NEIGHBOURS = 3
 # Kept below the margin: the bonus also raises the best score, and with it the bar every other
 # skill of the request must reach, so a larger one drops second skills of multi-request messages.
 LEXICAL_WEIGHT = 0.01
+# A skill past its threshold but this far behind the best is a request of the same shape, not a
+# second request: "anything new in my feeds?" clears the email threshold ("any new emails?").
+FAR_BEHIND = 0.04
 Vectors = npt.NDArray[np.float32]
 
 
@@ -454,7 +457,9 @@ class EmbeddingRouter:
         picked = frozenset(
             skill for skill, score in skills.items()
             if (score >= best - margin and not (confident and score < thresholds.get(skill, 1.0)))
-            or score >= thresholds.get(skill, 1.0) + CLEAR_LEAD * scale)
+            or (score >= thresholds.get(skill, 1.0) + CLEAR_LEAD * scale
+                # A threshold the owner set is theirs to keep, however far behind the best.
+                and (score >= best - FAR_BEHIND * scale or skill in self.settings.thresholds)))
         return _Choice(picked, best, False, f"best {best:.3f}")
 
     def decide(self, request: RouteRequest, available: Mapping[str, str],
