@@ -363,3 +363,16 @@ async def test_a_request_about_one_thing_is_not_routed_to_its_look_alikes(make_r
 async def test_a_skill_far_behind_the_best_is_not_a_second_request(make_router, available) -> None:
     decision = await make_router().route(request("any new emails?"), available)
     assert decision.skills == {"email"}, decision.reason  # "any notifications?" is the same shape
+
+
+@pytest.mark.parametrize(("text", "previous", "skills"), [
+    ("abre el del banco", "email", {"email"}),
+    ("the third one", "email", {"email"}),
+    ("the second one", "notes", {"notes"}),
+    ("at 5pm on friday", "tasks", {"tasks"}),
+    ("mañana a las 9", "tasks", {"tasks"}),
+])
+async def test_a_short_reference_keeps_the_last_skills_and_not_a_band_of_guesses(
+        make_router, available, text: str, previous: str, skills: set[str]) -> None:
+    decision = await make_router().route(request(text, previous=[previous], recent=["..."]), available)
+    assert decision.skills == skills, decision.reason

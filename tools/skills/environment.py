@@ -683,8 +683,6 @@ class EnvironmentSkill(SkillPlugin):
             "hace viento hoy?",
             "coordenadas de la estación de Atocha",
             "me llevo paraguas?",
-            "and on sunday?",
-            "y pasado mañana?",
         ),
     )
     settings_section = "environment"

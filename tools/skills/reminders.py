@@ -94,8 +94,6 @@ class RemindersSkill(SkillPlugin):
             "pendientes?",
             "ponme un recordatorio para el viernes: pagar la comunidad",
             "remind me to bring the charger before I leave at 8",
-            "better make it 7 instead",
-            "mejor a las 6 de la tarde",
             "que no se me olvide comprar pilas al volver, avísame a las 7",
             "add bread and coffee to the shopping list",
             "put toilet paper on my shopping list",

@@ -56,7 +56,6 @@ class TimelineSkill(SkillPlugin):
             "qué pasó el día de mi cumpleaños?",
             "cuántos kilómetros llevo en bici este mes?",
             "esta mañana he hecho yoga, apúntalo",
-            "what about the week before?",
         ),
     )
 

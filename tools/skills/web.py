@@ -350,7 +350,6 @@ class WebSkill(SkillPlugin):
             "mira en internet cuándo abre el Retiro",
             "cuál es la última versión de Android?",
             "qué precio tiene el iPhone 16 en la web de Apple?",
-            "how much does it cost?",
             "look up the opening hours of the town hall",
             "check the docs for how to configure nginx as a reverse proxy",
             "find the latest version of Python and what changed",

@@ -14,9 +14,10 @@ any skill within a small margin of it or past its own threshold (calibrated from
 examples: the score other labels' examples rarely reach). Examples labelled with no skill
 ("none": chit-chat, general questions) let a request choose nothing when no skill has real
 evidence. A message that names a skill's objects ("the email", "mi calendario") gets that
-skill. Only a fragment ("y mañana?") or a short message that refers back without clear
-evidence of its own ("delete that one") keeps the previous turn's skills; thanks, declines
-and small talk get none. Quoted passages (what to post, write or translate) are left out.
+skill. Only a fragment ("y mañana?", "the second one", "tomorrow at 10") or a short message
+that refers back without clear evidence of its own ("delete that one") keeps the previous
+turn's skills, adding only skills it has evidence for; thanks, declines and small talk get
+none. Quoted passages (what to post, write or translate) are left out.
 
 Everything is embedded and calibrated in `warm()`, at start-up, never inside a turn.
 `FailOpenRouter` wraps any router with a time budget for real stalls: on error or timeout
@@ -479,10 +480,11 @@ class EmbeddingRouter:
         small_talk = is_small_talk(text)
         previous = request.previous_skills & set(available)
         leans_back = not small_talk and not is_greeting(text) and refers_back(text)
-        # A fragment that leans on the last turn ("and on Thursday?") keeps that turn's skills;
-        # its few words add a skill only on clear evidence of their own.
-        whole = self._choose(whole_scores, confident=leans_back and is_elliptical(text) and bool(previous),
-                             greeting=is_greeting(text))
+        # A fragment or a short message that leans on the last turn ("and on Thursday?", "abre el de
+        # marta") keeps that turn's skills; its few words add a skill only on clear evidence of their own.
+        follows_up = leans_back and bool(previous) and (
+            is_elliptical(text) or len(words(text)) <= self.settings.follow_up_words)
+        whole = self._choose(whole_scores, confident=follows_up, greeting=is_greeting(text))
         chosen = set(whole.skills)
         reasons = [whole.reason]
         for clause, vector in zip(texts[1:], vectors[1:], strict=True):
