@@ -376,3 +376,14 @@ async def test_a_short_reference_keeps_the_last_skills_and_not_a_band_of_guesses
         make_router, available, text: str, previous: str, skills: set[str]) -> None:
     decision = await make_router().route(request(text, previous=[previous], recent=["..."]), available)
     assert decision.skills == skills, decision.reason
+
+
+@pytest.mark.parametrize("text", [
+    "por qué el cielo se pone rojo al atardecer?",
+    "por qué nieva en las montañas antes?",
+    "qué es el efecto invernadero?",
+    "how many hours of sleep does an adult need?",
+])
+async def test_a_general_question_routes_to_core(make_router, available, text: str) -> None:
+    decision = await make_router().route(request(text), available)
+    assert decision.skills == frozenset(), decision.reason
