@@ -387,3 +387,16 @@ async def test_a_short_reference_keeps_the_last_skills_and_not_a_band_of_guesses
 async def test_a_general_question_routes_to_core(make_router, available, text: str) -> None:
     decision = await make_router().route(request(text), available)
     assert decision.skills == frozenset(), decision.reason
+
+
+@pytest.mark.parametrize(("text", "needed"), [
+    ("what's on tomorrow?", {"agenda", "tasks"}),
+    ("will it be sunny at the barbecue on sunday?", {"agenda", "environment"}),
+    ("find reviews of the dyson v15", {"web"}),
+    ("cuánto cuesta un abono transporte en madrid?", {"web"}),
+    ("responde a lucia que el martes no puedo", {"email"}),
+    ("creo que te lo conté, cómo se llama el colegio de mi sobrina?", {"memory"}),
+])
+async def test_the_objects_a_skill_works_on_name_it(make_router, available, text: str, needed: set[str]) -> None:
+    decision = await make_router().route(request(text), available)
+    assert needed <= decision.skills, decision.reason
