@@ -400,3 +400,13 @@ async def test_a_general_question_routes_to_core(make_router, available, text: s
 async def test_the_objects_a_skill_works_on_name_it(make_router, available, text: str, needed: set[str]) -> None:
     decision = await make_router().route(request(text), available)
     assert needed <= decision.skills, decision.reason
+
+
+@pytest.mark.parametrize(("text", "skill"), [
+    ("busca en mis notsa la lista de regalos", "notes"),
+    ("lee la ultima notificasion del servidor", "inbox"),
+])
+async def test_a_word_typed_one_letter_wrong_still_names_its_skill(make_router, available, text: str,
+                                                                   skill: str) -> None:
+    decision = await make_router().route(request(text), available)
+    assert skill in decision.skills, decision.reason

