@@ -410,3 +410,13 @@ async def test_a_word_typed_one_letter_wrong_still_names_its_skill(make_router, 
                                                                    skill: str) -> None:
     decision = await make_router().route(request(text), available)
     assert skill in decision.skills, decision.reason
+
+
+@pytest.mark.parametrize(("text", "previous"), [
+    ("quita la del dentista", "agenda"),
+    ("cancel the dentist one", "agenda"),
+])
+async def test_a_short_reference_whose_words_lean_elsewhere_keeps_the_last_skills(
+        make_router, available, text: str, previous: str) -> None:
+    decision = await make_router().route(request(text, previous=[previous], recent=["..."]), available)
+    assert previous in decision.skills, decision.reason

@@ -503,12 +503,11 @@ class EmbeddingRouter:
             # Nothing says what these skills are for: they cannot be judged, so they stay in.
             chosen |= unknown
             reasons.append(f"no examples or description for {sorted(unknown)}, kept")
-        # Only a fragment, or a short message without clear evidence of its own, leans on the last
+        # Only a fragment, or a short message that names no object of its own, leans on the last
         # turn: a long one that says "it" or "that" ("post the result on Twitter") is a request of
-        # its own, and so is "will it rain in Lisbon?".
-        thresholds = self._ensure_index().thresholds
-        own = bool(named) or any(whole_scores[skill] >= thresholds.get(skill, 1.0) for skill in whole.skills)
-        short = len(words(text)) <= self.settings.follow_up_words and not own
+        # its own, and so is "will it rain in Lisbon?". A short one whose words merely score high
+        # for a skill ("cancel the dentist one" after the calendar) keeps the last skills as well.
+        short = len(words(text)) <= self.settings.follow_up_words and not named
         if leans_back and (is_elliptical(text) or short):
             if not previous and request.recent_user_messages:
                 # The turn did not say what it used last time: judge the last message instead.
