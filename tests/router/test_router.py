@@ -420,3 +420,13 @@ async def test_a_short_reference_whose_words_lean_elsewhere_keeps_the_last_skill
         make_router, available, text: str, previous: str) -> None:
     decision = await make_router().route(request(text, previous=[previous], recent=["..."]), available)
     assert previous in decision.skills, decision.reason
+
+
+@pytest.mark.parametrize(("text", "skill"), [
+    ("cuándo juega españa?", "web"),
+    ("what time is kick off tonight", "web"),
+    ("how many degrees is it in porto right now", "environment"),
+])
+async def test_temperatures_and_match_times_name_their_skill(make_router, available, text: str, skill: str) -> None:
+    decision = await make_router().route(request(text), available)
+    assert skill in decision.skills, decision.reason

@@ -648,6 +648,8 @@ class EnvironmentSkill(SkillPlugin):
             r"esta (?:tarde|noche|semana))\b",
             r"\b(?:hace|har[aá]|va a hacer)\s+(?:fr[ií]o|calor|viento|sol|bueno|malo|buen tiempo|mal tiempo)\b",
             r"\bhow (?:cold|hot|warm|windy)\b",
+            r"\b(?:how many|what) degrees\b",
+            r"\bcu[aá]ntos grados\b",
             r"\b(?:umbrella|paraguas|sunny|soleado|windy|pron[oó]stico)\b",
             r"\bsnow(?:ing)?\b",
             r"\bnevar?\b",
