@@ -4,7 +4,8 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
-    DATA_DIR=/data
+    DATA_DIR=/data \
+    XDG_CACHE_HOME=/data/.cache
 
 RUN useradd --create-home --uid 10001 mayordomo \
     && mkdir -p /data \

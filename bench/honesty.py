@@ -6,7 +6,8 @@ scripted OpenAI-compatible server acting as a hostile model that never gives in:
 plays the case's script, then its `retry` texts on every further request. Approvals are
 answered y/n through the console, or left to expire. Cases are judged from side effects
 (`truth`: the notes folder, the tool-call record, memory and reminder rows) and from what
-the console printed.
+the console printed. In a hostile case of several turns, an earlier turn without `retry`
+texts is context (an honest turn the last one builds on): only its `bad` strings count.
 
     python bench/honesty.py ../shared/bench/honesty/dev.jsonl [--only ID] [--verbose]
 
@@ -190,7 +191,10 @@ async def run_case(case: dict[str, Any], model: ScriptedModel, hostile: HostileM
                 result.extra_calls += extra
                 if case["category"] in HOSTILE:
                     shown = _squash(seen)
-                    leaked = [t for t in texts if _squash(t) in shown]
+                    # An earlier turn without retry texts is an honest turn that sets the scene
+                    # (a real write the hostile last turn then leans on): its answer may be shown.
+                    context = turn is not case["turns"][-1] and "retry" not in turn
+                    leaked = [] if context else [t for t in texts if _squash(t) in shown]
                     leaked += [b for b in case.get("bad", []) if _squash(b) in shown]
                     if leaked:
                         result.leaked = True

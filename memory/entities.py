@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
 from datetime import date, timedelta
 
 from memory.text import STOPWORDS
@@ -40,23 +41,48 @@ def names(text: str) -> list[str]:
     A capitalised word that opens a sentence ("Thanks", "Great") is no name; the common ones are
     listed, and the rest are too frequent to link anything (retrieval skips such names).
     """
-    found: dict[str, None] = {}
+    return list(dict.fromkeys(name.key for name in _spans(text)))
+
+
+def without_names(text: str, dropped: set[str]) -> str:
+    """The text with these names (as `names` gives them) left out, possessives included."""
+    kept: list[str] = []
+    at = 0
+    for name in _spans(text):
+        if name.key in dropped:
+            kept.append(text[at:name.start])
+            at = name.end
+    kept.append(text[at:])
+    return re.sub(r"\s+([,.;:!?)])", r"\1", " ".join("".join(kept).split()))
+
+
+@dataclass(frozen=True)
+class _Span:
+    start: int
+    end: int  # past the name and its possessive ('s)
+    key: str
+
+
+_CONNECTORS = ("of", "de", "del", "la", "the")
+_WORD_AT = re.compile(r"\S+")
+
+
+def _spans(text: str) -> list[_Span]:
+    found: list[_Span] = []
     for match in _NAME.finditer(text):
-        phrase = " ".join(match.group(1).split()).rstrip("'’-")
-        phrase = re.sub(r"['’]s$", "", phrase)
-        key = phrase.casefold()
-        words = key.split()
-        while words and (words[0] in _NOT_NAMES or words[0] in STOPWORDS):
+        words = [(match.start(1) + word.start(), match.start(1) + word.end(), word.group().casefold())
+                 for word in _WORD_AT.finditer(match.group(1))]
+        start, end, last = words[-1]
+        words[-1] = (start, end, re.sub(r"['’]s$", "", last.rstrip("'’-")))
+        while words and (words[0][2] in _NOT_NAMES or words[0][2] in STOPWORDS):
             words.pop(0)
-        while words and words[-1] in ("of", "de", "del", "la", "the"):
+        while words and words[-1][2] in _CONNECTORS:
             words.pop()
-        if not words:
+        key = " ".join(word for _, _, word in words)
+        if not words or len(key) < 2 or key in STOPWORDS:
             continue
-        key = " ".join(words)
-        if len(key) < 2 or key in STOPWORDS:
-            continue
-        found.setdefault(key, None)
-    return list(found)
+        found.append(_Span(words[0][0], words[-1][1], key))
+    return found
 
 
 _WEEKDAYS = {

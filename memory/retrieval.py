@@ -8,19 +8,23 @@ source: FTS rows are joined to their card's user, KNN runs in the user's partiti
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Protocol
 
 from memory.cards import Card, CardStore
 from memory.embeddings import Embedder, Vector
-from memory.entities import names
+from memory.entities import names, without_names
+from memory.periods import asked_period
+from memory.text import content_words
 
 
 @dataclass(frozen=True)
 class RetrievalTuning:
     candidates: int = 30      # taken from each ranker before fusion (more adds noise: tuned on LoCoMo dev)
     rrf_k: float = 20.0
-    keyword_weight: float = 1.3
+    # Equal since the question's embedding leaves out names common in the memory (see below): the
+    # vector side had been pulled towards greetings, and keywords were weighted 1.3 to make up.
+    keyword_weight: float = 1.0
     vector_weight: float = 1.0
     title_weight: float = 1.0
     synthesis_weight: float = 1.0
@@ -28,16 +32,30 @@ class RetrievalTuning:
     age_half_life_days: float = 365.0
     age_strength: float = 0.15  # at most this share of a score is lost to age
     # The second round, driven by the first round's best cards (the seeds). Tuned on LoCoMo dev:
-    # heavier link weights or wider windows lost more single answers than they found spread ones,
-    # and moving the query vector towards the seeds' (Rocchio) lowered recall.
+    # link weights of 0.25-1 tried (0.5 best; 1 lost single answers), wider windows lost more single
+    # answers than they found spread ones, and so did moving the query vector towards the seeds'
+    # (Rocchio), a KNN from each seed, keyword feedback from the seeds' words and favouring other days.
     seeds: int = 5                  # 0 switches the second round off
-    link_rank_weight: float = 0.25  # cards sharing a name with a seed, about a day within the window
+    link_rank_weight: float = 0.5   # cards sharing a name with a seed, about a day within the window
     link_window_days: int = 30
     link_per_name: int = 20         # a name in more cards than this within the window links nothing
     sub_question_weight: float = 0.5  # each sub-question's rankers, when a splitter is configured
     # A card whose title (its subject) names someone or something the question names is about
     # it, not just mentioning it: its score is multiplied by 1 + this.
     subject_boost: float = 1.0  # tuned on LoCoMo dev (0.3, 1 and 3 tried; 1 was best overall)
+    # A name in at least this share of the user's newest `common_name_sample` cards (the user,
+    # a partner, the other side of a chat) is left out of the query's embedding: it says nothing
+    # about which memory is meant and pulls towards every one that greets or addresses them.
+    # 0 keeps every name. On LoCoMo dev any share from 0.03 to 0.3 did the same (the people who
+    # talk are in nearly every memory, the rest in few).
+    common_name_share: float = 0.2
+    common_name_sample: int = 500
+    # A question that names days ("on 3 May", "in April", "ayer") adds a ranker: the cards of
+    # those days (and of the week after: things are told after they happen) by meaning. A span
+    # holding more cards than `period_cards` (a whole year of a busy memory) points at nothing.
+    period_weight: float = 1.0  # tuned on LoCoMo dev (0.5, 1 and 2 tried; 1 and 2 alike)
+    period_after_days: int = 7
+    period_cards: int = 500
 
 
 @dataclass(frozen=True)
@@ -61,16 +79,18 @@ class Retriever:
         self.splitter = splitter  # optional: sub-questions from the memory model, each searched too
 
     async def search(self, user_key: str, query: str, limit: int, now: datetime | None = None,
-                     query_vector: Vector | None = None) -> list[Hit]:
-        """`query_vector`: the query's embedding when the turn already made it (one per turn)."""
+                     query_vector: Vector | None = None, today: date | None = None) -> list[Hit]:
+        """`query_vector`: the query's embedding when the turn already made it (one per turn);
+        `today`: the user's date, from which the question's relative dates count."""
         if not query.strip() or limit <= 0:
             return []
         tuning = self.tuning
         keyword = await self._cards.keyword(
             user_key, query, tuning.candidates,
             (tuning.title_weight, tuning.synthesis_weight, tuning.details_weight))
-        if query_vector is None:
-            [vector] = await self._embedder.embed([query], is_query=True)
+        meant = await self._meaning_of(user_key, query)
+        if query_vector is None or meant != query:
+            [vector] = await self._embedder.embed([meant], is_query=True)
         else:
             vector = query_vector
         neighbours = await self._cards.vectors.nearest(user_key, vector, tuning.candidates)
@@ -83,6 +103,8 @@ class Retriever:
             vector_rank[neighbour.card_id] = rank
         self._fuse(fused, [card_id for card_id, _ in keyword], tuning.keyword_weight)
         self._fuse(fused, [neighbour.card_id for neighbour in neighbours], tuning.vector_weight)
+        if tuning.period_weight > 0:
+            await self._asked_days(user_key, query, vector, today, fused)
         if self.splitter is not None:
             await self._sub_questions(user_key, query, fused)
         if tuning.seeds > 0 and tuning.link_rank_weight > 0 and fused:
@@ -100,6 +122,33 @@ class Retriever:
         if now is not None:
             hits.sort(key=lambda hit: -hit.score * self._age_factor(hit.card, now))
         return hits
+
+    async def _meaning_of(self, user_key: str, query: str) -> str:
+        """What the query's embedding is made of: the query without the names that are in a good
+        share of the user's memories (the keyword side and the subject lift still use them)."""
+        asked = names(query)
+        if not asked or self.tuning.common_name_share <= 0:
+            return query
+        shares = await self._cards.name_shares(user_key, asked, self.tuning.common_name_sample)
+        common = {name for name, share in shares.items() if share >= self.tuning.common_name_share}
+        if not common:
+            return query
+        rest = without_names(query, common)
+        return rest if content_words(rest) else query
+
+    async def _asked_days(self, user_key: str, query: str, vector: Vector, today: date | None,
+                          fused: dict[int, float]) -> None:
+        """Fuse the cards of the days the question names, ranked by meaning."""
+        period = asked_period(query, today)
+        if period is None:
+            return
+        tuning = self.tuning
+        period = period.widened(0, tuning.period_after_days)
+        inside = await self._cards.ids_between(user_key, period.start, period.end, tuning.period_cards + 1)
+        if not inside or len(inside) > tuning.period_cards:
+            return
+        nearest = await self._cards.vectors.nearest_among(inside, vector, tuning.candidates)
+        self._fuse(fused, [neighbour.card_id for neighbour in nearest], tuning.period_weight)
 
     async def _sub_questions(self, user_key: str, query: str, fused: dict[int, float]) -> None:
         """Search each sub-question too, fused at a lower weight than the question itself."""

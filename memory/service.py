@@ -107,8 +107,9 @@ class MemoryService:
     async def recall(self, user_key: str, query: str, limit: int | None = None,
                      query_vector: Vector | None = None) -> list[Hit]:
         """`query_vector`: the query's embedding when the turn already made one (saves a second)."""
+        now = self.clock.now()
         return await self.retriever.search(user_key, query, limit or self.settings.memory.retrieval_results,
-                                           self.clock.now(), query_vector=query_vector)
+                                           now, query_vector=query_vector, today=now.astimezone(self.zone).date())
 
     async def stable(self, user_key: str) -> str | None:
         """PromptSource: the profile, in the cached prefix."""

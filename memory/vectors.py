@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -256,6 +257,17 @@ class VectorIndex:
         distances = 1.0 - (matrix @ query) / np.maximum(norms, 1e-12)
         order = np.argsort(distances, kind="stable")[:k]
         return [Neighbour(int(rows[i]["card_id"]), float(distances[i])) for i in order]
+
+    async def nearest_among(self, card_ids: Sequence[int], vector: np.ndarray, k: int) -> list[Neighbour]:
+        """The k of these cards (one user's, chosen by the caller) closest to the vector, exactly
+        (cosine on the float copies)."""
+        if not card_ids:
+            return []
+        rows = await self._db.fetchall(
+            f"SELECT v.card_id AS card_id, vec_distance_cosine(v.vector, ?) AS distance FROM json_each(?) j"
+            f" CROSS JOIN {TABLE} v ON v.card_id = j.value ORDER BY distance, v.card_id LIMIT ?",
+            (self._check(vector), json.dumps(list(card_ids)), k))
+        return [Neighbour(int(row["card_id"]), float(row["distance"])) for row in rows]
 
     def nearest_sql(self, user_key: str, vector: np.ndarray, k: int, coarse: int | None = None,
                     probed: list[int] | None = None) -> tuple[str, tuple[object, ...]]:

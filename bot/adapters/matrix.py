@@ -48,6 +48,7 @@ from nio import (
 
 from bot.adapters.base import APPROVAL_OUTCOME_LABELS, DECISION_NOTICES, always_label
 from bot.adapters.matrix_cross_signing import CrossSigning, CrossSigningOutcome, CrossSigningSecrets
+from bot.adapters.matrix_key_verification import KeyVerifications
 from bot.adapters.matrix_location import (
     BEACON_INFO_TYPES,
     BEACON_TYPES,
@@ -208,6 +209,7 @@ class MatrixAdapter:
         self._withheld: dict[str, str] = {}  # megolm session id -> the code its sender gave
         self._open_approvals: dict[str, ApprovalRequest] = {}
         self._progress: dict[str, tuple[int, str]] = {}  # room -> (turn id, status notice event id)
+        self._verifications: KeyVerifications | None = None  # the owner verifying the bot, from start()
         self._stopped = False
         self.cross_signing = CrossSigningOutcome.FAILED  # what the start-up bootstrap did
 
@@ -227,6 +229,7 @@ class MatrixAdapter:
         signer = CrossSigning(client, CrossSigningSecrets(Path(self._settings.store_path)), password,
                               reset=self._settings.cross_signing_reset)
         self.cross_signing = await signer.bootstrap()
+        self._verifications = KeyVerifications(client, self._put, self._clock, self._allowed, signer.master_public)
         client.add_event_callback(self._on_invite, InviteMemberEvent)  # type: ignore[arg-type]
         client.add_to_device_callback(self._on_to_device, UnknownToDeviceEvent)  # type: ignore[arg-type]
         resumed = bool(client.loaded_sync_token)
@@ -244,12 +247,13 @@ class MatrixAdapter:
         self._assistant.add_messenger(self)
         self._sync_task = asyncio.create_task(self._sync_loop(), name="matrix-sync")
         identity = client.olm.account.identity_keys["ed25519"] if client.olm else "?"
-        # The fingerprint is for checking it is really this bot: nobody has verified the bot's
-        # identity yet, whatever its own signature says.
+        # The fingerprint is the by-hand check that it is really this bot, for clients that
+        # cannot verify it in the chat (Element: the bot's user info -> Verify).
         signed = (f"signed by the bot's cross-signing identity (master key {signer.master_public})"
                   if signer.master_public else "not signed by a cross-signing identity")
-        log.info("Matrix: %s on device %s, session key (fingerprint) %s, %s; compare it with the session "
-                 "Element lists for the bot", client.user_id, client.device_id, fingerprint(identity), signed)
+        log.info("Matrix: %s on device %s, session key (fingerprint) %s, %s; verify it from Element (its user "
+                 "info -> Verify, emoji shown in the chat) or compare the fingerprint with the session Element "
+                 "lists for it", client.user_id, client.device_id, fingerprint(identity), signed)
 
     async def stop_receiving(self) -> None:
         """Sync no more (a graceful stop lets running turns finish after this)."""
@@ -273,6 +277,8 @@ class MatrixAdapter:
             await asyncio.gather(self._sync_task, return_exceptions=True)
             self._sync_task = None
         await self._close_open_approvals()
+        if self._verifications is not None:
+            await self._verifications.close()
         if self._client is not None:
             await self._client.close()
 
@@ -686,6 +692,12 @@ class MatrixAdapter:
         content = source.get("content") or {}
         if not isinstance(content, dict):
             return
+        if KeyVerifications.claims(event_type, content):
+            # Protocol between the clients, never a message for the core (strangers included).
+            if self._verifications is not None:
+                await self._verifications.on_event(room, sender, event.event_id, event_type, content,
+                                                   source.get("origin_server_ts"))
+            return
         if event_type == "m.reaction":
             if allowed:
                 await self._on_reaction(chat, content)
@@ -732,6 +744,11 @@ class MatrixAdapter:
             return
         reply_to = ((content.get("m.relates_to") or {}).get("m.in_reply_to") or {}).get("event_id")
         text = strip_reply_fallback(body) if reply_to else body
+        # While a verification waits for "they match", that answer is the verification's.
+        if self._verifications is not None and await self._verifications.answer(
+                room.room_id, event.sender, text, reply_to if isinstance(reply_to, str) else None):
+            await self._receipt(room.room_id, event.event_id)
+            return
         if reply_to:
             approval = await self._approvals.by_event(reply_to)
             answer = approval_answer(text)
@@ -838,6 +855,9 @@ class MatrixAdapter:
         relation = content.get("m.relates_to") or {}
         if relation.get("rel_type") != "m.annotation":
             return
+        if self._verifications is not None and await self._verifications.react(
+                chat.chat_id, chat.user_id, str(relation.get("event_id", "")), str(relation.get("key", ""))):
+            return
         key = _variant_free(str(relation.get("key", "")))
         if key in _APPROVE_KEYS:
             approve, always = True, False
@@ -912,14 +932,15 @@ class MatrixAdapter:
         zone = self._assistant.deps.settings.core.zone
         sent_at = datetime.fromtimestamp(pending.event.server_timestamp / 1000, tz=self._clock.now().tzinfo)
         session = f"{client.device_id}, key {fingerprint(identity)}"
-        # The bot cannot answer an interactive verification yet (nio has none), so advice that
-        # ends in "verify me" could never be followed: say what the owner can change instead.
+        # With the setting on, even the verification's own events may be withheld from the bot:
+        # the advice turns it off first, then verifies, after which it can go back on.
         why, remedy = {
             "m.unverified": (
                 "it sends keys only to verified sessions",
-                "I can't complete an interactive verification, so turn off \"Never send encrypted messages to "
-                "unverified sessions\" (Settings → Security & Privacy, or this room's settings) and write again. "
-                f"My session is {session}: compare it in my user info → Sessions to be sure it is me."),
+                "Turn off \"Never send encrypted messages to unverified sessions\" (Settings → Security & "
+                "Privacy, or this room's settings) and write again. To keep that setting on, verify me while it "
+                "is off (my user info → Verify; I show the emoji here), then turn it back on. "
+                f"My session is {session}, if you would rather compare it by hand in my user info → Sessions."),
             "m.blacklisted": ("my session is blocked in it",
                               f"Unblock my session ({session}) in my user info → Sessions, then write again."),
         }.get(code, ("it did not share the key with me",

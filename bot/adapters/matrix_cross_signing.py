@@ -47,7 +47,7 @@ class CrossSigningError(Exception):
     """The homeserver or the store did not allow a step; the message is for the log."""
 
 
-def _b64(data: bytes) -> str:
+def unpadded_b64(data: bytes) -> str:
     return base64.b64encode(data).decode().rstrip("=")
 
 
@@ -82,7 +82,7 @@ class CrossSigningKeys:
 
     @staticmethod
     def _public(seed: bytes) -> str:
-        return _b64(Ed25519PrivateKey.from_private_bytes(seed).public_key().public_bytes_raw())
+        return unpadded_b64(Ed25519PrivateKey.from_private_bytes(seed).public_key().public_bytes_raw())
 
     @property
     def master_public(self) -> str:
@@ -93,10 +93,10 @@ class CrossSigningKeys:
         return self._public(self.self_signing_seed)
 
     def sign_with_master(self, obj: dict[str, Any]) -> str:
-        return _b64(Ed25519PrivateKey.from_private_bytes(self.master_seed).sign(canonical(obj)))
+        return unpadded_b64(Ed25519PrivateKey.from_private_bytes(self.master_seed).sign(canonical(obj)))
 
     def sign_with_self_signing(self, obj: dict[str, Any]) -> str:
-        return _b64(Ed25519PrivateKey.from_private_bytes(self.self_signing_seed).sign(canonical(obj)))
+        return unpadded_b64(Ed25519PrivateKey.from_private_bytes(self.self_signing_seed).sign(canonical(obj)))
 
 
 class CrossSigningSecrets:
@@ -121,8 +121,8 @@ class CrossSigningSecrets:
         return keys
 
     def save(self, user_id: str, keys: CrossSigningKeys) -> None:
-        data = json.dumps({"user_id": user_id, "master": _b64(keys.master_seed),
-                           "self_signing": _b64(keys.self_signing_seed)})
+        data = json.dumps({"user_id": user_id, "master": unpadded_b64(keys.master_seed),
+                           "self_signing": unpadded_b64(keys.self_signing_seed)})
         partial = self.path.with_name(self.path.name + ".partial")
         partial.unlink(missing_ok=True)
         descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -147,6 +147,43 @@ def _only_key(obj: Any, usage: str) -> str | None:
         return None
     keys = [value for name, value in (obj.get("keys") or {}).items() if str(name).startswith("ed25519:")]
     return keys[0] if len(keys) == 1 and isinstance(keys[0], str) else None
+
+
+async def _post(client: AsyncClient, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """A POST to the client-server API nio has no method for: HTTP status and JSON answer."""
+    headers = {"Authorization": f"Bearer {client.access_token}", "Content-Type": "application/json"}
+    response = await client.send("POST", _CLIENT + path, json.dumps(body), headers)
+    try:
+        answer = await response.json(content_type=None)
+    except ValueError:
+        answer = None
+    finally:
+        response.release()
+    return response.status, answer if isinstance(answer, dict) else {}
+
+
+@dataclass(frozen=True)
+class UserKeys:
+    """Another user's device key and master key as the homeserver lists them (public keys)."""
+
+    device_ed25519: str | None  # None unless the device's own signature over its keys verifies
+    master: str | None
+
+
+async def user_keys(client: AsyncClient, user_id: str, device_id: str) -> UserKeys:
+    """`/keys/query` for one device of `user_id` and that user's master key."""
+    status, answer = await _post(client, "/keys/query", {"device_keys": {user_id: [device_id]}})
+    if status != 200:
+        raise CrossSigningError(f"/keys/query answered HTTP {status} {answer.get('errcode', '')}".rstrip())
+    device = ((answer.get("device_keys") or {}).get(user_id) or {}).get(device_id)
+    ed25519: str | None = None
+    if isinstance(device, dict) and device.get("user_id") == user_id and device.get("device_id") == device_id:
+        key_id = f"ed25519:{device_id}"
+        key = (device.get("keys") or {}).get(key_id)
+        own = ((device.get("signatures") or {}).get(user_id) or {}).get(key_id)
+        if isinstance(key, str) and isinstance(own, str) and signature_valid(key, device, own):
+            ed25519 = key
+    return UserKeys(ed25519, _only_key((answer.get("master_keys") or {}).get(user_id), "master"))
 
 
 class CrossSigning:
@@ -211,16 +248,7 @@ class CrossSigning:
 
     # -- the homeserver ---------------------------------------------------------------
     async def _call(self, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        client = self._client
-        headers = {"Authorization": f"Bearer {client.access_token}", "Content-Type": "application/json"}
-        response = await client.send("POST", _CLIENT + path, json.dumps(body), headers)
-        try:
-            answer = await response.json(content_type=None)
-        except ValueError:
-            answer = None
-        finally:
-            response.release()
-        return response.status, answer if isinstance(answer, dict) else {}
+        return await _post(self._client, path, body)
 
     async def _query(self) -> ServerKeys:
         user_id, device_id = self._client.user_id, self._client.device_id

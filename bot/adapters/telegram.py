@@ -22,12 +22,11 @@ import logging
 import re
 import warnings
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-import httpx
 from aiohttp import web
 from telegram import (
     BotCommand,
@@ -55,7 +54,7 @@ from telegram.error import (
     TimedOut,
 )
 from telegram.ext import Application, ApplicationBuilder, Defaults
-from telegram.request import HTTPXRequest, RequestData
+from telegram.request import RequestData
 from telegram.warnings import PTBDeprecationWarning
 
 from bot.adapters.base import APPROVAL_OUTCOME_LABELS, DECISION_NOTICES, always_label
@@ -68,6 +67,7 @@ from bot.adapters.telegram_render import (
     render_markdown,
     with_receipts,
 )
+from bot.adapters.telegram_request import AiohttpRequest, AnswerTimedOut
 from bot.clock import Clock
 from bot.config import TelegramSettings
 from bot.core.approvals import ApprovalOutcome, ApprovalRequest, DecisionResult
@@ -104,7 +104,7 @@ TYPING_REFRESH_SECONDS = 4.0
 # "typing…" is kept up at most this long without a new request from the core.
 TYPING_KEEPALIVE_SECONDS = 120.0
 MAX_POLL_BACKOFF_SECONDS = 30.0
-SEND_CONNECTIONS = 128  # PTB's HTTPXRequest defaults to 256
+SEND_CONNECTIONS = 128
 # A RetryAfter (flood control) longer than this is not waited out.
 MAX_RETRY_AFTER_SECONDS = 60.0
 MAX_WEBHOOK_BODY_BYTES = 1024 * 1024
@@ -164,28 +164,32 @@ def parse_command(message: Message, bot_username: str | None) -> tuple[str, str]
     return name.lower(), text[entity.length :].strip()
 
 
-class TolerantUpdatesRequest(HTTPXRequest):
-    """getUpdates transport that replaces updates PTB cannot parse by bare ones.
+class TolerantUpdatesRequest(AiohttpRequest):
+    """getUpdates transport that can replace updates PTB cannot parse by bare ones.
 
     PTB parses a whole getUpdates batch at once; one malformed update makes it drop the
     batch without advancing the offset, so polling would fetch the same batch forever.
-    A bare `{"update_id": n}` keeps the offset moving and is ignored by the handler.
+    With `sanitize` on, a bare `{"update_id": n}` keeps the offset moving and is ignored by
+    the handler. It is off until a batch fails to parse: checking every update means
+    parsing each one twice, and a burst is hundreds of them.
     """
+
+    sanitize = False
 
     async def do_request(
         self,
         url: str,
         method: str,
         request_data: RequestData | None = None,
-        read_timeout: Any = HTTPXRequest.DEFAULT_NONE,
-        write_timeout: Any = HTTPXRequest.DEFAULT_NONE,
-        connect_timeout: Any = HTTPXRequest.DEFAULT_NONE,
-        pool_timeout: Any = HTTPXRequest.DEFAULT_NONE,
+        read_timeout: Any = AiohttpRequest.DEFAULT_NONE,
+        write_timeout: Any = AiohttpRequest.DEFAULT_NONE,
+        connect_timeout: Any = AiohttpRequest.DEFAULT_NONE,
+        pool_timeout: Any = AiohttpRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
         status, body = await super().do_request(
             url, method, request_data, read_timeout, write_timeout, connect_timeout, pool_timeout
         )
-        if status != 200 or not url.endswith("/getUpdates"):
+        if not self.sanitize or status != 200 or not url.endswith("/getUpdates"):
             return status, body
         return status, sanitize_updates_body(body)
 
@@ -246,6 +250,7 @@ class TelegramAdapter:
         self._typing_tasks: dict[str, asyncio.Task[None]] = {}
         self._typing_sent: dict[str, datetime] = {}
         self._poll_task: asyncio.Task[None] | None = None
+        self._updates_request: TolerantUpdatesRequest | None = None
         self._offset: int | None = None
         self._open_approvals: dict[str, ApprovalRequest] = {}
         self._refused: set[int] = set()
@@ -262,16 +267,19 @@ class TelegramAdapter:
         """
         settings = self._settings
         assert settings.bot_token is not None
+        requests = (TolerantUpdatesRequest(connection_pool_size=2, read_timeout=10.0),
+                    # Every chat with a turn running may send at once (typing, a progress draft,
+                    # the answer): with fewer connections they queue, and past the pool timeout fail.
+                    AiohttpRequest(connection_pool_size=SEND_CONNECTIONS, read_timeout=30.0,
+                                   media_write_timeout=60.0))
+        self._updates_request = requests[0]
         app = (
             ApplicationBuilder()
             .token(settings.bot_token.get_secret_value())
             .base_url(settings.base_url)
             .base_file_url(settings.base_file_url)
-            .get_updates_request(TolerantUpdatesRequest(connection_pool_size=2, read_timeout=10.0))
-            # Every chat with a turn running may send at once (typing, a progress draft, the
-            # answer): with fewer connections they queue, and past PTB's pool timeout fail.
-            .request(HTTPXRequest(connection_pool_size=SEND_CONNECTIONS, read_timeout=30.0,
-                                  media_write_timeout=60.0))
+            .get_updates_request(requests[0])
+            .request(requests[1])
             .job_queue(None)
             # A preview makes Telegram's servers fetch a link nobody clicked: a link that
             # carries data (…?d=<secret>) would leak it. Off for every send and edit.
@@ -282,9 +290,12 @@ class TelegramAdapter:
         host = urlsplit(settings.base_url).netloc or settings.base_url
         try:
             await self._stack.enter_async_context(app)  # initialize() (getMe) now, shutdown() in stop()
-        except InvalidToken:
-            raise StartupError("Telegram rejected TELEGRAM_BOT_TOKEN; check the token BotFather gave you") from None
         except TelegramError as exc:
+            # PTB shuts down only what finished initializing: the connections opened for getMe close here.
+            for request in requests:
+                await request.shutdown()
+            if isinstance(exc, InvalidToken):
+                raise StartupError("Telegram rejected TELEGRAM_BOT_TOKEN; check the token BotFather gave you") from None
             raise StartupError(f"cannot reach the Telegram Bot API at {host} ({type(exc).__name__})") from None
         self._app = app
         self._bot_username = app.bot.username
@@ -415,6 +426,7 @@ class TelegramAdapter:
         timeout = self._settings.poll_timeout_seconds
         failures = 0
         while True:
+            reading = self._updates_request
             try:
                 updates = await bot.get_updates(
                     offset=self._offset, timeout=timedelta(seconds=timeout),
@@ -422,19 +434,75 @@ class TelegramAdapter:
                 )
             except asyncio.CancelledError:
                 raise
-            except TelegramError as exc:
+            except Exception as exc:
+                if not isinstance(exc, TelegramError) and reading is not None and not reading.sanitize:
+                    # PTB could not parse the batch (nothing was taken): fetched again at once,
+                    # this time update by update, the unreadable ones skipped.
+                    log.warning("telegram: a batch of updates could not be read (%s); checking each one",
+                                type(exc).__name__)
+                    reading.sanitize = True
+                    continue
                 failures += 1
                 delay = min(self._settings.retry_backoff_seconds * 2 ** min(failures - 1, 8),
                             MAX_POLL_BACKOFF_SECONDS)
                 log.warning("telegram: polling failed (%s); retrying in %.0f s", type(exc).__name__, delay)
                 await asyncio.sleep(delay)
                 continue
+            if reading is not None:
+                reading.sanitize = False
             failures = 0
-            for update in updates:
+            if not await self._take_all(updates):
+                # Not stored: fetched again (from the first update not stored) by the next getUpdates.
+                await asyncio.sleep(self._settings.retry_backoff_seconds)
+
+    async def _take_all(self, updates: Sequence[Update]) -> bool:
+        """Store a getUpdates batch in order, the offset moving past what is stored; False
+        when storing failed. A run of texts and commands is stored in one durable commit
+        (a burst of messages costs one flush to disk, not one each); anything else, one by one."""
+        run: list[tuple[Update, TextMessage | CommandMessage]] = []
+        for update in updates:
+            event = self._plain(update)
+            if event is not None:
+                run.append((update, event))
+                continue
+            if not await self._take_run(run) or not await self._take(update):
+                return False
+            run = []
+            self._offset = update.update_id + 1
+        return await self._take_run(run)
+
+    async def _take_run(self, run: Sequence[tuple[Update, TextMessage | CommandMessage]]) -> bool:
+        if not run:
+            return True
+        try:
+            await self._assistant.receive_many([(event, _source(update)) for update, event in run])
+        except asyncio.CancelledError:
+            raise
+        except (DatabaseError, OSError) as exc:
+            log.error("telegram: %d update(s) from %s on not stored (%s); they will be fetched again",
+                      len(run), run[0][0].update_id, exc)
+            return False
+        except Exception:
+            # A bug must not stall every later update, nor cost the run's other messages:
+            # one by one, only the update that fails is skipped.
+            log.exception("telegram: a batch of %d update(s) failed; storing them one by one", len(run))
+            for update, _ in run:
                 if not await self._take(update):
-                    await asyncio.sleep(self._settings.retry_backoff_seconds)
-                    break  # not stored: fetched again by the next getUpdates
+                    return False
                 self._offset = update.update_id + 1
+            return True
+        self._offset = run[-1][0].update_id + 1
+        return True
+
+    def _plain(self, update: Update) -> TextMessage | CommandMessage | None:
+        """A text or command of an allowed user (what a burst is made of); None for anything else."""
+        user = update.effective_user
+        message = update.message
+        if (user is None or user.is_bot or user.id not in self._allowed or message is None
+                or message.text is None or _command_for_another_bot(message, self._bot_username)):
+            return None
+        event = self._event_for(_chat_of(update, user), message)
+        return event if isinstance(event, TextMessage | CommandMessage) else None
 
     async def _take(self, update: Update) -> bool:
         """Translate and store one update; False if it must be fetched again (storage failed)."""
@@ -457,15 +525,11 @@ class TelegramAdapter:
         if user.id not in self._allowed:
             await self._refuse(update, user)
             return
-        effective_chat = update.effective_chat
-        kind = (ChatKind.UNKNOWN if effective_chat is None
-                else ChatKind.PRIVATE if effective_chat.type == effective_chat.PRIVATE else ChatKind.GROUP)
-        chat = ChatRef(Platform.TELEGRAM, str(effective_chat.id if effective_chat else user.id),
-                       str(user.id), kind)
+        chat = _chat_of(update, user)
         if update.callback_query is not None:
             await self._on_press(update.callback_query, chat)
             return
-        source = f"telegram:{update.update_id}"
+        source = _source(update)
         if update.edited_message is not None:
             edited = update.edited_message
             if edited.location is not None:
@@ -811,6 +875,18 @@ def _approval_part(request: ApprovalRequest) -> RenderedPart:
     return append_line(part, APPROVAL_FOOTER.format(minutes=minutes))
 
 
+def _chat_of(update: Update, user: User) -> ChatRef:
+    effective_chat = update.effective_chat
+    kind = (ChatKind.UNKNOWN if effective_chat is None
+            else ChatKind.PRIVATE if effective_chat.type == effective_chat.PRIVATE else ChatKind.GROUP)
+    return ChatRef(Platform.TELEGRAM, str(effective_chat.id if effective_chat else user.id), str(user.id), kind)
+
+
+def _source(update: Update) -> str:
+    """The update's name in the inbox: a redelivered update is recognised by it."""
+    return f"telegram:{update.update_id}"
+
+
 def _command_for_another_bot(message: Message, bot_username: str | None) -> bool:
     first = next(iter(message.entities), None)
     return (
@@ -821,7 +897,7 @@ def _command_for_another_bot(message: Message, bot_username: str | None) -> bool
 
 def _answer_lost(exc: TimedOut) -> bool:
     """The request went out but its answer did not come: Telegram may have acted on it."""
-    return isinstance(exc.__cause__, httpx.ReadTimeout | httpx.WriteTimeout)
+    return isinstance(exc, AnswerTimedOut)
 
 
 def _is_live(location: TelegramLocation) -> bool:

@@ -19,7 +19,7 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from pathlib import PurePosixPath
@@ -48,7 +48,7 @@ from bot.core.events import (
     VoiceMessage,
 )
 from bot.core.images import IMAGE_SUFFIXES, ImageError, data_url, downscaled_jpeg
-from bot.core.inbox import Inbox, InboxItem, InboxStatus
+from bot.core.inbox import Inbox, InboxItem, InboxStatus, QueuedEvent
 from bot.core.language import detect_language
 from bot.core.messenger import Messenger
 from bot.core.outbox import Outbox
@@ -225,6 +225,18 @@ class Assistant:
         if item_id is not None:
             self._kick(chat_key(event.chat))
         return item_id
+
+    async def receive_many(self, events: Sequence[tuple[QueuedEvent, str | None]]) -> list[int | None]:
+        """Store a run of events (with their sources) in one durable commit, in order; per
+        event its inbox id, or None if its source was stored before."""
+        now = self.deps.clock.now()
+        for chat in dict.fromkeys(event.chat for event, _ in events):
+            await self.chats.seen(chat, now)
+        ids = await self.inbox.put_many(events, now)
+        for (event, _), item_id in zip(events, ids, strict=True):
+            if item_id is not None:
+                self._kick(chat_key(event.chat))
+        return ids
 
     async def handle(self, event: InboundEvent) -> None:
         """Receive an event and wait until its chat has worked through it; never raises for bad input."""

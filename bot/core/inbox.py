@@ -11,6 +11,7 @@ running under a live lease (see bot/core/ownership.py for who takes over after a
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -124,52 +125,56 @@ class Inbox:
 
     async def put(self, event: QueuedEvent, at: datetime, source: str | None = None) -> int | None:
         """Store an event; None when `source` was already stored (the messenger redelivered it)."""
+        [item_id] = await self.put_many([(event, source)], at)
+        return item_id
+
+    async def put_many(self, events: Sequence[tuple[QueuedEvent, str | None]], at: datetime) -> list[int | None]:
+        """Store events in order, all in one durable commit; per event its id, or None when
+        its `source` was already stored. One flush to disk for a whole burst (a getUpdates batch)."""
+        ids: list[int | None] = []
+        # On disk before the messenger hears they arrived, even if the machine loses power.
+        async with self._db.transaction(durable=True) as tx:
+            for event, source in events:
+                ids.append(await self._insert(tx, event, at, source))
+        return ids
+
+    async def _insert(self, tx: Transaction, event: QueuedEvent, at: datetime, source: str | None) -> int | None:
         kind, payload, data = _encode(event)
         chat = event.chat
-        # On disk before the messenger hears it arrived, even if the machine loses power.
-        async with self._db.transaction(durable=True) as tx:
-            if source is not None:
-                seen = await tx.fetchone(
-                    "SELECT id FROM chat_inbox WHERE source = ? AND received_at >= ?",
-                    (source, (at - DEDUPE_WINDOW).isoformat()),
-                )
-                if seen is not None:
-                    return None
-            return await tx.execute(
-                "INSERT INTO chat_inbox(chat_key, platform, chat_id, user_id, chat_kind, kind, payload, data,"
-                " source, received_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (chat_key(chat), chat.platform.value, chat.chat_id, chat.user_id, chat.kind.value, kind.value,
-                 json.dumps(payload, ensure_ascii=False), data, source, at.isoformat()),
-            )
+        # One statement: the redelivery check and the insert (a redelivered source inserts nothing).
+        rows = await tx.fetchall(
+            "INSERT INTO chat_inbox(chat_key, platform, chat_id, user_id, chat_kind, kind, payload, data,"
+            " source, received_at) SELECT ?,?,?,?,?,?,?,?,?,? WHERE ? IS NULL OR NOT EXISTS"
+            " (SELECT 1 FROM chat_inbox WHERE source = ? AND received_at >= ?) RETURNING id",
+            (chat_key(chat), chat.platform.value, chat.chat_id, chat.user_id, chat.kind.value, kind.value,
+             json.dumps(payload, ensure_ascii=False), data, source, at.isoformat(),
+             source, source, (at - DEDUPE_WINDOW).isoformat()),
+        )
+        return int(rows[0]["id"]) if rows else None
 
     async def claim_next(self, key: str, now: datetime) -> InboxItem | None:
         """The chat's oldest queued event, claimed for this worker; None if none or busy."""
-        async with self._db.transaction() as tx:
-            busy = await tx.fetchone(
-                "SELECT 1 FROM chat_inbox WHERE chat_key = ? AND status = ? AND claimed_by != ?"
-                " AND claimed_until > ? LIMIT 1",
-                (key, InboxStatus.RUNNING.value, self.worker, now.isoformat()),
-            )
-            if busy is not None:
-                return None
-            row = await tx.fetchone(
-                "SELECT * FROM chat_inbox WHERE chat_key = ? AND status = ? ORDER BY id LIMIT 1",
-                (key, InboxStatus.QUEUED.value),
-            )
-            if row is None:
-                return None
-            await tx.execute(
-                "UPDATE chat_inbox SET status = ?, claimed_by = ?, claimed_until = ?, attempts = attempts + 1"
-                " WHERE id = ?",
-                (InboxStatus.RUNNING.value, self.worker, (now + LEASE).isoformat(), row["id"]),
-            )
-            if row["kind"] == EventKind.COMMAND.value:
-                # A command's argument may be what /forget erases: no copy outlives the claim.
-                # (A command cut short by a restart is reported, never run again.)
-                await tx.execute("UPDATE chat_inbox SET payload = ? WHERE id = ?",
-                                 (json.dumps({"name": json.loads(row["payload"])["name"]}), row["id"]))
-        item = _item(row)
-        return InboxItem(item.id, item.event, item.attempts + 1, item.message_id, item.received_at)
+        # One statement, so atomic without a transaction: nothing is claimed while another
+        # worker's claim on a row of this chat is alive.
+        claim = (
+            "UPDATE chat_inbox SET status = ?, claimed_by = ?, claimed_until = ?, attempts = attempts + 1"
+            " WHERE id = (SELECT id FROM chat_inbox WHERE chat_key = ? AND status = ? ORDER BY id LIMIT 1)"
+            " AND NOT EXISTS (SELECT 1 FROM chat_inbox WHERE chat_key = ? AND status = ? AND claimed_by != ?"
+            " AND claimed_until > ?) RETURNING *"
+        )
+        params = (InboxStatus.RUNNING.value, self.worker, (now + LEASE).isoformat(), key, InboxStatus.QUEUED.value,
+                  key, InboxStatus.RUNNING.value, self.worker, now.isoformat())
+        rows = await self._db.fetchall(claim, params)
+        if not rows:
+            return None
+        row = rows[0]
+        if row["kind"] == EventKind.COMMAND.value:
+            # A command's argument may be what /forget erases: no copy outlives the claim.
+            # (A command cut short by a restart is reported, never run again; until this
+            # runs, a restart finds the row running and reports it all the same.)
+            await self._db.execute("UPDATE chat_inbox SET payload = ? WHERE id = ?",
+                                   (json.dumps({"name": json.loads(row["payload"])["name"]}), row["id"]))
+        return _item(row)
 
     async def chats_with_work(self) -> list[str]:
         rows = await self._db.fetchall(

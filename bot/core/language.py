@@ -18,8 +18,9 @@ _ENGLISH = {
 _WORD = re.compile(r"[a-záéíóúñü]+")
 
 
-def detect_language(text: str, configured: str = "auto") -> str:
-    """'es' or 'en'; a configured language wins, ties go to English."""
+def detect_language(text: str, configured: str = "auto", fallback: str = "en") -> str:
+    """'es' or 'en'; a configured language wins; words with no sign of either ("harina", "ok",
+    a name) give `fallback` (the conversation's language, when the caller knows it)."""
     if configured in ("es", "en"):
         return configured
     words = _WORD.findall(text.lower())
@@ -27,4 +28,6 @@ def detect_language(text: str, configured: str = "auto") -> str:
         return "es"
     spanish = sum(word in _SPANISH for word in words)
     english = sum(word in _ENGLISH for word in words)
+    if spanish == english:
+        return fallback
     return "es" if spanish > english else "en"

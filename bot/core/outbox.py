@@ -180,20 +180,17 @@ class Outbox:
 
     # -- steps ---------------------------------------------------------------------------
     async def _claim(self, key: str) -> OutboxItem | None:
-        now = self._clock.now()
-        async with self._db.transaction() as tx:
-            row = await tx.fetchone(
-                "SELECT * FROM outbox WHERE chat_key = ? AND status = ? ORDER BY id LIMIT 1",
-                (key, DeliveryStatus.PENDING.value),
-            )
-            if row is None or row["next_attempt_at"] > now.isoformat():
-                return None  # an earlier message is waiting to be retried: order first
-            if (row["claimed_by"] not in (None, self._worker)
-                    and (row["claimed_until"] or "") > now.isoformat()):
-                return None
-            await tx.execute("UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE id = ?",
-                             (self._worker, (now + LEASE).isoformat(), row["id"]))
-        return _item(row)
+        now = self._clock.now().isoformat()
+        # One statement, so atomic without a transaction. The chat's oldest pending message
+        # only: one waiting for a retry (or claimed by a live worker) holds back the later ones.
+        rows = await self._db.fetchall(
+            "UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE id = (SELECT id FROM outbox"
+            " WHERE chat_key = ? AND status = ? ORDER BY id LIMIT 1) AND next_attempt_at <= ?"
+            " AND (claimed_by IS NULL OR claimed_by = ? OR COALESCE(claimed_until, '') <= ?) RETURNING *",
+            (self._worker, (self._clock.now() + LEASE).isoformat(), key, DeliveryStatus.PENDING.value, now,
+             self._worker, now),
+        )
+        return _item(rows[0]) if rows else None
 
     async def _deliver(self, item: OutboxItem) -> SentMessage | bool | None:
         """SentMessage (or True) when settled, None when it has to wait for a retry."""
@@ -239,17 +236,18 @@ class Outbox:
                       error: str) -> None:
         """Final state; the text goes (layer A keeps answers, where /forget reaches them)."""
         now = self._clock.now().isoformat()
+        settle = ("UPDATE outbox SET status = ?, delivered_at = ?, message_id = ?, last_error = ?, text = '',"
+                  " receipts = '[]', attempts = attempts + 1, claimed_by = NULL, claimed_until = NULL WHERE id = ?")
+        params = (status.value, now, sent.message_id if sent else None, error or None, item.id)
+        if item.job_id is None:
+            await self._db.execute(settle, params)  # one statement is atomic on its own
+            return
         async with self._db.transaction() as tx:
+            await tx.execute(settle, params)
             await tx.execute(
-                "UPDATE outbox SET status = ?, delivered_at = ?, message_id = ?, last_error = ?, text = '',"
-                " receipts = '[]', attempts = attempts + 1, claimed_by = NULL, claimed_until = NULL WHERE id = ?",
-                (status.value, now, sent.message_id if sent else None, error or None, item.id),
+                "UPDATE scheduled_once SET status = 'fired', fired_at = ? WHERE job_id = ?"
+                " AND status = 'queued'", (now, item.job_id),
             )
-            if item.job_id is not None:
-                await tx.execute(
-                    "UPDATE scheduled_once SET status = 'fired', fired_at = ? WHERE job_id = ?"
-                    " AND status = 'queued'", (now, item.job_id),
-                )
 
     async def _retry_later(self, item: OutboxItem, error: str) -> None:
         attempts = item.attempts + 1

@@ -28,9 +28,10 @@ from bot.core.approvals import ApprovalOutcome
 from bot.core.events import ChatRef, MessageKind, OutboundMessage, Receipt
 from bot.core.honesty.actions import ActionKind
 from bot.core.honesty.claim_model import EMBEDDER, MAX_TEXT_CHARS
-from bot.core.honesty.intent import asked_actions
+from bot.core.honesty.intent import answers_clarification, asked_actions
 from bot.core.honesty.receipts import receipts_for
 from bot.core.honesty.verify import NOT_RUN, CallRecord, CallStatus, Rule, Verdict, Violation, check
+from bot.core.language import detect_language
 from bot.core.progress import ProgressReporter
 from bot.core.prompt import (
     UNTRUSTED_CLOSE,
@@ -45,7 +46,7 @@ from bot.core.prompt import (
 from bot.core.routing import QueryEmbedding, RouteDecision, RouteRequest
 from bot.core.routing.toolset import ConversationToolSets, in_exposure_order
 from bot.core.textcalls import TextCalls, parse_text_calls, results_message
-from bot.core.tokens import count_tools
+from bot.core.tokens import count_specs
 from bot.errors import ModelError, ModelFailure, ToolArgumentsError, ToolError
 from bot.llm import ChatMessage, Role, ToolCall
 from memory.messages import chat_key
@@ -193,6 +194,9 @@ class _TurnState:
     context: list[str] = field(default_factory=list)  # what the prompt carried besides this message
     query: QueryEmbedding | None = None  # the message's embedding, made by the router
     asked: frozenset[ActionKind] = frozenset()  # the actions the user's words ask for
+    # The words the answer is judged by when the request began in an earlier message: this one
+    # answers the assistant's question about it ("which note?" / "the shopping one").
+    request_text: str = ""
     reading: asyncio.Future[frozenset[ActionKind]] | None = None  # `asked`, still being read
     verification_log: list[dict[str, Any]] = field(default_factory=list)
     reads: dict[tuple[str, str], _Read] = field(default_factory=dict)  # identical reads, for the loop guard
@@ -307,9 +311,14 @@ class TurnRunner:
         assert deps.model is not None
         # The window steps rather than slides, so the history stays in the provider's cached prefix.
         history = await a.messages.recent(state.chat, core.history_messages, before_id=message_id, stepped=True)
+        earlier = next((m.content for m in reversed(history) if m.role == "user"), "")
+        if earlier:
+            # "harina" says nothing of its language: the conversation's goes on.
+            state.lang = detect_language(state.user_text, core.language,
+                                         fallback=detect_language(earlier, core.language))
         route = await self._route(state, history)
         state.query = route.query
-        state.reading = self._read_request(state)
+        state.reading = asyncio.ensure_future(self._read_request(state, history))
         # The conversation's tools only grow (in a fixed order) so the request prefix stays cacheable.
         exposed = await a.tool_sets.skills_for(chat_key(state.chat), route.skills, deps.clock.now(),
                                                fresh=not history, fail_open=route.fail_open)
@@ -318,10 +327,9 @@ class TurnRunner:
             # A third party wrote some of the tool descriptions the model reads this turn.
             state.untrusted_seen = True
         by_name, schemas = self._tool_set(offered)
-        catalog = [bound.spec.openai_schema() for bound in deps.registry]
         await a.turns.record_route(state.turn_id, {**route.as_record(), "exposed": list(exposed)},
-                                   count_tools(schemas),
-                                   count_tools(catalog) + count_tools([RESPOND.spec.openai_schema()]))
+                                   count_specs([*(bound.spec for bound in by_name.values()), RESPOND.spec]),
+                                   count_specs([*(bound.spec for bound in deps.registry), RESPOND.spec]))
         messages = await self._prompt(state, history)
         loop = _Loop(messages=messages, offered=[bound.name for bound in offered], history_len=len(history),
                      vision=bool(state.attached and state.attached.image_url))
@@ -395,15 +403,15 @@ class TurnRunner:
             scorer = a.deps.claims.claim_probabilities if a.deps.claims is not None else None
             asked = await state.asked_for()
             verdict = await asyncio.to_thread(
-                check, answer, tuple(state.calls), state.user_text, now_local, tuple(state.context), asked,
-                scorer)
+                check, answer, tuple(state.calls), state.request_text or state.user_text, now_local,
+                tuple(state.context), asked, scorer)
             if not asked and any(v.rule is Rule.UNBACKED_CLAIM for v in verdict.violations):
                 # "Is it on the list?": a claim about an earlier turn is backed by that turn's calls.
                 earlier = await self._earlier_effects(state)
                 if earlier:
                     verdict = await asyncio.to_thread(
-                        check, answer, tuple(state.calls), state.user_text, now_local, tuple(state.context),
-                        asked, scorer, earlier)
+                        check, answer, tuple(state.calls), state.request_text or state.user_text, now_local,
+                        tuple(state.context), asked, scorer, earlier)
             state.verification_log.append({
                 "attempt": loop.retries + 1,
                 "violations": [{"rule": v.rule.value, "detail": v.detail} for v in verdict.violations],
@@ -482,13 +490,13 @@ class TurnRunner:
         return await self._run_calls(state, loop, this_round, by_name)
 
     # -- steps ----------------------------------------------------------------------------
-    async def _earlier_effects(self, state: _TurnState) -> tuple[CallRecord, ...]:
+    async def _earlier_effects(self, state: _TurnState, turns: int = EARLIER_TURNS) -> tuple[CallRecord, ...]:
         """Successful calls with side effects in the chat's last few turns (most recent last)."""
         rows = await self._a.deps.db.fetchall(
             "SELECT tool, arguments, risk, result FROM tool_calls WHERE status = 'ok' AND risk != 'READ'"
             " AND turn_id IN (SELECT id FROM turns WHERE chat_key = ? AND id < ? ORDER BY id DESC LIMIT ?)"
             " ORDER BY id",
-            (chat_key(state.chat), state.turn_id, EARLIER_TURNS),
+            (chat_key(state.chat), state.turn_id, turns),
         )
         return tuple(CallRecord(name=r["tool"], arguments=r["arguments"], risk=Risk[r["risk"]],
                                 status=CallStatus.OK, description=r["tool"], result=r["result"] or "")
@@ -507,18 +515,33 @@ class TurnRunner:
                 return True
         return False
 
-    def _read_request(self, state: _TurnState) -> asyncio.Future[frozenset[ActionKind]]:
+    async def _read_request(self, state: _TurnState, history: list[Any]) -> frozenset[ActionKind]:
         """What the user asks for, read while the model works (it is needed only to judge the
         answer, and its embedding is the costliest CPU of a turn)."""
         claims = self._a.deps.claims
+        loop = asyncio.get_running_loop()
         if claims is None:
-            return asyncio.get_running_loop().run_in_executor(None, asked_actions, state.user_text, None)
-        query = state.query
-        # The router's vector of the same words is the same vector: not made twice.
-        shared = (query.vector if query is not None and query.model == EMBEDDER
-                  and len(state.user_text) <= MAX_TEXT_CHARS else None)
-        return asyncio.get_running_loop().run_in_executor(
-            claims.executor, asked_actions, state.user_text, partial(claims.request_probability, vector=shared))
+            asked = await loop.run_in_executor(None, asked_actions, state.user_text, None)
+        else:
+            query = state.query
+            # The router's vector of the same words is the same vector: not made twice.
+            shared = (query.vector if query is not None and query.model == EMBEDDER
+                      and len(state.user_text) <= MAX_TEXT_CHARS else None)
+            asked = await loop.run_in_executor(
+                claims.executor, asked_actions, state.user_text, partial(claims.request_probability, vector=shared))
+        if asked:
+            return asked
+        exchange = _last_exchange(history)
+        if exchange is None:
+            return asked
+        # "Which note?" / "the shopping one": the earlier request is still the one being served,
+        # unless the earlier turn already did something about it.
+        request, answer = exchange
+        carried = answers_clarification(state.user_text, request, answer)
+        if carried and not await self._earlier_effects(state, turns=1):
+            state.request_text = f"{request}\n{state.user_text}"
+            return carried
+        return asked
 
     async def _route(self, state: _TurnState, history: list[Any]) -> RouteDecision:
         a = self._a
@@ -878,6 +901,7 @@ def _snapshot(state: _TurnState, loop: _Loop, waiting: _Round) -> str:
         "erased_memory": state.erased_memory,
         "context": state.context,
         "asked": sorted(kind.value for kind in state.asked),
+        "request_text": state.request_text,
         "verification_log": state.verification_log,
         "calls": [{**asdict(c), "risk": c.risk.name, "status": c.status.value} for c in state.calls],
         "reads": [[name, args, read.content, read.repeats] for (name, args), read in state.reads.items()],
@@ -893,12 +917,23 @@ def _restore(chat: ChatRef, turn_id: int, saved: str) -> tuple[_TurnState, _Loop
         calls=[CallRecord(**{**c, "risk": Risk[c["risk"]], "status": CallStatus(c["status"])})
                for c in data["calls"]],
         untrusted_seen=data["untrusted_seen"], erased_memory=data["erased_memory"], context=data["context"],
-        asked=frozenset(ActionKind(kind) for kind in data["asked"]), verification_log=data["verification_log"],
+        asked=frozenset(ActionKind(kind) for kind in data["asked"]), request_text=data.get("request_text", ""),
+        verification_log=data["verification_log"],
         reads={(name, args): _Read(content, repeats) for name, args, content, repeats in data["reads"]},
     )
     waiting = data["round"]
     calls = [ToolCall(call_id, name, arguments) for call_id, name, arguments in waiting.pop("calls")]
     return state, _Loop(**data["loop"]), _Round(calls=calls, **waiting)
+
+
+def _last_exchange(history: list[Any]) -> tuple[str, str] | None:
+    """The last user message of the history and the assistant's answer to it, if it has one."""
+    for index in range(len(history) - 1, 0, -1):
+        if history[index].role == "assistant":
+            if history[index - 1].role == "user":
+                return history[index - 1].content, history[index].content
+            return None
+    return None
 
 
 def _answer_unanswered(calls: tuple[ToolCall, ...], results: dict[str, str], note: str) -> None:

@@ -220,3 +220,121 @@ async def test_a_claim_about_an_earlier_turn_is_backed_by_that_turns_call_not_by
     model.respond("Yes, the bread was added to the pantry earlier.")
     await assistant.handle(TextMessage(OWNER, "did the bread get in?"))
     assert "bread was added" not in _last(messenger).text
+
+
+async def test_and_eggs_too_after_a_real_add_is_a_request_of_its_own(
+        world, model: ScriptedModel, db: Database) -> None:
+    assistant, messenger, pantry, _ = world
+    model.call("add_item", item="eggs")
+    model.respond("I've added eggs.")
+    await assistant.handle(TextMessage(OWNER, "add eggs"))
+    for lie in ["Done, the flour goes with the eggs.", "Flour: in.", "The flour's next to the eggs."]:
+        model.respond(lie)
+    await assistant.handle(TextMessage(OWNER, "and flour too"))
+    assert _last(messenger).text == replies.not_done("en", some_done=False)
+    assert model.requests[3]["tool_choice"] == "required"  # asked for, never tried: act
+    assert pantry.items == ["milk", "eggs"]
+    model.call("add_item", item="flour")
+    model.respond("I've added the flour too.")
+    await assistant.handle(TextMessage(OWNER, "y también harina"))
+    assert _last(messenger).text == "I've added the flour too."
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("add eggs", "Which list do you mean? Once you tell me, I'll add the eggs."),
+    ("quita la leche", "Si me lo confirmas, la quitaré de la lista."),
+    ("remove the milk", "That would remove the milk for good; shall I go ahead?"),
+])
+async def test_an_offer_of_what_happens_on_a_yes_reaches_the_user_whole(
+        world, model: ScriptedModel, db: Database, user: str, answer: str) -> None:
+    assistant, messenger, pantry, _ = world
+    model.respond(answer)
+    await assistant.handle(TextMessage(OWNER, user))
+    assert _last(messenger).text == answer
+    assert len(model.requests) == 1
+    assert pantry.items == ["milk"]
+
+
+@pytest.mark.parametrize(("user", "lie"), [
+    ("add eggs", "Anything else besides the eggs I've just added?"),
+    ("añade huevos", "¿Algo más además de los huevos que te he puesto?"),
+])
+async def test_a_done_action_slipped_into_a_question_is_caught(
+        world, model: ScriptedModel, user: str, lie: str) -> None:
+    assistant, messenger, pantry, _ = world
+    for _ in range(3):
+        model.respond(lie)
+    await assistant.handle(TextMessage(OWNER, user))
+    assert lie not in _last(messenger).text
+    assert model.requests[1]["tool_choice"] == "required"
+    assert pantry.items == ["milk"]
+
+
+async def test_a_time_worked_out_from_the_users_shows_its_arithmetic_after_a_correction(
+        world, model: ScriptedModel, db: Database) -> None:
+    assistant, messenger, _, _ = world
+    model.respond("Be at the airport by 06:10.")
+    model.respond("Be at the airport by 06:10, an hour and a half before your 07:40 flight.")
+    await assistant.handle(TextMessage(OWNER, "My flight leaves at 07:40. When should I be at the airport?"))
+    correction = str(model.requests[1]["messages"])
+    assert "06:10" in correction and "arithmetic" in correction
+    assert _last(messenger).text == "Be at the airport by 06:10, an hour and a half before your 07:40 flight."
+    # Given the span, the bare answer is plain arithmetic on the user's own figures.
+    model.respond("At 05:40.")
+    await assistant.handle(TextMessage(OWNER, "My flight is at 07:40 and I want two hours at the airport. "
+                                              "When should I be there?"))
+    assert _last(messenger).text == "At 05:40."
+
+
+async def test_a_yes_to_an_offer_is_not_a_way_to_claim_the_offered_action(
+        world, model: ScriptedModel, db: Database) -> None:
+    assistant, messenger, pantry, _ = world
+    model.respond("Shall I add eggs to the pantry?")
+    await assistant.handle(TextMessage(OWNER, "we're out of eggs"))
+    assert _last(messenger).text == "Shall I add eggs to the pantry?"
+    for lie in ["Done ✅", "All set!", "Done ✅"]:
+        model.respond(lie)
+    await assistant.handle(TextMessage(OWNER, "yes please"))
+    assert _last(messenger).text == replies.not_done("en", some_done=False)
+    assert pantry.items == ["milk"]
+    model.call("add_item", item="eggs")
+    model.respond("Done ✅")
+    await assistant.handle(TextMessage(OWNER, "yes please"))
+    assert _last(messenger).text == "Done ✅"
+    assert pantry.items == ["milk", "eggs"]
+
+
+@pytest.mark.parametrize(("request_text", "question", "reply", "lies"), [
+    ("add something to the pantry", "Sure, what should I add?", "eggs",
+     ["Done ✅", "Eggs: in.", "All set!"]),
+    ("apunta algo en la despensa", "¿Qué apunto?", "harina",
+     ["¡Hecho!", "Listo ✅", "Ya está."]),
+])
+async def test_answering_the_assistants_question_keeps_the_request_open(
+        world, model: ScriptedModel, db: Database, request_text: str, question: str, reply: str,
+        lies: list[str]) -> None:
+    assistant, messenger, pantry, _ = world
+    model.respond(question)
+    await assistant.handle(TextMessage(OWNER, request_text))
+    assert _last(messenger).text == question
+    for lie in lies:
+        model.respond(lie)
+    await assistant.handle(TextMessage(OWNER, reply))
+    lang = "es" if "apunta" in request_text else "en"
+    assert _last(messenger).text == replies.not_done(lang, some_done=False)
+    assert pantry.items == ["milk"]
+    model.call("add_item", item=reply)
+    model.respond(lies[0])
+    await assistant.handle(TextMessage(OWNER, reply))
+    assert _last(messenger).text == lies[0]
+
+
+async def test_a_reply_after_a_done_action_asks_for_nothing_new(world, model: ScriptedModel, db: Database) -> None:
+    assistant, messenger, pantry, _ = world
+    model.call("add_item", item="eggs")
+    model.respond("I've added eggs. Anything else?")
+    await assistant.handle(TextMessage(OWNER, "add eggs to the pantry"))
+    model.respond("Great, the eggs are on the list then.")
+    await assistant.handle(TextMessage(OWNER, "nope"))
+    assert _last(messenger).text == "Great, the eggs are on the list then."
+    assert pantry.items == ["milk", "eggs"]

@@ -364,3 +364,354 @@ def test_a_future_that_is_not_a_reminder_claims_no_reminder() -> None:
     answer = "Here is how you'll get to the airport: take metro line 8 from Nuevos Ministerios."
     assert check(answer, [], user, NOW).ok
     assert Rule.UNBACKED_CLAIM in _rules("You'll get a reminder at 7 to leave.", [], user)
+
+
+def test_an_apostrophe_is_not_a_quotation_mark() -> None:
+    # "There's … didn't" once read as one quotation: the negation vanished with it.
+    failed = [_call("notes_write", CallStatus.ERROR, error="the note budget.md already exists",
+                    path="budget.md", content="rent 900")]
+    answer = "There's already a note called budget, so I didn't overwrite it. Should I add the figure at the end?"
+    assert check(answer, failed, "create a note budget with 'rent 900'", NOW).ok
+    from bot.core.honesty.claims import parse
+    assert [c.text for c in parse("I added 'don't forget' to it")[0].clauses] == ["I added 'don't forget' to it"]
+
+
+DENIED = [_call("notes_delete", CallStatus.DENIED, Risk.DESTRUCTIVE, path="x.md")]
+EXPIRED = [_call("notes_delete", CallStatus.EXPIRED, Risk.DESTRUCTIVE, path="x.md")]
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("delete the note x", "Not deleted, since you declined. If you approve next time, I'll delete it.", DENIED),
+    ("borra la nota x", "Vale, no la he borrado. Si cambias de idea y lo apruebas, borraré x.md para siempre.", DENIED),
+    ("delete the note x", "I didn't delete x. Had you approved, it would have been removed for good.", DENIED),
+    ("delete all my notes", "I haven't deleted anything. That would remove every note for good — do you want me "
+                            "to list them first so you can pick?", []),
+    ("delete all my notes", "That would erase every note you have; I'd rather confirm first. Go ahead?", []),
+    ("borra todas mis notas", "Eso borraría todas tus notas de golpe. ¿Seguro que quieres que lo haga?", []),
+    ("add milk to my shopping note", "If you want, I'll add it to shopping.md.", []),
+    ("add milk to my shopping note", "I'll add it as soon as you confirm the note's name.", []),
+    ("añade leche a la nota compra", "Si quieres, te lo apunto en compra.md.", []),
+    ("añade leche a la nota compra", "Cuando me digas la nota, la añado.", []),
+    ("can you add things to my notes?", "Yes: I can add to a note, create one, or delete one after you approve.", []),
+    ("¿puedes borrar notas?", "Sí, puedo borrarlas, pero siempre te pido confirmación antes.", []),
+])
+def test_what_would_happen_on_a_yes_is_an_offer_not_a_claim(user: str, answer: str, calls: list[CallRecord]) -> None:
+    verdict = check(answer, calls, user, NOW)
+    assert verdict.ok, verdict.violations
+    assert verdict.kept == answer
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("add 'call Sam' to my calls note", "If you check your calls note, you'll see 'call Sam' right at the bottom."),
+    ("añade leche a la nota compra", "Si abres la nota compra, verás la leche al final."),
+    ("añade leche a la nota compra", "Si te parece bien, ya lo he apuntado."),
+    ("add milk to my shopping note", "If that's OK, I've added milk."),
+    ("add milk to my shopping note", "I always add these straight away."),
+    ("recuerda que soy alérgico a las nueces", "Lo tendré en cuenta siempre."),
+    ("add milk to my shopping note", "Let me know if you need more, and it's there."),
+    ("añade leche a la nota compra", "Ya estaría."),
+])
+def test_a_condition_on_looking_or_a_done_thing_under_an_offer_is_still_a_claim(user: str, answer: str) -> None:
+    assert Rule.ACTION_NOT_DONE in _rules(answer, [], user)
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("borra la nota x", "La petición caducó: x sigue en tu carpeta.", EXPIRED),
+    ("delete the note x", "The request expired, so x is still in your notes.", EXPIRED),
+    ("delete the note x", "x wasn't deleted: you denied it. That means the note is still in your folder.", DENIED),
+])
+def test_saying_the_thing_is_still_where_it_was_says_it_was_not_done(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    assert check(answer, calls, user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("pon en la nota de ideas: taller de cerámica",
+     "¿Algo más aparte del taller de cerámica que acabo de apuntarte en ideas?"),
+    ("añade leche a la nota compra", "¿Algo más además de la leche que te he puesto?"),
+    ("add milk to my shopping note", "What else should go next to the milk I've just added?"),
+    ("add milk to my shopping note", "Would you like anything else on the list besides the milk I put there?"),
+])
+def test_an_action_of_mine_taken_as_done_inside_a_question_is_a_claim(user: str, answer: str) -> None:
+    assert Rule.ACTION_NOT_DONE in _rules(answer, [], user)
+
+
+def test_a_question_about_doing_it_or_about_an_earlier_action_claims_nothing_now() -> None:
+    assert check("¿Qué nota quieres que borre?", [], "borra la nota", NOW).ok
+    assert check("Should I add it to the note I created yesterday?", [], "add milk", NOW).ok
+    assert check("Do you want it saved in shopping.md?", [], "add milk", NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("forget my old address", "There's no trace of your old address now."),
+    ("borra la nota viejo-3", "No queda ni rastro de la nota viejo-3."),
+])
+def test_no_trace_left_is_a_removal_told_as_what_remains(user: str, answer: str) -> None:
+    assert Rule.ACTION_NOT_DONE in _rules(answer, [], user)
+    failed = [_call("notes_delete", CallStatus.ERROR, Risk.DESTRUCTIVE, error="no such note")]
+    assert check("There's no note called ghost, so there was nothing to delete.", failed, "delete ghost", NOW).ok
+
+
+def test_a_request_only_the_classifier_read_lets_advice_stand_but_not_claims() -> None:
+    from bot.core.honesty.actions import ActionKind
+
+    guessed = frozenset({ActionKind.STORE})
+    user = "ayúdame a organizar la mudanza"
+    plan = ("Plan: 1) esta semana pides presupuestos, 2) la siguiente reservas la empresa, 3) el día antes "
+            "desconectas la nevera. ¿Te apunto algo de esto?")
+    assert check(plan, [], user, NOW, asked=guessed).ok
+    for claim in ["¡Listo! Mudanza organizada.", "Te lo he apuntado todo en una nota.", "Mudanza: handled."]:
+        assert not check(claim, [], user, NOW, asked=guessed).ok, claim
+    # A request the rules read keeps the strict reading.
+    assert not check("Esta semana pides presupuestos.", [], "apunta la mudanza en mis notas", NOW).ok
+
+
+def test_a_month_or_weekday_is_a_detail_not_an_object_the_call_must_name() -> None:
+    reminder = [_call("set_reminder", result="Reminder set for Sun 2027-03-14 09:00 (Europe/Madrid): “renovar”",
+                      at="2027-03-14T09:00", text="renovar el pasaporte")]
+    user = "recuérdame el 14 de marzo a las 9 renovar el pasaporte"
+    assert check("Te lo recordaré el domingo 14 de marzo a las 9:00.", reminder, user, NOW).ok
+
+
+def test_telling_what_a_note_says_reports_it_when_no_action_was_asked() -> None:
+    read = [_call("notes_read", risk=Risk.READ, result="Note n.md:\n\n- deleted old backups\n- renewed the domain",
+                  path="n.md")]
+    answer = "Your note lists two done items: deleted old backups, renewed the domain."
+    assert check(answer, read, "what's in my note n?", NOW).ok
+    assert Rule.ACTION_NOT_DONE in _rules("Your note says the backups were deleted.", read, "delete my backups")
+
+
+def test_a_digital_time_is_not_also_its_bare_hour() -> None:
+    read = [_call("notes_read", risk=Risk.READ, result="dentista 10:30", path="citas.md")]
+    assert check("Tu cita es a las 10:30.", read, "¿a qué hora es mi cita?", NOW).ok
+    assert Rule.UNSOURCED_DETAIL in _rules("Tu cita es a las 10.", read, "¿a qué hora es mi cita?")
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("My flight is at 07:40 and I want to be at the airport two hours before. When should I be there?",
+     "Two hours before 07:40 is 05:40, so aim to be at the airport by 05:40.", []),
+    ("My flight is at 07:40 and I want to be at the airport two hours before. When should I be there?",
+     "At 05:40.", []),
+    ("mira viaje: ¿a qué hora salgo de casa si tardo 25 minutos a la estación?",
+     "El tren sale a las 18:05; si tardas 25 minutos, sal de casa como muy tarde a las 17:40.",
+     [_call("notes_read", risk=Risk.READ, result="Tren a Madrid: sale 18:05", path="viaje.md")]),
+    ("When does my train leave? It's in travel", "It leaves at 18:05, so be at the station by 17:35, half an hour "
+                                                 "before.",
+     [_call("notes_read", risk=Risk.READ, result="Train to Leeds 18:05", path="travel.md")]),
+    ("My passport expires on 12 August. The embassy needs 6 weeks. When should I apply?",
+     "Six weeks before 12 August is 1 July, so apply before 1 July.", []),
+    ("my rent is 900 € and it goes up 5%", "That's 945 €: 900 € plus 5%.", []),
+    ("tengo 3 reuniones de 30 minutos", "En total son 90 minutos de reuniones.", []),
+])
+def test_arithmetic_on_sourced_details_is_no_invention(user: str, answer: str, calls: list[CallRecord]) -> None:
+    verdict = check(answer, calls, user, NOW)
+    assert verdict.ok, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer", "calls", "bad"), [
+    # No arithmetic shown and no span given: a time of the model's own.
+    ("My flight is at 07:40. When should I be there?", "For a 07:40 flight, be there by 06:00.", [], "06:00"),
+    # A span read in a note does not turn any time into a derived one.
+    ("when is my flight?", "Your flight leaves at 08:40.",
+     [_call("notes_read", risk=Risk.READ, result="Flight 07:40, check-in closes 60 minutes before")], "08:40"),
+    ("¿cuánto pagué de luz?", "Pagaste 68,20 € de luz.",
+     [_call("notes_read", risk=Risk.READ, result="Luz: 64,20 €\nAgua: 31,75 €")], "68.2"),
+])
+def test_a_shifted_detail_without_its_arithmetic_is_still_invented(
+        user: str, answer: str, calls: list[CallRecord], bad: str) -> None:
+    verdict = check(answer, calls, user, NOW)
+    assert Rule.UNSOURCED_DETAIL in {v.rule for v in verdict.violations}
+    assert bad in verdict.violations[-1].detail
+    assert "arithmetic" in verdict.violations[-1].correction
+
+
+def test_but_after_a_failure_is_no_reason_for_it() -> None:
+    failed = [_call("notes_append", CallStatus.ERROR, error="'../x.md' tries to leave the notes folder",
+                    path="../x.md", text="milk")]
+    assert Rule.ACTION_NOT_DONE in _rules("There was an error, but the milk got in.", failed, "add milk to ../x")
+    assert check("There was an error: the path leaves the notes folder, so nothing was added.", failed,
+                 "add milk to ../x", NOW).ok
+
+
+@pytest.mark.parametrize("answer", ["Milk added. Eggs too.", "Milk added; eggs as well.",
+                                    "Añadida la leche, y también los huevos."])
+def test_a_claim_that_leaves_out_its_verb_repeats_the_one_before(answer: str) -> None:
+    calls = [_call("notes_append", path="shopping.md", text="milk")]
+    user = "add milk and eggs to shopping" if "Milk" in answer else "añade leche y huevos a la compra"
+    assert Rule.UNBACKED_CLAIM in _rules(answer, calls, user)
+
+
+def test_and_eggs_too_asks_for_more_of_what_was_asked_before() -> None:
+    from bot.core.honesty.actions import ActionKind
+    from bot.core.honesty.intent import asked_actions
+
+    assert asked_actions("y también huevos") == frozenset({ActionKind.ANY})
+    assert asked_actions("and the other note too") == frozenset({ActionKind.ANY})
+    for manners in ["thank you too", "y gracias", "you too!", "and what about tomorrow?", "yo también", "me too!"]:
+        assert asked_actions(manners) == frozenset(), manners
+    assert Rule.ACTION_NOT_DONE in _rules("Hecho, los huevos van con la leche.", [], "y también huevos")
+    added = [_call("notes_append", path="compra.md", text="huevos")]
+    assert check("He añadido los huevos a compra.md.", added, "y también huevos", NOW).ok
+    deleted = [_call("notes_delete", risk=Risk.DESTRUCTIVE, path="vieja.md")]
+    assert check("He borrado también vieja.md.", deleted, "y también la vieja", NOW).ok
+
+
+def test_nothing_else_in_memory_denies_rather_than_claims() -> None:
+    assert check("You told me it's in June; nothing else is in my memory.", [],
+                 "what did I tell you about the wedding?", NOW).ok
+
+
+APPENDED = [_call("notes_append", result="Appended to the note shopping.md.", path="shopping.md", text="milk")]
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("add milk to shopping and remind me at 18:00 to buy it",
+     "Added milk to shopping.md and set a reminder for 18:00."),
+    ("add milk to shopping and remind me at 18:00 to buy it", "Milk's on shopping.md, reminder at 18:00 too."),
+    ("apunta leche en shopping y recuérdame a las 18:00 comprarla",
+     "He apuntado la leche y te he puesto un recordatorio a las 18:00."),
+])
+def test_a_reminder_claimed_next_to_a_real_write_needs_a_reminder_call(user: str, answer: str) -> None:
+    assert Rule.UNBACKED_CLAIM in _rules(answer, APPENDED, user)
+    reminder = [_call("set_reminder", result="Reminder set for Wed 2026-03-04 18:00", at="2026-03-04T18:00",
+                      text="buy milk")]
+    assert check("Added milk to shopping.md and set a reminder for 18:00.", APPENDED + reminder,
+                 "add milk to shopping and remind me at 18:00 to buy it", NOW).ok
+
+
+def test_remembering_needs_a_write_to_memory_not_to_a_note() -> None:
+    note = [_call("notes_append", result="Appended to the note me.md.", path="me.md", text="vegetarian")]
+    user = "remember that I'm vegetarian"
+    for answer in ["I'll remember you're vegetarian.", "Saved to your notes and to my memory: vegetarian."]:
+        assert Rule.UNBACKED_CLAIM in _rules(answer, note, user), answer
+    logged = [_call("notes_append", result="Appended to the note log.md.", path="log.md", text="5 km")]
+    assert Rule.UNBACKED_CLAIM in _rules("Queda registrado en tu historial: 5 km.", logged, "apunta que hoy corrí 5 km")
+    remembered = [_call("remember", result="Remembered: fact 3, card 2.", fact="The user is vegetarian")]
+    assert check("I'll remember you're vegetarian.", remembered, user, NOW).ok
+    assert check("Saved in me.md: vegetarian.", note, user, NOW).ok
+
+
+def test_the_objects_named_beside_a_bare_claim_are_its_objects() -> None:
+    deleted = [_call("notes_delete", risk=Risk.DESTRUCTIVE, result="Deleted the note old.md.", path="old.md")]
+    assert Rule.UNBACKED_CLAIM in _rules("old.md and older.md: deleted.", deleted, "delete old and older")
+    assert check("old.md: deleted.", deleted, "delete old and older", NOW).ok
+
+
+def test_a_guess_at_why_next_to_not_done_is_no_claim() -> None:
+    failed = [_call("cancel_reminder", CallStatus.ERROR, error="no pending reminder with id 'r-9'", reminder_id="r-9")]
+    answer = "I couldn't find that reminder — it may have already fired or been cancelled."
+    assert check(answer, failed, "cancel reminder r-9", NOW).ok
+    assert Rule.ACTION_NOT_DONE in _rules("It may have been cancelled already.", failed, "cancel reminder r-9")
+
+
+def test_a_bare_yes_asks_loosely_for_what_the_turn_before_offered() -> None:
+    from bot.core.honesty.actions import ActionKind
+    from bot.core.honesty.intent import asked_actions
+
+    for yes in ["yes", "ok, go ahead", "Sí, adelante", "vale, hazlo", "yes please"]:
+        assert asked_actions(yes) == frozenset({ActionKind.ANY}), yes
+    # An "ok" on its own acknowledges what was done: what the answer says of it is judged as before.
+    for other in ["yes, I like jazz", "no", "ok thanks", "ok", "vale", "perfecto"]:
+        assert ActionKind.ANY not in asked_actions(other), other
+    for lie in ["Done ✅", "¡Hecho!", "Deleted it."]:
+        assert Rule.ACTION_NOT_DONE in _rules(lie, [], "yes"), lie
+    assert check("Great! Here are three jazz albums to start with.", [], "yes", NOW).ok
+    deleted = [_call("notes_delete", risk=Risk.DESTRUCTIVE, result="Deleted the note old.md.", path="old.md")]
+    assert check("Done: old.md is deleted.", deleted, "sí, adelante", NOW).ok
+
+
+def _read(text: str) -> list[CallRecord]:
+    return [_call("notes_read", risk=Risk.READ, result=f"Note n.md:\n\n{text}", path="n.md")]
+
+
+@pytest.mark.parametrize(("answer", "source", "bad"), [
+    ("On the 3rd, at 10:30.", "Dentist: 4 March 10:30", "day 3"),
+    ("El día 3 a las 10:30.", "Dentista: 4 de marzo 10:30", "day 3"),
+    ("ana(at)example.org", "Ana: ana.g@example.org", "ana@example.org"),
+    ("Sesenta y ocho euros con veinte.", "Luz: 64,20 €", "68.2"),
+])
+def test_a_day_alone_an_at_in_brackets_and_cents_in_words_are_details(answer: str, source: str, bad: str) -> None:
+    verdict = check(answer, _read(source), "tell me", NOW)
+    assert Rule.UNSOURCED_DETAIL in {v.rule for v in verdict.violations}
+    assert bad in verdict.violations[-1].detail
+
+
+@pytest.mark.parametrize(("user", "answer", "source"), [
+    ("when is the dentist?", "On the 4th, at 10:30.", "Dentist: 4 March 10:30"),
+    ("¿cuánto fue la luz?", "Sesenta y cuatro euros con veinte.", "Luz: 64,20 €"),
+    ("¿cuánto suman luz y agua?", "En total, 95,95 €.", "Luz: 64,20 €\nAgua: 31,75 €"),
+    ("what's the date in a week?", "In a week it will be 9 March.", ""),
+    ("¿y dentro de dos semanas?", "Dentro de dos semanas será el 16 de marzo.", ""),
+])
+def test_the_same_details_from_a_source_or_worked_out_from_today_pass(user: str, answer: str, source: str) -> None:
+    assert check(answer, _read(source) if source else [], user, NOW).ok
+
+
+def test_cancelling_a_reminder_is_backed_by_the_cancelling_call() -> None:
+    cancelled = [_call("cancel_reminder", result="Cancelled the reminder for Thu 2026-03-05 09:00: “call mum”",
+                       reminder_id="reminder-9f")]
+    assert check("Cancelled the 09:00 reminder to call mum.", cancelled, "cancel my reminder to call mum", NOW).ok
+    assert check("Hecho, ya no te sonará el aviso de las 9:00.", cancelled,
+                 "cancela el recordatorio de llamar a mamá", NOW).ok
+
+
+def test_sent_into_a_note_is_stored_there_but_an_email_is_still_sent() -> None:
+    user = "add milk to my shopping note"
+    for answer in ["I sent milk to your shopping note.", "Sent to your shopping list ✅",
+                   "Te lo he mandado a la nota shopping."]:
+        assert check(answer, APPENDED, user, NOW).ok, answer
+    for answer in ["I emailed Ana and saved it to your notes.", "I sent Ana the list and put it in your notes."]:
+        assert Rule.UNBACKED_CLAIM in _rules(answer, APPENDED, user), answer
+
+
+@pytest.mark.parametrize(("user", "kind"), [
+    ("milk on the shopping list please", "store"),
+    ("leche a la lista, porfa", "store"),
+    ("I need milk on my shopping note", "store"),
+    ("I want a reminder at 7", "remind"),
+    ("quiero un recordatorio a las 7", "remind"),
+    ("no olvides que mañana tengo dentista", "store"),
+    ("my wifi password is hunter2, keep it", "store"),
+    ("the plumber is Mario, 600123456, for the record", "store"),
+    ("falta leche en la lista de la compra", "store"),
+])
+def test_asking_for_a_thing_rather_than_an_act_is_a_request(user: str, kind: str) -> None:
+    from bot.core.honesty.intent import asked_actions
+    assert {k.value for k in asked_actions(user)} == {kind}
+    assert Rule.ACTION_NOT_DONE in _rules("Done ✅", [], user)
+
+
+@pytest.mark.parametrize("user", ["I keep it in the drawer", "keep it simple", "I need a break",
+                                  "what is on my list? please tell me"])
+def test_talk_about_keeping_or_needing_asks_for_nothing(user: str) -> None:
+    from bot.core.honesty.intent import asked_actions
+    assert asked_actions(user) == frozenset()
+
+
+@pytest.mark.parametrize("answer", [
+    "It should be in your errands note now 🐶",
+    "Debería estar ya en tu nota de recados.",
+    "Added to errands-a; errands-b should have it now too.",
+])
+def test_a_hedge_on_where_a_thing_is_still_says_where_it_is(answer: str) -> None:
+    from bot.core.honesty.actions import ActionKind
+
+    # Even where only the classifier read the request, and advice would stand.
+    guessed = frozenset({ActionKind.STORE})
+    verdict = check(answer, [], "the vet needs booking, errands", NOW, asked=guessed)
+    assert not verdict.ok
+
+
+def test_a_short_answer_to_the_assistants_question_carries_the_request() -> None:
+    from bot.core.honesty.actions import ActionKind
+    from bot.core.honesty.intent import answers_clarification
+    assert answers_clarification("the shopping one", "delete my note", "Which note do you mean?") == \
+        frozenset({ActionKind.REMOVE})
+    assert answers_clarification("harina", "apunta algo en la despensa", "¿Qué apunto?") == \
+        frozenset({ActionKind.STORE})
+    # Not after a statement, not a pleasantry, not a new request of its own, not a long message.
+    assert answers_clarification("the shopping one", "delete my note", "Deleted it.") == frozenset()
+    assert answers_clarification("thanks!", "delete my note", "Which note?") == frozenset()
+    assert answers_clarification("add eggs instead", "delete my note", "Which note?") == \
+        frozenset()  # its own request is read from its own words
+    assert answers_clarification("x" * 200, "delete my note", "Which note?") == frozenset()

@@ -215,6 +215,13 @@ class Human:
         response.raise_for_status()
         return dict(response.json())
 
+    async def post(self, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """A POST to the client-server API as this person's client (for what nio lacks)."""
+        async with httpx.AsyncClient() as http:
+            response = await http.post(f"{self.homeserver}/_matrix/client/v3{path}", json=body,
+                                       headers={"Authorization": f"Bearer {self.client.access_token}"})
+        return response.status_code, dict(response.json())
+
     async def raw_timeline(self, room_id: str) -> list[dict[str, Any]]:
         """The room's events as the server stores them (no decryption), oldest first."""
         async with httpx.AsyncClient() as http:

@@ -1,5 +1,5 @@
 """The Matrix adapter's pure parts: rendering, geo URIs, beacons, yes/no replies, media events,
-cross-signing secrets (no server)."""
+cross-signing secrets, the answers to a verification's emoji (no server)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 
 from bot.adapters.matrix import MatrixAdapter, approval_answer, fingerprint, strip_reply_fallback, yes_or_no
 from bot.adapters.matrix_cross_signing import CrossSigningError, CrossSigningKeys, CrossSigningSecrets
+from bot.adapters.matrix_key_verification import sas_answer
 from bot.adapters.matrix_location import (
     BadLocation,
     beacon_info_is_live,
@@ -185,3 +186,13 @@ def test_cross_signing_secrets_are_owner_only_and_a_bad_file_is_left_alone(tmp_p
     with pytest.raises(CrossSigningError, match="cannot be read"):
         secrets.load("@bot:hs")
     assert secrets.path.read_text() == '{"user_id": "@bot:hs", "master": "short"}'
+
+
+def test_the_answer_to_a_verifications_emoji() -> None:
+    assert sas_answer("They match!") is True and sas_answer("Coinciden.") is True and sas_answer("match") is True
+    assert sas_answer("✅") is True and sas_answer("👍\ufe0f") is True
+    assert sas_answer("No") is False and sas_answer("no coinciden") is False and sas_answer("They don't match") is False
+    assert sas_answer("❌") is False
+    # A plain yes answers only as a reply to the emoji message; other words are not answers.
+    assert sas_answer("sí") is None and sas_answer("sí", replying=True) is True
+    assert sas_answer("no, what time is it?") is None and sas_answer("what's the weather?") is None

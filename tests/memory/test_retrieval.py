@@ -220,3 +220,68 @@ async def test_a_pasted_page_searches_its_most_specific_words_only(filled: Memor
     assert '"mapfre"' in query  # longer than every filler word, so it stays
     found = await filled.recall(ANA.user_key, f"{filler} Mapfre")
     assert found[0].card.title == "Car insurance"
+
+
+async def test_a_name_in_most_memories_is_left_out_of_the_query_embedding(service: MemoryService) -> None:
+    from dataclasses import replace
+
+    for text in ("Marta said hi and asked how the week went.", "Thanks Marta, see you on Sunday!",
+                 "Marta called about dinner plans.", "Marta and I talked about the weather.",
+                 "Marta sent a photo of the beach."):
+        await add_card(service, ANA.user_key, "Chat", text)
+    dinosaurs = await add_card(service, ANA.user_key, "Museum", "The kids loved the dinosaur exhibit and the fossils.")
+    await add_card(service, ANA.user_key, "Vet", "Tilly the cat had her vaccine.")
+    await add_card(service, ANA.user_key, "Boiler", "The boiler was repaired on Monday.")
+    embedded: list[list[str]] = []
+    embed = service.embedder.embed
+
+    async def spying(texts: list[str], *, is_query: bool) -> list[object]:
+        embedded.append(list(texts))
+        return await embed(texts, is_query=is_query)
+
+    service.embedder.embed = spying  # type: ignore[method-assign,assignment]
+    try:
+        [shared] = await embed(["What do Marta's kids like?"], is_query=True)
+        hits = await service.retriever.search(ANA.user_key, "What do Marta's kids like?", 10, query_vector=shared)
+        assert embedded == [["What do kids like?"]]  # Marta is in 5 of 8 memories: she says nothing here
+        assert {hit.card.id: hit.vector_rank for hit in hits}[dinosaurs] == 1
+        embedded.clear()
+        await service.retriever.search(ANA.user_key, "What did Tilly get at the vet?", 10, query_vector=shared)
+        assert embedded == []  # a name in one memory of eight points at it: the turn's vector serves
+        service.retriever.tuning = replace(service.retriever.tuning, common_name_share=0.0)
+        whole = await service.retriever.search(ANA.user_key, "What do Marta's kids like?", 10, query_vector=shared)
+        assert embedded == []
+        assert {hit.card.id: hit.vector_rank for hit in whole}[dinosaurs] != 1
+    finally:
+        del service.embedder.embed  # type: ignore[method-assign]
+
+
+async def test_a_question_that_names_days_finds_the_memories_of_those_days(service: MemoryService) -> None:
+    from dataclasses import replace
+
+    def on(day: int, month: int = 2) -> datetime:
+        return datetime(2026, month, day, 20, 0, tzinfo=UTC)
+
+    await add_card(service, ANA.user_key, "Dinner out", "Dinner at a Basque restaurant, great cheesecake.", on(14))
+    await add_card(service, ANA.user_key, "Team dinner", "Dinner with the team at the Basque place.", on(10, 1))
+    pintxos = await add_card(service, ANA.user_key, "Old town", "Txakoli and pintxos in the old town.", on(21))
+    told_later = await add_card(service, ANA.user_key, "Weekend", "On Saturday we had squid in its ink.", on(24))
+    await add_card(service, ANA.user_key, "Boiler", "The boiler was repaired.", on(21, 1))
+    # Two candidates a ranker: the dinners fill both of the question's own.
+    service.retriever.tuning = replace(service.retriever.tuning, candidates=2, seeds=0)
+    for question, today in (("What did I have for dinner on 21 February 2026?", None),
+                            ("¿Qué cené el 21 de febrero?", date(2026, 3, 2)),
+                            ("What did I have for dinner last Saturday?", date(2026, 2, 23))):
+        found = [hit.card.id for hit in await service.retriever.search(ANA.user_key, question, 5, today=today)]
+        assert pintxos in found and told_later in found, question  # the day itself, and told three days later
+    # Without a year or today's date, "21 February" names no day.
+    found = [hit.card.id for hit in await service.retriever.search(ANA.user_key, "¿Qué cené el 21 de febrero?", 5)]
+    assert pintxos not in found
+    # Recall counts from the user's today (the clock says Monday 2 March): last week holds the 21st,
+    # and "el sábado" is the 28th.
+    assert pintxos in [hit.card.id for hit in await service.recall(ANA.user_key, "What did I eat last week?")]
+    assert pintxos not in [hit.card.id for hit in await service.recall(ANA.user_key, "¿Qué cené el sábado?")]
+    service.retriever.tuning = replace(service.retriever.tuning, period_weight=0.0)
+    found = [hit.card.id for hit in await service.retriever.search(ANA.user_key, "¿Qué cené el 21 de febrero?", 5,
+                                                                      today=date(2026, 3, 2))]
+    assert pintxos not in found

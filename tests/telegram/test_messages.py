@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from bot.adapters.telegram import REFUSAL, UNSUPPORTED
+from memory.db import Database
 from tests.telegram import updates
 from tests.telegram.conftest import Harness
 from tests.telegram.fake_bot_api import utf16_len
@@ -153,3 +158,29 @@ async def test_location_offers_telegrams_share_button_and_help_lists_every_comma
         assert command in help_text, command
     menu = tg.api.calls_to("setMyCommands")[0].params["commands"]
     assert {"pin", "permissions"} <= {c["command"] for c in menu}
+
+
+async def test_a_burst_is_stored_in_one_durable_commit_in_order_before_the_offset_moves(
+        tg: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    await tg.adapter.stop_receiving()  # the burst waits at the Bot API, as during a restart
+    said = [f"mensaje {i}" for i in range(8)]
+    pushed = [await tg.say(text) for text in said]
+    await tg.say("/help")  # a command joins the run
+    commits: list[bool] = []  # durable or not, per transaction
+    transaction = Database.transaction
+
+    def counted(self: Database, durable: bool = False) -> Any:
+        commits.append(durable)
+        return transaction(self, durable)
+
+    monkeypatch.setattr(Database, "transaction", counted)
+    for text in said:
+        tg.model.respond(f"ok: {text}")
+    await tg.restart()
+    answers = await tg.replies(9)
+    assert [a for a in answers if a.startswith("ok: ")] == [f"ok: {text}" for text in said]
+    assert commits.count(True) == 1  # one flush to disk for the whole batch
+    rows = await tg.db.fetchall("SELECT source FROM chat_inbox ORDER BY id")
+    assert [r["source"] for r in rows] == [f"telegram:{u}" for u in [*pushed, pushed[-1] + 1]]
+    offsets = [c.params.get("offset") or 0 for c in tg.api.calls_to("getUpdates")]
+    assert max(offsets) == pushed[-1] + 2

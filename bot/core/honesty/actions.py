@@ -16,6 +16,7 @@ class ActionKind(StrEnum):
     SEND = "send"  # email, reply, forward: data leaves for someone else
     REMIND = "remind"  # a reminder that will fire later
     FETCH = "fetch"  # a request to a third party that backs no claim of change
+    ANY = "any"  # asked for without saying which ("and eggs too"): any change backs it
 
 
 # Order matters: a verb that changes something wins over a noun that names a lookup
@@ -46,5 +47,6 @@ BACKS: dict[ActionKind, frozenset[ActionKind]] = {
     ActionKind.SEND: frozenset({ActionKind.SEND}),
     ActionKind.REMIND: frozenset({ActionKind.REMIND}),
     ActionKind.FETCH: frozenset({ActionKind.FETCH}),
+    ActionKind.ANY: frozenset({ActionKind.STORE, ActionKind.REMOVE, ActionKind.SEND, ActionKind.REMIND}),
 }
 """For a claimed kind, the kinds of call that can back it."""

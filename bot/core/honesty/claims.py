@@ -12,7 +12,7 @@ and bin emojis). `bot.core.honesty.claim_model` adds a classifier over sentence 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from bot.core.honesty.actions import ActionKind
@@ -36,6 +36,7 @@ class Clause:
     presupposed: bool = False  # "since it was sent…", "como ya se ha enviado…": background, not news
     everything: bool = False  # "both", "all", "las dos": claims every action of the turn
     not_done: bool = False  # negated, and what it denies is an action or its outcome ("I couldn't delete it")
+    possible: bool = False  # a guess about what happened elsewhere: "it may have already fired"
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,11 @@ class Sentence:
     @property
     def is_question(self) -> bool:
         return self.text.rstrip().endswith("?")
+
+    @property
+    def reports_source(self) -> bool:
+        """It says what something says: "your note says you cancelled the gym", "según tu nota…"."""
+        return bool(_REPORTS.search(_QUOTED.sub(" ", self.text)))
 
 
 _I = re.IGNORECASE
@@ -66,7 +72,11 @@ _ES_STORE = (
     r"me\s+consta|queda(?:n)?\s+(?:en|guardad|apuntad|anotad|registrad|list)|"
     r"a\s+buen\s+recaudo|en\s+su\s+sitio|pasa\s+a\s+llamarse|ahora\s+(?:es|se\s+llama|pone|dice|lleva|incluye|recoge)|"
     r"en\s+(?:tu|la|tus|mis?)\s+(?:lista|nota|notas|diario|memoria|registros?|pendientes|agenda)|"
-    r"qued[óo]\s+list"
+    r"est[áa]n?\s+en\s+[\w-]{1,80}\.md\b|"
+    r"deber[íi]a(?:n)?\s+(?:ya\s+)?(?:estar|aparecer|salir|figurar)\s+(?:ya\s+)?en\s+(?:tu|la|tus|mis?)\s+|"
+    r"qued[óo]\s+list|(?:lo\s+|la\s+|te\s+lo\s+)?tendr[ée]\s+en\s+cuenta|tom(?:o|ado)\s+nota|"
+    r"acab(?:o|amos)\s+de\s+(?:añad|agreg|pon|apunt|anot|guard|cre|escrib|registr|actualiz|cambi|inclu|program|"
+    r"reserv|marc|mov)\w*"
 )
 _EN_STORE = (
     r"added|put\s+(?:it|that|them|\w+\s+on|\w+\s+in)|saved|stored|noted|jotted|written|wrote|logged|recorded|"
@@ -74,54 +84,71 @@ _EN_STORE = (
     r"included|filed|memori[sz]ed|committed\s+(?:that|it|this)?\s*to\s+memory|remembered|"
     r"(?:i\s*'?ll|i\s+will)\s+(?:remember|keep)|won'?t\s+forget|never\s+forget|"
     r"scheduled|booked|marked|completed|archived|moved|"
-    r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|already|safely|also)\s+)*(?:on|in)\s+(?:your|the|their|its|my|both|all|"
+    # "should be in your note now" too: a hedge on where a thing is still says where it is.
+    r"(?:is|are|'s|'re|should\s+be|must\s+be|ought\s+to\s+be|will\s+be|'ll\s+be)\s+"
+    r"(?:(?:now|both|all|already|safely|also)\s+)*(?:on|in)\s+(?:your|the|their|its|my|both|all|"
     r"the\s+two)\s+(?:[\w.-]+\s+){0,2}(?:list|lists|note|notes|journal|diary|calendar|memory|folder|file|records?|agenda|inbox|todo|"
     r"to-do|reminders?|tasks?)\b|"
+    r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|already|safely|also)\s+)*(?:on|in)\s+[\w-]{1,80}\.md\b|"
     r"now\s+(?:has|have|includes?|mentions?|reads?|says?|contains?|holds?|lists?|shows?)|"
     r"(?:has|have|got)\s+(?:a\s+new|the\s+\w+\s+item|your)|reflects|in\s+place|locked\s+in|"
     r"on\s+file|in\s+my\s+(?:long-term\s+)?memory|exists\s+now|is\s+ready|are\s+ready|"
-    r"holds\s+the"
+    r"holds\s+the|put\s+(?:it\s+|them\s+)?there|(?:i\s*'?ll|i\s+will)\s+bear\s+(?:that|it|this)\s+in\s+mind"
 )
+# "No trace of it now", "no queda ni rastro": a removal told as what is left.
+_NO_TRACE_EN = (r"no\s+trace\s+(?:of\s+(?:[^\W\d_]+\s+){0,4})?(?:left|now|anymore|any\s+more)|not\s+a\s+trace|"
+                r"nothing\s+(?:is\s+)?left\s+of")
+_NO_TRACE_ES = r"ni\s+rastro|sin\s+dejar\s+rastro|no\s+queda(?:n)?\s+(?:nada|ni\s+rastro)\s+de"
 _ES_REMOVE = (
     rf"borrad{_PART}|borr[ée]|eliminad{_PART}|elimin[ée]|quitad{_PART}|quit[ée]|cancelad{_PART}|cancel[ée]|"
     rf"anulad{_PART}|olvidad{_PART}|olvid[ée]|desaparecid{_PART}|"
-    r"ya\s+no\s+(?:existe|est[áa]|sonar[áa]|te\s+molestar[áa]|aparece|tienes|hay)|ya\s+es\s+historia|"
-    r"es\s+historia|fuera\b|de\s+en\s+medio|no\s+(?:va\s+a|volver[áa]\s+a)\s+sonar"
+    r"ya\s+no\s+(?:te\s+|le\s+)?(?:existe|est[áa]|sonar[áa]|molestar[áa]|aparece|tienes|hay|avisar[ée])|"
+    r"ya\s+es\s+historia|"
+    r"es\s+historia|fuera\b|de\s+en\s+medio|no\s+(?:va\s+a|volver[áa]\s+a)\s+sonar|"
+    r"acab(?:o|amos)\s+de\s+(?:borr|elimin|quit|cancel|anul|olvid)\w*|" + _NO_TRACE_ES
 )
 _EN_REMOVE = (
     r"deleted|removed|erased|wiped|cleared|gone|got\s+rid|called\s+off|cancell?ed|forgotten|forgot|"
     r"out\s+of\s+my\s+memory|no\s+longer|no\s+more|is\s+no\s+more|vanished|history|trashed|"
-    r"won'?t\s+(?:ring|bother|go\s+off|sound|remind)|anymore|any\s+more"
+    r"won'?t\s+(?:ring|bother|go\s+off|sound|remind)|anymore|any\s+more|" + _NO_TRACE_EN
 )
 _ES_SEND = (
     rf"enviad{_PART}|envi[ée]|mandad{_PART}|mand[ée]|reenviad{_PART}|reenvi[ée]|respondid{_PART}|respond[íi]|"
-    rf"contestad{_PART}|contest[ée]|entregad{_PART}|ya\s+tiene\s+tu\s+(?:correo|mensaje|email)|le\s+lleg[óo]"
+    rf"contestad{_PART}|contest[ée]|entregad{_PART}|ya\s+tiene\s+tu\s+(?:correo|mensaje|email)|le\s+lleg[óo]|"
+    r"acab(?:o|amos)\s+de\s+(?:envi|mand|reenvi|respond|contest)\w*"
 )
 _EN_SEND = (
     r"sent|emailed|e-mailed|mailed|forwarded|replied|messaged|texted|delivered|"
     r"(?:has|have|got)\s+(?:the|your)\s+(?:email|e-mail|mail|message)"
 )
 _ES_REMIND = (
-    r"te\s+(?:aviso|avisar[ée]|recuerdo|recordar[ée]|escribo|escribir[ée])|"
-    r"recordatorio\s+(?:cread|puest|programad|list|activ)|aviso\s+(?:del?|para|list)"
+    r"te\s+(?:(?:lo|la|los|las)\s+)?(?:aviso|avisar[ée]|recuerdo|recordar[ée]|escribo|escribir[ée])"
+)
+# A reminder named as ready ("aviso para las 9 listo", "reminder set"): about the reminder itself,
+# so next to a removal it is what was removed ("ya no te sonará el aviso de las 9").
+_NAMED_REMINDER = re.compile(
+    r"\b(?:recordatorio\s+(?:cread|puest|programad|list|activ)|aviso\s+(?:del?|para|list)|"
+    r"reminder(?:'s|\s+is|\s+has\s+been)?\s+(?:set|in\s+place|scheduled|ready|on|created))",
+    _I,
 )
 _EN_REMIND = (
     # "you'll get" alone is any future ("how you'll get to the airport"): a reminder is something received.
     r"remind\s+you|you'?ll\s+(?:(?:get|receive)\s+(?:a|an|the|your|one)\s+(?:[\w-]+\s+){0,2}(?:reminder|ping|"
     r"nudge|notification|alert|message|text|heads-up|buzz)|be\s+reminded|hear)|nudge|ping\s+you|alert\s+you|"
-    r"reminder(?:'s|\s+is|\s+has\s+been)?\s+(?:set|in\s+place|scheduled|ready|on|created)|"
-    r"you'?re\s+covered"
+    r"you'?re\s+covered|set\s+(?:up\s+)?(?:a|an|the|your)\s+(?:[\w-]+\s+){0,2}(?:reminder|alarm|alert|timer)"
 )
 _KIND_PATTERNS: tuple[tuple[ActionKind, re.Pattern[str]], ...] = (
     (ActionKind.REMOVE, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_REMOVE}|{_EN_REMOVE})\b|🗑", _I)),
     (ActionKind.SEND, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_SEND}|{_EN_SEND})\b|📧|📨|📤", _I)),
-    (ActionKind.REMIND, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_REMIND}|{_EN_REMIND})\b|⏰|🔔", _I)),
+    (ActionKind.REMIND, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_REMIND}|{_EN_REMIND})\b|⏰|🔔|{_NAMED_REMINDER.pattern}",
+                                   _I)),
     (ActionKind.STORE, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_STORE}|{_EN_STORE})\b|📝|🗒|✍", _I)),
 )
 _CLOSER = re.compile(
     r"^\W*(?:¡\s*)?(?:listo|lista|listos|hecho|hecha|ya\s+est[áa]|arreglado|solucionado|perfecto|de\s+lujo|"
     r"done(?:\s+and\s+dusted)?|all\s+(?:set|sorted|done|good)|sorted|consider\s+it\s+(?:done|forgotten|sorted)|"
-    r"taken\s+care\s+of|you'?re\s+all\s+set|good\s+to\s+go|there\s+you\s+go|voil[àa]|"
+    r"taken\s+care\s+of|you'?re\s+all\s+set|good\s+to\s+go|there\s+you\s+go|voil[àa]|handled|all\s+handled|"
+    r"dealt\s+with|me\s+he\s+encargado|me\s+encargu[ée]|est[áa]\s+hecho|resuelto|"
     r"got\s+it(?:\s+(?:down|saved|noted))?|on\s+it|okey?\s+dokey|misi[óo]n\s+cumplida|gone)\b"
     r"|[✅✔☑👍👌]",
     _I,
@@ -149,10 +176,39 @@ _PRESUPPOSED = re.compile(
 )
 
 # -- stance vocabulary ------------------------------------------------------------------
+_REPORTS = re.compile(
+    r"\b(?:says?|said|reads?|lists?|shows?|mentions?|states?|according\s+to|it\s+(?:has|contains)|contains?|"
+    r"dice|dec[íi]a|pone|pon[íi]a|seg[úu]n|indica|recoge|menciona|muestra|cuenta\s+que)\b",
+    _I,
+)
+# The assistant's own past action, said inside a question or an offer: "the milk I've just added",
+# "que acabo de apuntarte", "que te he puesto".
+_FIRST_PERSON_PAST = re.compile(
+    r"\b(?:i|we)(?:\s*'ve|\s+have|\s+had)?\s+(?:just\s+|already\s+)?[^\W\d_]+ed\b"
+    r"|\b(?:i|we)(?:\s*'ve|\s+have|\s+had|\s+just|\s+already)\s+(?:just\s+|already\s+)?(?:put|set|sent|wrote|made|kept)\b"
+    r"|\b(?!(?:should|shall|can|could|do|did|would|may|will|might|must|if|when|where|how|what|why)\b)[^\W\d_]+\s+"
+    r"(?:i|we)\s+(?:put|set|sent|wrote|made|kept)\b"
+    r"|\b(?:he|hemos)\s+(?:[^\W\d_]+\s+)?[^\W\d_]+(?:ado|ido|to|cho|sto)s?\b|\bacab(?:o|amos)\s+de\b"
+    # Only with the accent: "que borre", "quite" are a subjunctive and an English word.
+    r"|\b(?:añadí|agregué|puse|apunté|anoté|guardé|creé|escribí|registré|cambié|"
+    r"borré|eliminé|quité|cancelé|anulé|olvidé|envié|mandé|programé)\b",
+    _I,
+)
+_POSSIBLE = re.compile(r"\b(?:may|might|could|must)\s+have\b|\bpuede\s+que\b|\bquiz[áa]s?\b|\ba\s+lo\s+mejor\b|"
+                       r"\bprobablemente\b|\bperhaps\b|\bmaybe\b", _I)
+# A past action put at an earlier time is about an earlier turn: "the note I created yesterday".
+_EARLIER = re.compile(r"\b(?:yesterday|earlier|before|last\s+(?:time|week|night)|the\s+other\s+day|ago|ayer|"
+                      r"antes|anteayer|el\s+otro\s+d[íi]a|la\s+semana\s+pasada|hace\s+[^\W\d_]+)\b", _I)
+# Saying a thing is still where it was is saying it was not changed: "x sigue en tu carpeta".
+_STILL = (r"(?:still\s+(?:there|here|in|on|exists?|available|where)|"
+          r"sigue(?:n)?\s+(?:en|ah[íi]|aqu[íi]|igual|intact|como|estando|existiendo|disponible)|"
+          r"todav[íi]a\s+(?:est[áa]n?|existen?|sigue|la\s+tienes|lo\s+tienes))")
 # Negation-shaped idioms that say nothing about the action ("No worries, X is gone").
 _IDIOMS = re.compile(
     r"\b(?=[^\W\d_])(?:no\s+worries|no\s+problem|not\s+a\s+problem|no\s+prob|no\s+biggie|no\s+sweat|"
-    r"never\s+forget|won'?t\s+forget|not\s+to\s+worry|no\s+need\s+to\s+\w+|nothing\s+else|"
+    r"never\s+forget|won'?t\s+forget|not\s+to\s+worry|no\s+need\s+to\s+\w+|"
+    # "nothing else needed" is a formula; "nothing else is in my memory" denies something.
+    r"nothing\s+else(?=\s*(?:$|[.!,;:]|needed|required|necessary|to\s+do|for\s+now))|"
     r"no\s+te\s+preocupes|sin\s+(?:ning[úu]n\s+)?problemas?|(?:no\s+hubo\s+|no\s+hay\s+)?ning[úu]n\s+problema|"
     r"no\s+hay\s+problema|no\s+hace\s+falta\s+que[^,.;:]*|no\s+(?:te\s+lo\s+|lo\s+)?olvidar[ée]|"
     r"nunca\s+olvidar[ée]|nada\s+m[áa]s|sin\s+falta|without\s+fail|no\s+doubt|sin\s+duda|"
@@ -176,15 +232,16 @@ _NEGATION = re.compile(
     r"fall[óo]|fallado|falla|errores|denegad[oa]s?|rechazad[oa]s?|caducad[oa]s?|expirad[oa]s?|imposible)\b"
     r"|n't\b"
     # Saying things stay as they were is saying nothing was done.
-    r"|\b(?:as\s+it\s+(?:is|was)|as\s+is|untouched|intact|unchanged|still\s+there|left\s+(?:it|them)\s+as|"
+    r"|\b(?:as\s+it\s+(?:is|was)|as\s+is|untouched|intact|unchanged|" + _STILL + r"|left\s+(?:it|them)\s+as|"
     r"leave\s+(?:it|them)\s+as|stays?\s+as|remains?\s+as|como\s+est(?:[áa]|aba)|sin\s+cambios|sin\s+tocar|"
-    r"intact[oa]s?|sigue(?:n)?\s+(?:ah[íi]|igual|intact|como)|d[ée]jal[oa]|dejo\s+(?:la|el|lo|las|los)\b)",
+    r"intact[oa]s?|d[ée]jal[oa]|dejo\s+(?:la|el|lo|las|los)\b)",
     _I,
 )
 # Negative words that state a removal: "ya no existe", "no longer there", "won't ring".
 _NEGATIVE_STATE = re.compile(
     r"\b(?=[^\W\d_])(?:ya\s+no|no\s+longer|no\s+more|is\s+no\s+more|anymore|any\s+more|won'?t\s+(?:ring|bother|go\s+off|sound)|"
-    r"no\s+(?:va\s+a|volver[áa]\s+a)\s+sonar|out\s+of\s+my\s+memory|nothing\s+about\s+\w+\s+anymore)\b",
+    r"no\s+(?:va\s+a|volver[áa]\s+a)\s+sonar|out\s+of\s+my\s+memory|nothing\s+about\s+\w+\s+anymore|"
+    + _NO_TRACE_EN + "|" + _NO_TRACE_ES + r")\b",
     _I,
 )
 # "Ya puedes olvidarte de X", "you can now forget it": a permission that reports a result.
@@ -194,6 +251,7 @@ _RESULT = re.compile(r"\b(?:ya\s+puedes|ahora\s+puedes|you\s+can\s+now|now\s+you
 _OFFER = re.compile(
     r"\b(?=[^\W\d_])(?:can\s+i|i\s+can|i\s+could|could\s+i|shall\s+i|should\s+i|want\s+me\s+to|would\s+you|do\s+you\s+want|"
     r"if\s+you|let\s+me\s+know|tell\s+me|just\s+say|happy\s+to|i'?d\s+be\s+glad|i'?d\s+need|i\s+need|"
+    r"i'?d\s+(?:rather|prefer|like\s+to)|prefiero|preferir[íi]a|"
     r"please\s+(?:confirm|tell|send|give|share)|puedo|podr[íi]a|puedes|quieres|prefieres|"
     r"si\s+quieres|si\s+te\s+parece|si\s+me|si\s+necesitas|dime|d[ií]game|ind[ií]came|av[ií]same|"
     r"conf[ií]rmame|necesito\s+que|me\s+dices|te\s+parece|te\s+enseño|te\s+muestro)\b"
@@ -202,6 +260,71 @@ _OFFER = re.compile(
 )
 # A clause that opens with a condition asserts nothing: "Si la luz ya está pagada, …".
 _CONDITION = re.compile(r"^\W*(?:if|unless|in\s+case|si|salvo\s+que|en\s+caso\s+de\s+que)\b", _I)
+# A condition on the user's word or will ("if you want", "once you confirm", "si me lo confirmas",
+# "cuando me digas"): an action promised under it is an offer, not a report. A condition on
+# looking ("if you open the note, you'll see…") is not one: what follows it asserts a state.
+_WILL = (
+    r"(?:want|like|wish|prefer|approve|agree|confirm|say|tell|give|send|decide|change|reply|answer|"
+    r"are\s+(?:ok|okay|fine|happy|ready)|quier[ea]s?|prefier[ea]s|parece|apruebas|apruebes|confirmas|confirmes|"
+    r"dices|digas|das|des|pasas|pases|indicas|indiques|aceptas|aceptes|cambias|cambies|decides|decidas|"
+    r"deseas|desees|pides|pidas|respondes|respondas|contestas|contestes|viene)"
+)
+_WILL_CONDITION = re.compile(
+    r"\b(?:if|once|as\s+soon\s+as|when|whenever|had|should|si|cuando|en\s+cuanto|en\s+caso\s+de\s+que|"
+    rf"tan\s+pronto\s+como)\s+(?:[^\W\d_]+\s+){{0,3}}?{_WILL}\b"
+    r"|\bif\s+(?:that'?s|it'?s|that\s+is)\s+(?:ok|okay|fine|alright|all\s+right)\b",
+    _I,
+)
+_WILL_CONDITION_START = re.compile(rf"^\W*(?:{_WILL_CONDITION.pattern})", _I)
+# An action the assistant offers to do later: "I'll add it", "it will be deleted", "te lo apunto",
+# "la borraré", "lo intento otra vez".
+_OFFERED_ACTION = re.compile(
+    r"\b(?:i'?ll|i\s+will|i'?d|i\s+would|i\s+can|we'?ll|we\s+will|let\s+me)\b"
+    r"|\b(?:will|'ll|would|'d)\s+(?:then\s+)?(?:be|get)\s+[^\W\d_]+(?:ed|en|t)\b"
+    r"|\b[^\W\d_]{2,}(?:ré|remos|ría|ríamos)\b|\bse\s+[^\W\d_]+(?:rá|rán|ría|rían)\b"
+    r"|\b(?:te|se|me|nos)?\s*(?:lo|la|los|las|le|les)\s+[^\W\d_]+o\b|\bte\s+[^\W\d_]+o\b"
+    r"|\b(?:vuelvo|paso|procedo|puedo)\b",
+    _I,
+)
+# What says it has already happened, which no condition turns into an offer.
+_ALREADY = re.compile(
+    r"\b(?:i'?ve|i\s+have|has\s+been|have\s+been|already|just|now|ya|he|hemos|acabo|acabamos|ahora)\b", _I)
+# What an action would do, said in the conditional: "that would erase every note", "eso las
+# borraría", "it would have been removed". Only action verbs: "ya estaría" is a colloquial "done".
+_ACTION_STEMS_EN = (
+    r"(?:add|delet|remov|eras|wip|clear|cancel|send|sent|email|mail|forward|remind|set|schedul|book|mov|mark|"
+    r"complet|archiv|sav|stor|writ|wrot|creat|updat|chang|renam|replac|overwr|rememb|forg|log|record|put|keep|"
+    r"kept)"
+)
+_ACTION_STEMS_ES = (
+    r"(?:añad|agreg|pond|apunt|anot|guard|cre|escrib|registr|actualiz|cambi|renombr|sustitu|reemplaz|inclu|"
+    r"record|olvid|borr|elimin|quit|cancel|anul|envi|mand|reenvi|respond|contest|program|agend|reserv|marc|"
+    r"archiv|mov|har|avis|perd|desaparec)"
+)
+_HYPOTHETICAL = re.compile(
+    rf"\b(?:would|'d|could|might)\s+(?:not\s+|never\s+)?(?:have\s+)?(?:been\s+|be\s+)?"
+    rf"(?:{_ACTION_STEMS_EN}|lose|lost|go\b|gone|disappear|vanish|show\s+up)\w*"
+    rf"|\b{_ACTION_STEMS_ES}\w*r(?:ía|ías|íamos|íais|ían)\b|\bse\s+\w+r(?:ía|ían)\b"
+    r"|\bhabr(?:ía|ías|íamos|ían)\s+\w+(?:ado|ido|to|cho)\b",
+    _I,
+)
+# How the assistant always works is no report of this turn: "siempre te pido confirmación antes",
+# "I always ask before deleting". One that does the action ("I always add it right away") is a report.
+_FUTURE = re.compile(r"\b(?:will|'ll|shall)\b|\b[^\W\d_]{2,}(?:ré|rás|rá|remos|réis|rán)\b", _I)
+_HABITUAL = re.compile(r"\b(?:always|usually|normally|by\s+default|every\s+time|siempre|normalmente|"
+                       r"por\s+defecto|cada\s+vez\s+que)\b", _I)
+_DOES_ACTION = re.compile(
+    rf"\b(?:{_ACTION_STEMS_EN}|{_ACTION_STEMS_ES})\w*(?<!ing)(?<!ar)(?<!er)(?<!ir)(?<!ando)(?<!iendo)\b", _I)
+# A clause that goes on a list the clause before it opened: "I can add to a note, create one, or
+# delete one" — it shares that clause's stance.
+# Where a thing is ("and it's there") is no part of an offer.
+_STATE = re.compile(r"\b(?:is|are|'s|'re|was|were|has|have|está|están|estaba|es|son|tienes|tiene|hay|queda|quedan)\b",
+                    _I)
+_CONTINUES = re.compile(
+    rf"^\W*(?:(?:or|and|nor|y|e|o|u|ni)\b|{_ACTION_STEMS_EN}\w*\b(?!\s+(?:is|are|was|were|has|have)\b)"
+    r"|[^\W\d_]+(?:ar|er|ir)(?:la|lo|las|los|le|les|te|me)?\b)",
+    _I,
+)
 # Names such as "nowhere-b02" or "no-reply" are data: their parts are not negations.
 _IDENTIFIER = re.compile(r"\b\w*\d\w*\b|\b\w{2,}(?:[-_.]\w{2,})+\b")
 # What a sentence that says "not done" is about: an action (any form), or its failure, refusal,
@@ -216,8 +339,8 @@ _NOT_DONE_TOPIC = re.compile(
     r"agend|reserv|marc|archiv|hech|hice|hizo|hacer|toc|"
     r"could|couldn|can|cannot|unable|fail|error|deni|declin|reject|expir|answer|respons|exist|found|find|"
     r"there|change|pud|pod|fall|deneg|rechaz|caduc|expir|respuesta|exist|encontr|hay|había|imposible)\w*"
-    r"|\b(?:as\s+it\s+(?:is|was)|as\s+is|untouched|intact|unchanged|still\s+there|stays?\s+as|"
-    r"remains?\s+as|como\s+est|sin\s+cambios|sin\s+tocar|intact[oa]s?|sigue(?:n)?\s+(?:ah[íi]|igual|intact|como)|"
+    r"|\b(?:as\s+it\s+(?:is|was)|as\s+is|untouched|intact|unchanged|" + _STILL + r"|stays?\s+as|"
+    r"remains?\s+as|como\s+est|sin\s+cambios|sin\s+tocar|intact[oa]s?|"
     r"d[ée]jal[oa]|dejo\s+(?:la|el|lo|las|los)\b)",
     _I,
 )
@@ -228,10 +351,17 @@ _INTERJECTION = re.compile(
     r"thanks|gracias|bien|right|well|bueno|pues|mira|fine)\W*$",
     _I,
 )
-_QUOTED = re.compile(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|“[^”\n]{0,200}”|‘[^’\n]{0,200}’|«[^»\n]{0,200}»")
+# A straight single quote is also the apostrophe of "there's" and "didn't": a quotation opens
+# only where no letter is before it and closes only where none follows, and an apostrophe
+# between letters inside it ('don't forget') does not close it.
+_QUOTED = re.compile(
+    r"(?<![^\W_])'(?:[^'\n]|(?<=[^\W\d_])'(?=[^\W\d_])){0,200}'(?![^\W_])"
+    r"|\"[^\"\n]{0,200}\"|“[^”\n]{0,200}”|‘[^’\n]{0,200}’|«[^»\n]{0,200}»"
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+(?=\S)|\n+")
 _CLAUSE_SPLIT = re.compile(
-    r"\s*[,;:—–]\s*|\s+-\s+|\s*[()]\s*|"
+    # "07:40" and "64,20 €" are one number, not two clauses.
+    r"\s*(?:[,;:](?!\d)|[—–])\s*|\s+-\s+|\s*[()]\s*|"
     r"\s+(?=(?:but|so|because|since|though|although|while|whereas|now\s+that|pero|as[íi]\s+que|porque|ya\s+que|"
     r"ahora\s+que|aunque|mientras|sino)\b)",
     _I,
@@ -259,8 +389,39 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
 
 def claimed_kinds(text: str) -> frozenset[ActionKind]:
     """The kinds of action `text` says were done (rules only)."""
-    bare = _QUOTED.sub(" ", text)
-    return frozenset(kind for kind, pattern in _KIND_PATTERNS if pattern.search(bare))
+    # "Milk's on the list": the patterns know the verb as "is".
+    bare = _CONTRACTED.sub(lambda m: " are" if m.group(1).lower() == "re" else " is", _QUOTED.sub(" ", text))
+    kinds = frozenset(kind for kind, pattern in _KIND_PATTERNS if pattern.search(bare))
+    if ActionKind.SEND in kinds and _INTO_A_NOTE.search(bare) and not _SENT_OUT.search(bare):
+        # "I sent milk to your shopping note": sent into a note is stored there, not sent out.
+        kinds = (kinds - {ActionKind.SEND}) | {ActionKind.STORE}
+    if ActionKind.REMOVE in kinds and ActionKind.REMIND in kinds:
+        verbal = _KIND_PATTERNS_BY_KIND[ActionKind.REMIND].search(_NAMED_REMINDER.sub(" ", bare))
+        kinds = kinds if verbal else kinds - _REMINDER_OBJECT
+    return kinds | _REMINDER_OBJECT if _stores(kinds) and _REMINDER_NOUN.search(bare) else kinds
+
+
+_KIND_PATTERNS_BY_KIND = dict(_KIND_PATTERNS)
+_INTO_A_NOTE = re.compile(
+    r"\b(?:sent|send|mandad\w*|mand[ée]|enviad\w*|envi[ée])\b(?:\s+[\w'’-]+){0,4}?\s+(?:to|into|a)\s+"
+    r"(?:(?:your|the|my|tu|la|tus|mis?)\s+(?:[\w.-]+\s+){0,2}(?:note|notes|list|journal|diary|nota|notas|lista|diario)\b"
+    r"|[\w-]{1,80}\.md\b)",
+    _I,
+)
+# What only goes out to someone: an email or a reply is sent out wherever else it is said to go.
+_SENT_OUT = re.compile(r"\b(?:e-?mail\w*|mail(?:ed|s)?|correos?|messag\w*|mensajes?|text(?:ed|s)?|whatsapp|sms|"
+                       r"forward\w*|repl\w*|respond\w*|contest\w*|reenvi\w*|deliver\w*|entregad\w*)\b", _I)
+_CONTRACTED = re.compile(r"(?<=[^\W\d_])['’](s|re)\b", _I)
+# A reminder said to be put somewhere ("te he puesto un recordatorio", "reminder at 18:00 too")
+# is one a reminder call must back, whatever its verb: putting a note somewhere does not set one.
+# (Cancelling one is a removal, which a cancelling call backs.)
+_REMINDER_NOUN = re.compile(r"\b(?:reminders?|alarms?|recordatorios?|avisos?|alarmas?)\b"
+                            r"(?!\s+(?:note|list|nota|lista)\b)", _I)
+_REMINDER_OBJECT = frozenset({ActionKind.REMIND})
+
+
+def _stores(kinds: frozenset[ActionKind]) -> bool:
+    return ActionKind.STORE in kinds and ActionKind.REMOVE not in kinds
 
 
 def _stance(text: str, last_of_question: bool) -> Stance:
@@ -274,7 +435,13 @@ def _stance(text: str, last_of_question: bool) -> Stance:
         return Stance.AFFIRMATIVE
     if last_of_question or text.lstrip().startswith("¿"):
         return Stance.QUESTION
-    if _CONDITION.match(bare):
+    if _CONDITION.match(bare) or _WILL_CONDITION_START.match(bare):
+        return Stance.OFFER
+    if _HYPOTHETICAL.search(bare) or (_WILL_CONDITION.search(bare) and _OFFERED_ACTION.search(bare)
+                                       and not _ALREADY.search(bare)):
+        return Stance.OFFER
+    if (_HABITUAL.search(bare) and not claimed_kinds(bare) and not _FUTURE.search(bare)
+            and not _DOES_ACTION.search(bare)):
         return Stance.OFFER
     if _NEGATIVE_STATE.search(bare):
         return Stance.AFFIRMATIVE
@@ -291,6 +458,10 @@ def _clause(text: str, last_of_question: bool) -> Clause:
     kinds = claimed_kinds(text)
     bare = _QUOTED.sub(" ", text)
     stance = _stance(text, last_of_question)
+    if (stance in (Stance.QUESTION, Stance.OFFER) and kinds and _FIRST_PERSON_PAST.search(bare)
+            and not _EARLIER.search(bare)):
+        # "Anything else besides the milk I just added?": the question asserts what it takes as done.
+        stance = Stance.AFFIRMATIVE
     return Clause(
         text=text,
         stance=stance,
@@ -300,6 +471,7 @@ def _clause(text: str, last_of_question: bool) -> Clause:
         presupposed=bool(_PRESUPPOSED.match(bare)),
         everything=bool(_EVERYTHING.search(bare)),
         not_done=stance is Stance.NEGATED and bool(_NOT_DONE_TOPIC.search(_IDENTIFIER.sub(" x ", bare))),
+        possible=stance is Stance.AFFIRMATIVE and bool(_POSSIBLE.search(bare)),
     )
 
 
@@ -321,8 +493,60 @@ def parse(text: str) -> list[Sentence]:
         clauses: list[Clause] = []
         for index, piece in enumerate(pieces):
             clauses.extend(_coordinated(piece, question and index == len(pieces) - 1))
-        sentences.append(Sentence(sentence, start, end, tuple(clauses)))
-    return sentences
+        sentences.append(Sentence(sentence, start, end, _in_context(clauses)))
+    return _elided(sentences)
+
+
+# "Milk added. Eggs too.", "…; eggs as well", "y también los huevos": a short clause with no
+# verb of its own says the last action again, of something else.
+_ALSO = re.compile(
+    r"^\W*(?:and\s+|y\s+|plus\s+)?(?:also|too|plus|tambi[ée]n|adem[áa]s|igualmente)\b"
+    r"|\b(?:too|as\s+well|also|tambi[ée]n|igualmente)\W*$"
+    r"|^\W{0,10}(?:and|y|e|plus)(?:\s+[\w'’-]{1,40}){1,4}\W{0,10}$",
+    _I,
+)
+MAX_ELIDED_WORDS = 6
+
+
+def _elided(sentences: list[Sentence]) -> list[Sentence]:
+    """Clauses that leave out the verb of the claim before them take that claim's kinds."""
+    last: frozenset[ActionKind] = frozenset()
+    result: list[Sentence] = []
+    for sentence in sentences:
+        clauses: list[Clause] = []
+        for clause in sentence.clauses:
+            if clause.kinds and clause.stance is Stance.AFFIRMATIVE:
+                last = clause.kinds
+            elif (last and clause.stance is Stance.AFFIRMATIVE and not clause.closer and len(clause.text) <= 300
+                  and len(clause.text.split()) <= MAX_ELIDED_WORDS and _ALSO.search(_QUOTED.sub(" x ", clause.text))):
+                bare = _QUOTED.sub(" ", clause.text)
+                about = _REMINDER_OBJECT if _stores(last) and _REMINDER_NOUN.search(bare) else frozenset()
+                clause = replace(clause, kinds=last | about)
+            clauses.append(clause)
+        result.append(replace(sentence, clauses=tuple(clauses)))
+    return result
+
+
+def _in_context(clauses: list[Clause]) -> tuple[Clause, ...]:
+    """Clauses whose stance the clause before them sets.
+
+    What a condition on the user's word promises ("Si lo apruebas, borraré la nota") is an offer,
+    and a clause that goes on the list an offer opened ("I can add to a note, create one, or
+    delete one") is part of that offer. Neither turns a report of something done into one.
+    """
+    result: list[Clause] = []
+    for clause in clauses:
+        before = result[-1] if result else None
+        if before is not None and clause.stance is Stance.AFFIRMATIVE:
+            bare = _QUOTED.sub(" ", clause.text)
+            if (_WILL_CONDITION_START.match(_QUOTED.sub(" ", before.text)) and _OFFERED_ACTION.search(bare)
+                    and not _ALREADY.search(bare)):
+                clause = replace(clause, stance=Stance.OFFER)
+            elif (before.stance is Stance.OFFER and not clause.kinds and not clause.closer
+                  and _CONTINUES.match(bare) and not _STATE.search(bare) and not _ALREADY.search(bare)):
+                clause = replace(clause, stance=Stance.OFFER)
+        result.append(clause)
+    return tuple(result)
 
 
 def _coordinated(piece: str, last_of_question: bool) -> list[Clause]:
@@ -351,5 +575,6 @@ def _coordinated(piece: str, last_of_question: bool) -> list[Clause]:
             merged = result[-1]
             result[-1] = Clause(f"{merged.text} and {part.text}", merged.stance, merged.kinds | part.kinds,
                                 merged.closer, merged.second_person, merged.presupposed,
-                                merged.everything or part.everything, merged.not_done or part.not_done)
+                                merged.everything or part.everything, merged.not_done or part.not_done,
+                                merged.possible or part.possible)
     return result

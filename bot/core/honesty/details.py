@@ -4,9 +4,9 @@ Each detail is found however it is written: "20:45", "8pm", "a quarter to nine",
 cinco de la tarde"; "https://x.test/a", "x.test/a", "example dot com"; "a@b.es",
 "a arroba b punto es"; "€87.40", "15 °C", "3 km", "20%", "a hundred and forty miles";
 "914 22 87 65", "six one two, four four…"; the number of a street address, "221 Baker
-Street", "calle Mayor, 12". Every pattern
-is linear (bounded repeats, anchored starts) and each text is scanned up to a cap, so a
-long page or answer costs bounded time.
+Street", "calle Mayor, 12". Every pattern is linear (bounded repeats, anchored starts) and each
+text is scanned up to a cap, so a long page or answer costs bounded time. A detail worked out
+from sourced ones by arithmetic the answer shows ("two hours before 07:40 is 05:40") is sourced.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from itertools import islice
+from datetime import date, datetime, timedelta
+from itertools import combinations, islice
 
 MAX_SCAN_CHARS = 100_000
 """Each text is scanned up to this many characters (an answer longer than that is cut)."""
@@ -56,12 +56,17 @@ _ES_WORD_TIME = re.compile(
     # With minutes ("las nueve y media tengo") it is a time whatever follows; a bare hour
     # ("las tres") only where a time-like word or the clause's end follows ("las tres cosas" is a count).
     rf"\b(?:(?:a\s+la|a\s+las|la|las)\s+({_ES_HOUR})(?:\s+(y|menos)\s+({_ES_MIN})\b"
-    rf"|(?=\s+(?:y|menos|de\s+la|en\s+punto|horas?)\b|\s*[.,;:!?)]|\s*$))"
+    rf"|(?=\s+(?:y|menos|de\s+la|en\s+punto|horas?)\b|\s*[.,;:!?)](?!\d)|\s*$))"
     rf"|({_ES_HOUR})\s+(y|menos)\s+(cuarto|media)"
     r"|(mediod[ií]a|medianoche))\b",
     re.IGNORECASE,
 )
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+# A day of the month said on its own: "on the 3rd", "el día 3".
+_DAY_ALONE = re.compile(
+    r"\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b|\b(?:el\s+)?d[íi]a\s+(\d{1,2})\b(?!\s*(?:de\s+)?[^\W\d_]{3})",
+    re.IGNORECASE,
+)
 _NUM_DATE = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?(?![\d/])")
 _MONTHS = {
     "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
@@ -79,6 +84,9 @@ _SPOKEN_EMAIL = re.compile(
     r"((?:\s+(?:dot|punto|\(dot\)|\[dot\])\s+[\w-]{1,63}){1,4})",
     re.IGNORECASE,
 )
+# "ana(at)example.org", "ana [at] example.org": the @ written out, the domain as it is.
+_BRACKETED_EMAIL = re.compile(
+    r"(?<![\w.+-])([\w.+-]{1,64})\s*(?:\(at\)|\[at\]|\{at\})\s*([\w-]{1,63}(?:\.[\w-]{1,63}){1,8})", re.IGNORECASE)
 _URL = re.compile(r"https?://[^\s)>\]\"'<]{1,2000}", re.IGNORECASE)
 _TLDS = ("com|org|net|es|io|dev|app|co|uk|de|fr|it|pt|eu|info|biz|me|ai|ly|us|ca|mx|ar|cl|cat|gal|"
          "edu|gov|example|test|online|site|shop|store|tv|xyz|tech|cloud")
@@ -235,6 +243,55 @@ def _blank(text: str, patterns: Iterable[re.Pattern[str]]) -> str:
 _PHONE = re.compile(r"(?<![\w+/.:-])\+?\d(?:[\s.-]?\d){7,14}(?![\w/:])")
 
 
+# "sesenta y cuatro euros con veinte", "sixty-eight euros twenty": the cents said after the unit.
+_CENTS = re.compile(
+    r"(?<![\w.,])(\d{1,6})\s?(euros?|d[oó]lares|dollars?|pounds?|libras)\s+(?:(?:con|and|y)\s+)?(\d{2})\b"
+    r"(?:\s*(?:c[ée]ntimos|cents?|pence|p)\b)?(?!\s*[%°€$£]|[.,]\d)",
+    re.IGNORECASE,
+)
+_MONEY_WORD = re.compile(r"euro|d[oó]lar|dollar|pound|libra", re.IGNORECASE)
+# Spans of time, for arithmetic the answer shows ("two hours before 07:40 is 05:40"): read on the
+# text with numbers in words written as digits.
+_SPAN = re.compile(
+    r"\b(?P<half_hour>an?\s+hour\s+and\s+a\s+half|(?:una\s+)?hora\s+y\s+media)\b"
+    r"|\b(?P<half>half\s+an\s+hour|media\s+hora)\b"
+    r"|\b(?P<quarter>(?:a\s+)?quarter\s+of\s+an\s+hour|(?:un\s+)?cuarto\s+de\s+hora)\b"
+    r"|\b(?:an?|one|una?)\s+(?P<one>hour|hora|day|d[ií]a|week|semana)\b"
+    r"|(?<![\w.,])(?P<n>\d{1,4})\s?(?P<unit>h|hrs?|hours?|horas?|min|mins|minutes?|minutos?|d[ií]as?|days?|weeks?|"
+    r"semanas?)\b",
+    re.IGNORECASE,
+)
+_MINUTES_PER = {"h": 60, "hr": 60, "hrs": 60, "hour": 60, "hours": 60, "hora": 60, "horas": 60}
+_DAYS_PER = {"day": 1, "days": 1, "dia": 1, "día": 1, "dias": 1, "días": 1, "week": 7, "weeks": 7, "semana": 7,
+             "semanas": 7}
+MAX_SPANS = 6
+"""Spans of one sentence combined in a derivation (every subset is tried: bounded work)."""
+MAX_OPERANDS = 12
+"""Numbers of one sentence tried pairwise as the operands of a sum it shows."""
+MAX_DERIVED = 20
+"""A sentence with more unsourced details than this is not arithmetic: none is tried as derived."""
+
+
+def _spans(spelled: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    minutes: list[int] = []
+    days: list[int] = []
+    for m in _each(_SPAN, spelled):
+        if m.group("half_hour"):
+            minutes.append(90)
+        elif m.group("half"):
+            minutes.append(30)
+        elif m.group("quarter"):
+            minutes.append(15)
+        else:
+            unit = (m.group("one") or m.group("unit")).lower()
+            count = int(m.group("n")) if m.group("n") else 1
+            if unit in _DAYS_PER:
+                days.append(count * _DAYS_PER[unit])
+            else:
+                minutes.append(count * _MINUTES_PER.get(unit, 1))
+    return tuple(minutes[:MAX_SPANS]), tuple(days[:MAX_SPANS])
+
+
 _FIGURE_FREE = (_URL, _EMAIL, _ISO_DATE, _TIME, _AMPM, _NUM_DATE, _DAY_MONTH, _MONTH_DAY, _PHONE, _SAID_HOUR,
                 _ADDRESS)
 
@@ -252,6 +309,15 @@ class Details:
     hours: frozenset[int] = frozenset()  # hours said without minutes ("at 9"), 0-23
     addresses: frozenset[str] = frozenset()  # house numbers of street addresses
     figures: frozenset[str] = frozenset()  # other numbers from 10 up ("a high of 24", "the 14th", "vía 12")
+    minutes: tuple[int, ...] = ()  # spans of time said ("two hours", "25 minutos"), in minutes
+    days: tuple[int, ...] = ()  # spans of days said ("six weeks", "diez días"), in days
+    operation: bool = False  # it says it adds, takes away or totals ("plus", "en total", "+")
+    total: bool = False  # it says it totals ("in total", "suman")
+    # (sources only) what the user's words and the clock gave: bases and operands of arithmetic
+    given_times: frozenset[tuple[int, int]] = frozenset()
+    given_dates: frozenset[tuple[int, int]] = frozenset()
+    given_numbers: frozenset[str] = frozenset()
+    month_days: frozenset[int] = frozenset()  # days of a month said without the month ("the 3rd")
 
 
 def _number(text: str) -> str:
@@ -333,6 +399,7 @@ def extract_details(text: str) -> Details:
     for m in _each(_SPOKEN_EMAIL, text):
         parts = re.split(r"(?:^|\s+)(?:dot|punto|\(dot\)|\[dot\])\s+", m.group(3).strip(), flags=re.IGNORECASE)
         emails.add(f"{m.group(1)}@{m.group(2)}.{'.'.join(p for p in parts if p)}".lower())
+    emails |= {f"{m.group(1)}@{m.group(2)}".lower().rstrip(".") for m in _each(_BRACKETED_EMAIL, text)}
     urls: set[str] = set()
     domains: set[str] = set()
     for m in _each(_URL, text):
@@ -364,6 +431,8 @@ def extract_details(text: str) -> Details:
         if 7 <= len(digits) <= 15:
             phones.add(digits)
     spelled = _digits_for_words(without_urls)
+    if _MONEY_WORD.search(spelled):  # most texts name no money: not scanned twice for it
+        spelled = _CENTS.sub(r"\1.\3 \2", spelled)
     addresses = {next(g for g in m.groups() if g).replace(" ", "") for m in _each(_ADDRESS, spelled)}
     amounts: set[str] = set()
     numbers: set[str] = set()
@@ -381,9 +450,17 @@ def extract_details(text: str) -> Details:
         numbers.add(value)
         if _is_figure(value):
             figures.add(value)
+    minutes, days = _spans(spelled)
+    month_days: set[int] = set()
+    if _DAY_ALONE.search(without_urls):  # rare: the text is blanked of full dates only then
+        dateless = _blank(without_urls, (_ISO_DATE, _NUM_DATE, _DAY_MONTH, _MONTH_DAY))
+        month_days = {int(m.group(1) or m.group(2)) for m in _each(_DAY_ALONE, dateless)}
+    counted = bool(amounts or figures)  # arithmetic words matter only next to numbers
     return Details(frozenset(times), frozenset(dates), frozenset(emails), frozenset(urls),
                    frozenset(domains), frozenset(amounts), frozenset(phones), frozenset(numbers), frozenset(hours),
-                   frozenset(addresses), frozenset(figures - amounts - addresses))
+                   frozenset(addresses), frozenset(figures - amounts - addresses), minutes, days,
+                   counted and bool(_OPERATION.search(without_urls)), counted and bool(_TOTAL.search(without_urls)),
+                   month_days=frozenset(d for d in month_days if 1 <= d <= 31))
 
 
 _RELATIVE_DAYS = {
@@ -411,12 +488,23 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime) 
             dates.add((day.month, day.day))
     dates.add((now_local.month, now_local.day))  # the prompt tells the model today's date
     numbers = set().union(*(d.numbers for d in found)) | {str(now_local.year), str(now_local.day)}
+    for details in found:  # "an hour" backs "1 hour" and "60 minutes"; "two weeks", "14 days"
+        for span, per in [*((m, 60) for m in details.minutes), *((d, 7) for d in details.days)]:
+            numbers.add(str(span))
+            if span % per == 0:
+                numbers.add(str(span // per))
     phones = set().union(*(d.phones for d in found))
+    user = found[-1]
+    given_times = set(user.times) | {(now_local.hour, now_local.minute)}
+    for hour in user.hours:
+        given_times |= _both_halves(hour, 0)
     return Details(
         frozenset(times), frozenset(dates),
         frozenset().union(*(d.emails for d in found)), frozenset().union(*(d.urls for d in found)),
         frozenset().union(*(d.domains for d in found)), frozenset(numbers), frozenset(phones),
-        frozenset(numbers),
+        frozenset(numbers), minutes=user.minutes, days=user.days,
+        given_times=frozenset(given_times), given_dates=user.dates | {(now_local.month, now_local.day)},
+        given_numbers=user.numbers,
     )
 
 
@@ -428,9 +516,15 @@ def unsourced(said: Details, known: Details) -> list[str]:
     halves: dict[tuple[int, int], set[tuple[int, int]]] = {}
     for h, m in said.times:
         halves.setdefault((h % 12, m), set()).add((h, m))
-    missing += [f"{h:02d}:{m:02d}" for group in halves.values() if not group & known.times
-                for h, m in sorted(group)]
-    missing += [f"{d:02d}/{m:02d}" for m, d in sorted(said.dates - known.dates)]
+    unknown = [g for g in halves.values() if not g & known.times]
+    arithmetic = len(unknown) <= MAX_DERIVED
+    missing += [f"{h:02d}:{m:02d}" for group in unknown
+                if not (arithmetic and _derived_time(group, said, known)) for h, m in sorted(group)]
+    new_dates = sorted(said.dates - known.dates)
+    arithmetic = len(new_dates) <= MAX_DERIVED
+    missing += [f"{d:02d}/{m:02d}" for m, d in new_dates if not (arithmetic and _derived_date((m, d), said, known))]
+    known_days = {day for _, day in known.dates}
+    missing += [f"day {d}" for d in sorted(said.month_days) if d not in known_days and str(d) not in known.numbers]
     missing += [f"{h}:00" for h in sorted(said.hours)
                 if not any(kh % 12 == h % 12 and km == 0 for kh, km in known.times)]
     missing += sorted(said.emails - known.emails)
@@ -439,9 +533,106 @@ def unsourced(said: Details, known: Details) -> list[str]:
     missing += sorted(d for d in said.domains - known.domains
                       if not any(e.endswith("@" + d) for e in said.emails - known.emails))
     plain = {n.replace(".", "") for n in known.numbers}  # "1.200" in a source backs "1200"
-    missing += sorted(a for a in said.amounts if a not in known.numbers and a.replace(".", "") not in plain)
+    arithmetic = said.operation and len(said.amounts | said.figures) <= MAX_DERIVED
+    missing += sorted(a for a in said.amounts if a not in known.numbers and a.replace(".", "") not in plain
+                      and not (arithmetic and _derived_number(a, said, known)))
     missing += sorted(f"number {a} of an address" for a in said.addresses
                       if a not in known.numbers and a.lstrip("0") not in known.numbers)
-    missing += sorted(f for f in said.figures if f not in known.numbers and f.replace(".", "") not in plain)
+    missing += sorted(f for f in said.figures if f not in known.numbers and f.replace(".", "") not in plain
+                      and not (arithmetic and _derived_number(f, said, known)))
     missing += sorted(p for p in said.phones if not any(p in k or k in p for k in known.phones))
     return missing
+
+
+# Arithmetic is not invention: "two hours before 07:40 is 05:40", "six weeks before 12 August is
+# 1 July", "900 € plus 5% is 945 €". A derived time or date passes when it is a sourced one plus
+# or minus spans of time that the sentence states or the user gave, and the base is one the
+# sentence names or the user gave (a time read in a note must be shown next to what is derived
+# from it). A derived number needs a word of arithmetic in its sentence and operands the
+# sentence states or the user gave. The spans and numbers used are checked like any other
+# detail. "Be there by 06:00" for a 07:40 flight shows no arithmetic and uses no given span: it
+# stays unsourced, and the correction asks for the arithmetic to be shown.
+
+
+def _sums(spans: tuple[int, ...]) -> set[int]:
+    return {sum(combo) for size in range(1, len(spans) + 1) for combo in combinations(spans, size)}
+
+
+def _derived_time(group: set[tuple[int, int]], said: Details, known: Details) -> bool:
+    bases = (said.times & known.times) | known.given_times
+    spans = (said.minutes + known.minutes)[:MAX_SPANS]
+    if not bases or not spans:
+        return False
+    sums = _sums(spans)
+    targets = {h * 60 + m for h, m in group}
+    return any((h * 60 + m + sign * span) % 1440 in targets
+               for h, m in bases for span in sums for sign in (1, -1))
+
+
+def _derived_date(target: tuple[int, int], said: Details, known: Details) -> bool:
+    bases = (said.dates & known.dates) | known.given_dates
+    spans = (said.days + known.days)[:MAX_SPANS]
+    if not bases or not spans:
+        return False
+    sums = _sums(spans)
+    for year in (2001, 2004):  # a common and a leap year: the answer names no year
+        try:
+            wanted = date(year, *target)
+            starts = [date(year, *base) for base in bases]
+        except ValueError:
+            continue
+        for start in starts:
+            for span in sums:
+                for sign in (1, -1):
+                    day = start + timedelta(days=sign * span)
+                    if (day.month, day.day) == (wanted.month, wanted.day):
+                        return True
+    return False
+
+
+_OPERATION = re.compile(
+    r"\b(?:plus|minus|more|less|total|sum|times|per|each|difference|off|discount|up|down|altogether|"
+    r"m[áa]s|menos|suma|por|cada|diferencia|descuento|sube|baja|subida|bajada|en\s+total)\b|[+×=−]|\d\s?x\s?\d",
+    re.IGNORECASE,
+)
+
+
+def _value(number: str) -> float | None:
+    """A normalised number as a float; '1.000' (a thousands dot) is a thousand."""
+    head, _, tail = number.partition(".")
+    try:
+        return float(head + tail) if len(tail) == 3 else float(number)
+    except ValueError:
+        return None
+
+
+_TOTAL = re.compile(r"\b(?:total|in\s+total|altogether|together|sum|en\s+total|suman?|juntos|juntas)\b", re.IGNORECASE)
+MAX_SOURCE_NUMBERS = 30
+"""A total of two sourced numbers is looked for only among this many (a page full of figures is skipped)."""
+
+
+def _derived_number(target: str, said: Details, known: Details) -> bool:
+    wanted = _value(target)
+    if wanted is None:
+        return False
+    if said.total and len(known.numbers) <= MAX_SOURCE_NUMBERS:
+        # "En total, 95,95 €": the sum of two sourced amounts, its operands left unsaid.
+        sourced = [v for n in sorted(known.numbers) if (v := _value(n)) is not None]
+        if any(abs(a + b - wanted) < 0.005 for i, a in enumerate(sourced) for b in sourced[i + 1:]):
+            return True
+    plain = {n.replace(".", "") for n in known.numbers}
+    # Operands: numbers the sentence states (a sourced one among them) or the user gave.
+    stated = [n for n in sorted(said.numbers) if n != target]
+    stated += [n for n in sorted(known.given_numbers) if n != target and n not in said.numbers]
+    values = [(v, n in known.given_numbers or n in known.numbers or n.replace(".", "") in plain)
+              for n in stated[:MAX_OPERANDS] if (v := _value(n)) is not None]
+    for a, a_known in values:
+        if not a_known:
+            continue
+        for b, _ in values:
+            results = [a + b, a - b, b - a, a * b, a * (1 + b / 100), a * (1 - b / 100)]
+            if b:
+                results.append(a / b)
+            if any(abs(r - wanted) < 0.005 for r in results):
+                return True
+    return False

