@@ -105,3 +105,23 @@ def test_greetings_and_thanks_around_a_request_are_set_aside(text: str, focus: s
 ])
 def test_quoted_passages_are_set_aside(text: str, kept: str) -> None:
     assert without_quotations(text) == kept
+
+
+@pytest.mark.parametrize("text", ["abre el de marta", "borra la del martes", "lee los de ayer"])
+def test_a_thing_named_by_its_article_after_its_verb_refers_back(text: str) -> None:
+    assert refers_back(text)
+
+
+@pytest.mark.parametrize("text", ["the second one", "la otra", "that one", "ese mismo"])
+def test_a_fragment_that_only_points_is_elliptical(text: str) -> None:
+    assert is_elliptical(text)
+
+
+@pytest.mark.parametrize("text", ["tomorrow at 10", "at 5pm on friday", "el lunes a las 8", "mañana por la tarde"])
+def test_an_answer_to_when_is_a_fragment_of_the_last_request(text: str) -> None:
+    assert is_elliptical(text) and refers_back(text)
+
+
+@pytest.mark.parametrize("text", ["today I ran 10 km", "el lunes voy al médico", "the second email from Ana"])
+def test_a_sentence_with_words_of_its_own_is_not_a_fragment(text: str) -> None:
+    assert not is_elliptical(text)

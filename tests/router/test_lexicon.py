@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bot.core.routing.lexicon import Lexicon, stems
+from bot.core.routing.lexicon import Lexicon, Spelling, stems
 from bot.core.routing.router import LEXICAL_WEIGHT, calibrate
 from tests.router.test_router import request
 
@@ -56,3 +56,21 @@ async def test_a_skills_own_words_add_to_its_score(make_router, available) -> No
     assert read["news"] > unread["news"]
     assert read["agenda"] == unread["agenda"] and read["none"] == unread["none"]
     assert "news" in (await router.route(request(text), available)).skills
+
+
+SPELLED = ["what's on my calendar tomorrow", "any new notifications from the server", "search my notes",
+           "read my notes about the trip", "busca en mis notas", "qué dice el calendario"]
+
+
+def test_a_word_one_edit_from_a_known_word_is_mended() -> None:
+    spelling = Spelling.learn(SPELLED)
+    assert spelling.mend("anything on my calendr tomorow?") == "anything on my calendar tomorrow?"
+    assert spelling.mend("lee mis ntoas") == "lee mis notas"  # two letters swapped
+    assert spelling.mend("any new notificaions") == "any new notifications"
+
+
+def test_known_short_and_far_words_are_left_as_written() -> None:
+    spelling = Spelling.learn(SPELLED)
+    assert spelling.mend("Search my notes") == "Search my notes"  # known: case and accents kept
+    assert spelling.mend("feel nots") == "feel nots"  # under five letters, too many neighbours
+    assert spelling.mend("calndr 2024") == "calndr 2024"  # two edits away, numbers untouched

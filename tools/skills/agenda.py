@@ -71,6 +71,33 @@ class AgendaSkill(SkillPlugin):
             "cancel appointments, meetings and events. Agenda, calendario, citas, reuniones, eventos."
         ),
         cues=(
+            # The day's overview ("what's on tomorrow?", "qué tengo hoy?") is the calendar and the to-dos.
+            r"\bwhat'?s on (?:today|tonight|tomorrow|this|for)\b",
+            r"\bwhat (?:have i|do i have|i have) (?:got )?(?:on )?(?:today|tonight|tomorrow|this)\b",
+            r"\bq(?:u[eé])? tengo (?:hoy|ma[ñn]ana|mñn|pasado|esta|este)\b",
+            # A named event and a day in the same request: the event is on the calendar ("va a llover
+            # el sábado en la excursión?", "is it going to rain at the barbecue on Sunday?").
+            r"(?=.*\b(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo|finde|fin de semana|ma[ñn]ana)\b)"
+            r".*\b(?:la|el|del|al)\s+(?:cena|comida|boda|fiesta|partido|concierto|excursi[oó]n|barbacoa|entrevista)\b",
+            r"(?=.*\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|tomorrow|tonight)\b)"
+            r".*\b(?:the|my)\s+(?:party|wedding|dinner|lunch|match|game|concert|barbecue|bbq|interview|trip)\b",
+            r"\banything (?:booked|planned|scheduled)\b",
+            r"\b(?:any|my) plans (?:for|on|this|tonight|tomorrow)\b",
+            # An event named by its day is on the calendar, even when the request is about its
+            # weather or its place ("saturday's party", "la cena del viernes", "the wedding on Saturday").
+            r"\b(?:today|tonight|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day)'s\s+(?:party|wedding|dinner|lunch|"
+            r"match|game|concert|trip|interview|class|meeting|appointment|event|bbq|barbecue)\b",
+            r"\b(?:party|wedding|dinner|lunch|match|game|concert|trip|interview|class|barbecue|bbq)\s+(?:on|this|next)\s+"
+            r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|week)\b",
+            r"\b(?:cena|comida|boda|fiesta|partido|concierto|excursi[oó]n|cumple\w*|entrevista|clase|barbacoa|viaje)"
+            r"(?:\s+(?:de|con)\s+\w+)?\s+(?:del|de este|de esta|de)\s+(?:lunes|martes|mi[eé]rcoles|jueves|viernes|"
+            r"s[aá]bado|domingo|finde|fin de semana|ma[ñn]ana|hoy|esta noche)\b",
+            r"\bmy \d{1,2}(?::\d\d)?\s?(?:am|pm)\b",
+            r"\btengo algo (?:el|este|esta|ma[ñn]ana|hoy|pasado|por)\b",
+            r"\banything on (?:today|tonight|tomorrow|this|next|on)\b",
+            r"\b(?:do i have|have i got|i got) anything (?:on|today|tonight|tomorrow|this|next)\b",
+            r"\bhueco\b",
+            r"\bfree slot\b",
             r"\bcalendar",
             r"\bcalendario",
             r"\bagenda\b",

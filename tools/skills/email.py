@@ -261,6 +261,12 @@ class EmailSkill(SkillPlugin):
             "email. Correo, mails, responder, mandar por correo."
         ),
         cues=(
+            # Answering someone, or sending something to a person: mail is how the assistant sends.
+            r"\bcont[eé]stale\b",
+            r"\bresp[oó]ndele\b",
+            r"\b(?:contesta|responde) a (?!(?:est[aeo]|la pregunta|mi pregunta)\b)\w+",
+            r"\b(?:send|mail)\b[^.?!]{0,40}\bto (?:my|mum|mom|dad|\S+@)",
+            r"\b(?:m[aá]nd|env[ií])\w*\b[^.?!]{0,40}\ba (?:mi|mis)\s+\w+",
             r"\be-?mails?\b",
             r"\bmails?\b",
             r"\bcorreos?\b",

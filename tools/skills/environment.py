@@ -643,6 +643,23 @@ class EnvironmentSkill(SkillPlugin):
             "Tiempo, lluvia, cerca de aquí."
         ),
         cues=(
+            # Weather named by what it does, places by how near they are, positions by coordinates.
+            r"\b(?:el|del) tiempo (?:de |para |en )?(?:hoy|ma[ñn]ana|mñn|pasado|el finde|este finde|el fin de semana|"
+            r"esta (?:tarde|noche|semana))\b",
+            r"\b(?:hace|har[aá]|va a hacer)\s+(?:fr[ií]o|calor|viento|sol|bueno|malo|buen tiempo|mal tiempo)\b",
+            r"\bhow (?:cold|hot|warm|windy)\b",
+            r"\b(?:how many|what) degrees\b",
+            r"\bcu[aá]ntos grados\b",
+            r"\b(?:umbrella|paraguas|sunny|soleado|windy|pron[oó]stico)\b",
+            r"\bsnow(?:ing)?\b",
+            r"\bnevar?\b",
+            r"\bcoordinates\b",
+            r"\bcoordenadas\b",
+            r"-?\d{1,2}\.\d{2,},\s*-?\d{1,3}\.\d{2,}",
+            r"\b(?:nearest|closest)\b",
+            r"\bm[aá]s cercan[oa]s?\b",
+            r"\bwalk(?:ing)? (?:to|distance)\b",
+            r"\bandando (?:a|al|hasta)\b",
             r"\bweather\b",
             r"\bforecast\b",
             r"\brain(s|ing|y)?\b",
@@ -653,7 +670,7 @@ class EnvironmentSkill(SkillPlugin):
             r"\bnearby\b",
             r"\baround here\b",
             r"\bpor aqu[ií]\b",
-            r"\bhow far\b",
+            r"\bhow far (?:is|are|to|away|from)\b",
             r"\bqu[eé] distancia\b",
             r"\b(?:qu[eé]|q) tiempo\b",
             r"\btiempo (?:hace|har[aá]|va a hacer)\b",
@@ -683,8 +700,6 @@ class EnvironmentSkill(SkillPlugin):
             "hace viento hoy?",
             "coordenadas de la estación de Atocha",
             "me llevo paraguas?",
-            "and on sunday?",
-            "y pasado mañana?",
         ),
     )
     settings_section = "environment"

@@ -56,6 +56,14 @@ class MemorySkill(SkillPlugin):
             " a personal fact or preference, forget something. Acuérdate, recuerda que, olvida, qué te dije."
         ),
         cues=(
+            r"\bte lo (?:dije|cont[eé]|coment[eé]|mencion[eé])\b",
+            r"\bi (?:told|mentioned) (?:it|this|that) to you\b",
+            r"\bqu[eé] sabes (?:de|sobre) m[ií]\b",
+            r"\bwhat do you know about me\b",
+            r"\bjust so you know\b",
+            r"\bpara que lo sepas\b",
+            r"\bque sepas que\b",
+            r"\b(?:tu|your) memor(?:ia|y)\b",
             r"\bremember (that|my|me)\b",
             r"\bacu[eé]rdate\b",
             r"\brecuerda (que|q)\b",

@@ -224,8 +224,6 @@ class NewsSkill(SkillPlugin):
             "marca todos los artículos como leídos",
             "cuál es el mejor artículo de hoy de lo que sigo?",
             "novedades en mi lector de noticias?",
-            "the third one",
-            "léeme el primero",
         ),
     )
 

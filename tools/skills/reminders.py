@@ -58,6 +58,16 @@ class RemindersSkill(SkillPlugin):
             "done, delete a task. Tareas pendientes, recordatorios, avísame."
         ),
         cues=(
+            # The day's overview ("what's on tomorrow?", "qué tengo hoy?") is the calendar and the to-dos.
+            r"\bwhat'?s on (?:today|tonight|tomorrow|this|for)\b",
+            r"\bwhat (?:have i|do i have|i have) (?:got )?(?:on )?(?:today|tonight|tomorrow|this)\b",
+            r"\bq(?:u[eé])? tengo (?:hoy|ma[ñn]ana|mñn|pasado|esta|este)\b",
+            r"\bme (?:recuerdes|avises)\b",
+            r"\bping me\b",
+            r"\bno se me olvide\b",
+            r"\bdon'?t let me forget\b",
+            r"\bt[aá]chal[oa]\b",
+            r"\b(?:tick|cross) (?:it |that |this )?off\b",
             r"\bremind me\b",
             r"\brecu[eé]rdame\b",
             r"\bav[ií]same\b",
@@ -94,8 +104,6 @@ class RemindersSkill(SkillPlugin):
             "pendientes?",
             "ponme un recordatorio para el viernes: pagar la comunidad",
             "remind me to bring the charger before I leave at 8",
-            "better make it 7 instead",
-            "mejor a las 6 de la tarde",
             "que no se me olvide comprar pilas al volver, avísame a las 7",
             "add bread and coffee to the shopping list",
             "put toilet paper on my shopping list",

@@ -29,6 +29,12 @@ class TimelineSkill(SkillPlugin):
             "hoy he..., cuándo fue la última vez."
         ),
         cues=(
+            # Something the user just did, said in the first person, or asked about by day.
+            r"\b(?:hoy|esta ma[ñn]ana|esta tarde) he\b",
+            r"\bacabo de (?:volver|llegar|terminar|hacer|correr|nadar|salir|ir)\b",
+            r"\bjust (?:got back|finished|came back)\b",
+            r"\bwhat did i (?:do|get up to)\b",
+            r"\bq(?:u[eé])? hice\b",
             r"\blog that\b",
             r"\bapunta (que|q) hoy\b",
             r"\bthe last time i\b",
@@ -56,7 +62,6 @@ class TimelineSkill(SkillPlugin):
             "qué pasó el día de mi cumpleaños?",
             "cuántos kilómetros llevo en bici este mes?",
             "esta mañana he hecho yoga, apúntalo",
-            "what about the week before?",
         ),
     )
 

@@ -45,8 +45,20 @@ actually rather yes yeah yep sure former latter
 lo le les eso esa ese esos esas esto ello aquello otro otra otros otras anterior primero primera
 segundo segunda tercero tercera mismo misma sí dale venga porfa claro hazlo mejor better
 """.split())
-# Spanish names a thing said before by its article alone: "la del viaje", "el de las 5", "lo de ayer".
-_ARTICLE_REFERENCE = re.compile(r"^(?:(?:y|e|o|and)\s+)?(?:el|la|los|las|lo)\s+(?:de|del|que)\b")
+# Spanish names a thing said before by its article alone: "la del viaje", "el de las 5", "lo de ayer",
+# also after the verb that acts on it ("abre el de marta", "borra la de ayer").
+_ARTICLE_REFERENCE = re.compile(r"^(?:(?:y|e|o|and)\s+)?(?:\w+\s+)?(?:el|la|los|las|lo)\s+(?:de|del|que)\b")
+# Words that only point: a fragment made of them and of references ("the second one", "la otra")
+# names nothing of its own.
+_POINTERS = frozenset("the a an this these el la los las lo un una uno de del ese esa este esta".split())
+# An answer to "when?" ("tomorrow at 10", "el lunes por la tarde") is a fragment of the last request.
+_WHEN = frozenset("""
+today tonight tomorrow morning afternoon evening night noon midnight next week weekend at on in by
+the this before after am pm monday tuesday wednesday thursday friday saturday sunday
+hoy manana pasado esta noche tarde mediodia proximo proxima que viene semana finde a las la el de
+por en lunes martes miercoles jueves viernes sabado domingo antes despues
+""".split())
+_CLOCK = re.compile(r"\d{1,4}(?:am|pm|h)?")  # "10", "5pm", "21h"
 # Clitic endings that make a verb refer back: "bórralo", "mándaselo", "contéstale", "cambiarlo".
 # Many words merely end like one ("Pablo", "Kindle", "people", "escuela"), so the verb must show
 # it: an infinitive before the clitic, or the accent an imperative takes when a clitic joins it.
@@ -167,6 +179,10 @@ def is_elliptical(text: str) -> bool:
         return False
     if len(found) <= 2 and not is_small_talk(text):
         return True  # "mañana?", "the second", "a las 8"
+    if all(_plain(word) in _PLAIN_REFERENCES or word in _POINTERS for word in found):
+        return True  # "the second one", "la otra", "that one"
+    if all(_plain(word) in _WHEN or _CLOCK.fullmatch(word) for word in found):
+        return True  # "tomorrow at 10", "el lunes a las 8"
     plain = " ".join(_plain(word) for word in found)
     return any(plain == opener or plain.startswith(f"{opener} ")
                for opener in _PLAIN_OPENERS)

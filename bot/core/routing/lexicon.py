@@ -73,3 +73,69 @@ class Lexicon:
             if mine >= MIN_TEXTS:
                 best = max(best, mine / (total + PRIOR_TEXTS))
         return best
+
+
+# A word this short has too many neighbours one edit away ("feel"/"feed", "main"/"mail").
+MIN_SPELLED = 5
+_TEXT_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def _plain(word: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", word.lower())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+def _deletions(word: str) -> set[str]:
+    return {word[:i] + word[i + 1:] for i in range(len(word))}
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether one insertion, deletion, substitution or swap of neighbours turns a into b."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        differ = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(differ) == 1 or (len(differ) == 2 and differ[1] == differ[0] + 1
+                                    and a[differ[0]] == b[differ[1]] and a[differ[1]] == b[differ[0]])
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """The words of the router's own texts, so a typed slip ("calendrio", "emial", "notificaciones"
+    without its second i) still names the object it meant: cues and word evidence read the mended text.
+
+    A word the texts know is never changed; an unknown one becomes the known word one edit away
+    (the most used one when several are). Words are compared without accents or case.
+    """
+
+    counts: Mapping[str, int]  # known word -> how many texts use it
+    neighbours: Mapping[str, tuple[str, ...]]  # a known word, or one with a letter deleted -> known words
+
+    @classmethod
+    def learn(cls, texts: Iterable[str]) -> Spelling:
+        counts: dict[str, int] = {}
+        for text in texts:
+            for word in {_plain(found) for found in _TEXT_WORD.findall(text)}:
+                if len(word) >= MIN_SPELLED - 1 and word.isalpha():
+                    counts[word] = counts.get(word, 0) + 1
+        neighbours: dict[str, set[str]] = {}
+        for word in counts:
+            for key in {word, *_deletions(word)}:
+                neighbours.setdefault(key, set()).add(word)
+        return cls(counts, {key: tuple(sorted(found)) for key, found in neighbours.items()})
+
+    def word(self, word: str) -> str:
+        plain = _plain(word)
+        if len(plain) < MIN_SPELLED or plain in self.counts or not plain.isalpha():
+            return word
+        candidates = {known for key in {plain, *_deletions(plain)} for known in self.neighbours.get(key, ())
+                      if _one_edit(plain, known)}
+        if not candidates:
+            return word
+        return max(sorted(candidates), key=lambda known: self.counts[known])
+
+    def mend(self, text: str) -> str:
+        """The text with each unknown word replaced by the known word it most likely meant."""
+        return _TEXT_WORD.sub(lambda found: self.word(found.group(0)), text)

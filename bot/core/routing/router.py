@@ -2,19 +2,22 @@
 
 Each skill is known by what it is for: its description, its tools' descriptions, short
 example requests and cue phrases, all from the skill itself (`Skill.routing`, Spanish and
-English); bot/core/routing/router_data holds the router's own examples (chit-chat, requests
-that need several skills). A message is
-split into its requests (bot/core/routing/clauses.py); the whole message and each request are
-embedded in one batch (multilingual-e5-small in process, offline) and every skill scores the
-mean similarity of its few nearest examples, plus a little for words only that skill's texts
-use (bot/core/routing/lexicon.py). Per request, the best skill is chosen, with
-any skill within a small margin of it or past its own threshold (calibrated from the
-examples: the score other labels' examples rarely reach). Examples labelled with no skill
-("none": chit-chat, general questions) let a request choose nothing when no skill has real
-evidence. A message that names a skill's objects ("the email", "mi calendario") gets that
-skill. Only a fragment ("y mañana?") or a short message that refers back without clear
-evidence of its own ("delete that one") keeps the previous turn's skills; thanks, declines
-and small talk get none. Quoted passages (what to post, write or translate) are left out.
+English); bot/core/routing/router_data holds the router's own examples (chit-chat, general
+questions, requests that need several skills). A message is split into its requests
+(bot/core/routing/clauses.py); the whole message and each request are embedded in one batch
+(multilingual-e5-small in process, offline). Vectors are compared after taking away the mean
+direction of the router's own texts, which every e5 vector shares: what is left is what a
+text is about. Every skill scores the mean similarity of its few nearest examples, plus a
+little for words only that skill's texts use (bot/core/routing/lexicon.py, which also mends
+a word typed one letter wrong). Per request, the best skill is chosen, with any skill within
+a small margin of it or past its own threshold (calibrated from the examples: the score other
+labels' examples rarely reach). Examples labelled with no skill ("none": chit-chat, general
+questions) let a request choose nothing when no skill has real evidence. A message that names
+a skill's objects ("the email", "mi calendario", "la cena del viernes") gets that skill. Only
+a fragment ("y mañana?", "the second one", "tomorrow at 10") or a short message that refers
+back without clear evidence of its own ("delete that one") keeps the previous turn's skills,
+adding only skills it has evidence for; thanks, declines and small talk get none. Quoted
+passages (what to post, write or translate) are left out.
 
 Everything is embedded and calibrated in `warm()`, at start-up, never inside a turn.
 `FailOpenRouter` wraps any router with a time budget for real stalls: on error or timeout
@@ -52,7 +55,7 @@ from bot.core.routing.clauses import (
     without_small_talk,
     words,
 )
-from bot.core.routing.lexicon import Lexicon, stems
+from bot.core.routing.lexicon import Lexicon, Spelling, stems
 from bot.errors import ConfigError, ModelError
 from memory.embeddings import LOCAL_E5_NAME, bounded, embed_each, local_e5_model
 from tools.registry import Routing
@@ -77,6 +80,9 @@ NEIGHBOURS = 3
 # Kept below the margin: the bonus also raises the best score, and with it the bar every other
 # skill of the request must reach, so a larger one drops second skills of multi-request messages.
 LEXICAL_WEIGHT = 0.01
+# A skill past its threshold but this far behind the best is a request of the same shape, not a
+# second request: "anything new in my feeds?" clears the email threshold ("any new emails?").
+FAR_BEHIND = 0.04
 Vectors = npt.NDArray[np.float32]
 
 
@@ -192,12 +198,58 @@ class EmbeddingCache:
 
 @dataclass(frozen=True)
 class _Index:
-    """Example vectors, per label the rows that belong to it, its words, and per skill its threshold."""
+    """Example vectors (centred), per label the rows that belong to it, its words, per skill its
+    threshold, and what centring subtracts and how much it stretches score differences."""
 
     vectors: Vectors
     rows: Mapping[str, npt.NDArray[np.intp]]
     lexicon: Lexicon
     thresholds: Mapping[str, float]
+    centre: Vectors
+    stretch: float
+    spelling: Spelling
+
+
+def centred(vectors: Vectors, centre: Vectors) -> Vectors:
+    """Rows minus the index's mean direction, L2-normalised again.
+
+    e5 puts every text in a narrow cone (any two requests score about 0.8), so what a request
+    is about moves its similarities by hundredths; the shared direction says only "a short
+    request". Taking it away leaves the part of a text that differs from the others, and nearest
+    examples are chosen by what a request asks for rather than by how it is phrased.
+    """
+    moved = np.atleast_2d(vectors) - centre
+    norms = np.linalg.norm(moved, axis=1, keepdims=True)
+    return (moved / np.maximum(norms, 1e-12)).astype(np.float32)
+
+
+def label_scores(queries: Vectors, vectors: Vectors, rows: Mapping[str, npt.NDArray[np.intp]],
+                 skip_self: bool = False) -> Vectors:
+    """Per query and label, the mean similarity of its nearest rows (queries x labels)."""
+    similarities = queries @ vectors.T
+    if skip_self:  # the queries are the first rows of `vectors`: an example is not its own neighbour
+        np.fill_diagonal(similarities[:, :len(queries)], -np.inf)
+    columns = []
+    for members in rows.values():
+        found = np.sort(similarities[:, members], axis=1)[:, ::-1][:, :NEIGHBOURS]
+        usable = np.isfinite(found)
+        counts = usable.sum(axis=1)
+        total = np.where(usable, found, 0.0).sum(axis=1)
+        # A label whose only row is the query itself has no score for it.
+        columns.append(np.where(counts > 0, total / np.maximum(counts, 1), np.nan))
+    return np.stack(columns, axis=1)
+
+
+def spread_ratio(raw: Vectors, moved: Vectors, rows: Mapping[str, npt.NDArray[np.intp]], example_rows: int) -> float:
+    """How much centring stretches the differences between labels' scores (margins scale by it).
+
+    Measured on the written examples: the spread of their scores across labels, centred over raw.
+    """
+    if example_rows < 2 or len(rows) < 2:
+        return 1.0
+    before = float(np.nanstd(label_scores(raw[:example_rows], raw, rows, skip_self=True), axis=1).mean())
+    after = float(np.nanstd(label_scores(moved[:example_rows], moved, rows, skip_self=True), axis=1).mean())
+    return after / before if before > 0 else 1.0
 
 
 @dataclass(frozen=True)
@@ -210,7 +262,8 @@ class _Choice:
 
 def calibrate(vectors: Vectors, rows: Mapping[str, npt.NDArray[np.intp]], example_rows: int,
               share: float = CALIBRATION_SHARE,
-              lexical: Mapping[str, npt.NDArray[np.float32]] | None = None) -> dict[str, float]:
+              lexical: Mapping[str, npt.NDArray[np.float32]] | None = None,
+              lexical_weight: float = LEXICAL_WEIGHT) -> dict[str, float]:
     """Per skill, the score that examples of other labels rarely reach.
 
     A skill's score for a text is the mean similarity of its nearest rows, plus its lexical
@@ -236,7 +289,7 @@ def calibrate(vectors: Vectors, rows: Mapping[str, npt.NDArray[np.intp]], exampl
         picked = np.asarray(others)
         scores = np.sort(similarities[picked][:, members], axis=1)[:, ::-1][:, :NEIGHBOURS].mean(axis=1)
         if lexical is not None and skill in lexical:
-            scores = scores + LEXICAL_WEIGHT * lexical[skill][picked]
+            scores = scores + lexical_weight * lexical[skill][picked]
         found[skill] = float(np.quantile(scores, share))
     return found
 
@@ -322,20 +375,24 @@ class EmbeddingRouter:
         for skill, tool_texts in self._tool_texts.items():
             texts.extend(tool_texts)
             labels.extend(frozenset({skill}) for _ in tool_texts)
-        vectors = self._cache.get(texts)
+        raw = self._cache.get(texts)
+        centre = raw.mean(axis=0)
+        vectors = centred(raw, centre)
         members: dict[str, list[int]] = {}
         for row, label in enumerate(labels):
             for skill in label:
                 members.setdefault(skill, []).append(row)
         rows = {skill: np.asarray(found, dtype=np.intp) for skill, found in members.items()}
+        stretch = spread_ratio(raw, vectors, rows, example_rows)
         lexicon = Lexicon.learn(texts, labels)
         example_stems = [stems(text) for text in texts[:example_rows]]
         lexical = {skill: np.asarray([lexicon.evidence(found, skill, own=labels[row])
                                       for row, found in enumerate(example_stems)], dtype=np.float32)
                    for skill in rows if skill != NO_SKILL}
-        thresholds = calibrate(vectors, rows, example_rows, lexical=lexical) if example_rows else {}
+        thresholds = calibrate(vectors, rows, example_rows, lexical=lexical,
+                               lexical_weight=LEXICAL_WEIGHT * stretch) if example_rows else {}
         thresholds.update(self.settings.thresholds)
-        return _Index(vectors, rows, lexicon, thresholds)
+        return _Index(vectors, rows, lexicon, thresholds, centre, stretch, Spelling.learn(texts))
 
     def _ensure_index(self) -> _Index:
         index = self._index
@@ -356,15 +413,15 @@ class EmbeddingRouter:
         """Per skill of `available`, its nearest rows' similarity plus what the words of `text`
         say for it; plus `none` when chit-chat examples exist."""
         index = self._ensure_index()
-        similarities = index.vectors @ vector
-        found_stems = stems(text)
+        similarities = index.vectors @ centred(vector, index.centre)[0]
+        found_stems = stems(index.spelling.mend(text))
         found: dict[str, float] = {}
         for skill in [*available, NO_SKILL]:
             rows = index.rows.get(skill)
             if rows is not None and len(rows):
                 found[skill] = _evidence(similarities[rows])
                 if skill != NO_SKILL:
-                    found[skill] += LEXICAL_WEIGHT * index.lexicon.evidence(found_stems, skill)
+                    found[skill] += LEXICAL_WEIGHT * index.stretch * index.lexicon.evidence(found_stems, skill)
         return found
 
     def scores(self, text: str, available: Mapping[str, str]) -> dict[str, float]:
@@ -376,16 +433,21 @@ class EmbeddingRouter:
         return found.skills, found.reason
 
     def _choose(self, scores: Mapping[str, float], *, confident: bool = False, greeting: bool = False) -> _Choice:
+        """The skills these scores support. `confident`: only skills past their threshold, never a
+        band of near-equal guesses."""
         skills = {skill: score for skill, score in scores.items() if skill not in (NO_SKILL, "core")}
         if not skills:
             return _Choice(frozenset(), 0.0, False, "no skills to choose from")
         best_skill, best = max(skills.items(), key=lambda item: item[1])
-        thresholds = self._ensure_index().thresholds
-        margin = self.settings.margin
+        index = self._ensure_index()
+        thresholds = index.thresholds
+        # Margins are stated in e5's own similarity units; centring stretches differences.
+        scale = index.stretch
+        margin = self.settings.margin * scale
         none = scores.get(NO_SKILL, -1.0)
         weak = best < thresholds.get(best_skill, 1.0)
         # A greeting of the day ("buenos días") looks like chit-chat but asks what the day holds.
-        if not greeting and (none > best + NO_SKILL_MARGIN or (weak and none >= best)):
+        if not greeting and (none > best + NO_SKILL_MARGIN * scale or (weak and none >= best)):
             # Chit-chat looks at least as likely as any skill, and no skill has real evidence.
             return _Choice(frozenset(), best, True, f"chit-chat (none {none:.3f}, best skill {best:.3f})")
         if none >= best and not greeting:
@@ -397,7 +459,9 @@ class EmbeddingRouter:
         picked = frozenset(
             skill for skill, score in skills.items()
             if (score >= best - margin and not (confident and score < thresholds.get(skill, 1.0)))
-            or score >= thresholds.get(skill, 1.0) + CLEAR_LEAD)
+            or (score >= thresholds.get(skill, 1.0) + CLEAR_LEAD * scale
+                # A threshold the owner set is theirs to keep, however far behind the best.
+                and (score >= best - FAR_BEHIND * scale or skill in self.settings.thresholds)))
         return _Choice(picked, best, False, f"best {best:.3f}")
 
     def decide(self, request: RouteRequest, available: Mapping[str, str],
@@ -417,10 +481,11 @@ class EmbeddingRouter:
         small_talk = is_small_talk(text)
         previous = request.previous_skills & set(available)
         leans_back = not small_talk and not is_greeting(text) and refers_back(text)
-        # A fragment that leans on the last turn ("and on Thursday?") keeps that turn's skills;
-        # its few words add a skill only on clear evidence of their own.
-        whole = self._choose(whole_scores, confident=leans_back and is_elliptical(text) and bool(previous),
-                             greeting=is_greeting(text))
+        # A fragment or a short message that leans on the last turn ("and on Thursday?", "abre el de
+        # marta") keeps that turn's skills; its few words add a skill only on clear evidence of their own.
+        follows_up = leans_back and bool(previous) and (
+            is_elliptical(text) or len(words(text)) <= self.settings.follow_up_words)
+        whole = self._choose(whole_scores, confident=follows_up, greeting=is_greeting(text))
         chosen = set(whole.skills)
         reasons = [whole.reason]
         for clause, vector in zip(texts[1:], vectors[1:], strict=True):
@@ -430,7 +495,7 @@ class EmbeddingRouter:
             if part.skills - chosen:
                 reasons.append(f"{clause[:30]!r}: +{sorted(part.skills - whole.skills)}")
             chosen |= part.skills
-        unquoted = without_quotations(text)
+        unquoted = self._ensure_index().spelling.mend(without_quotations(text))
         named = frozenset(skill for skill in available
                           if any(cue.search(unquoted) for cue in self._cues.get(skill, ())))
         if named - chosen:
@@ -442,12 +507,11 @@ class EmbeddingRouter:
             # Nothing says what these skills are for: they cannot be judged, so they stay in.
             chosen |= unknown
             reasons.append(f"no examples or description for {sorted(unknown)}, kept")
-        # Only a fragment, or a short message without clear evidence of its own, leans on the last
+        # Only a fragment, or a short message that names no object of its own, leans on the last
         # turn: a long one that says "it" or "that" ("post the result on Twitter") is a request of
-        # its own, and so is "will it rain in Lisbon?".
-        thresholds = self._ensure_index().thresholds
-        own = bool(named) or any(whole_scores[skill] >= thresholds.get(skill, 1.0) for skill in whole.skills)
-        short = len(words(text)) <= self.settings.follow_up_words and not own
+        # its own, and so is "will it rain in Lisbon?". A short one whose words merely score high
+        # for a skill ("cancel the dentist one" after the calendar) keeps the last skills as well.
+        short = len(words(text)) <= self.settings.follow_up_words and not named
         if leans_back and (is_elliptical(text) or short):
             if not previous and request.recent_user_messages:
                 # The turn did not say what it used last time: judge the last message instead.
