@@ -330,7 +330,7 @@ async def test_answering_the_assistants_question_keeps_the_request_open(
 
 
 async def test_a_reply_after_a_done_action_asks_for_nothing_new(world, model: ScriptedModel, db: Database) -> None:
-    assistant, messenger, _, _ = world
+    assistant, messenger, pantry, _ = world
     model.call("add_item", item="eggs")
     model.respond("I've added eggs. Anything else?")
     await assistant.handle(TextMessage(OWNER, "add eggs to the pantry"))
