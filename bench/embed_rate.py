@@ -82,7 +82,7 @@ def main() -> None:
     figures = {engine: asyncio.run(run(args.cards, args.batch, args.single, engine)) for engine in engines}
     tokens = next(iter(figures.values()))[2]
     print(f"{args.cards} cards of LoCoMo turns, {tokens:.0f} tokens each on average; e5 in process "
-          f"({', '.join(engines)}; wall rates under load)")
+          f"({', '.join(engines)}; wall rates vary with the machine's load, per-CPU-second rates less)")
     for engine, (batched, single, _, per_cpu) in figures.items():
         # The product's engine keeps the names these lines had when there was one engine.
         prefix = "" if engine == "onnx" else f"{engine}_"
