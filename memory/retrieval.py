@@ -35,6 +35,9 @@ class RetrievalTuning:
     # link weights of 0.25-1 tried (0.5 best; 1 lost single answers), wider windows lost more single
     # answers than they found spread ones, and so did moving the query vector towards the seeds'
     # (Rocchio), a KNN from each seed, keyword feedback from the seeds' words and favouring other days.
+    # Also tried on dev, no multi-hop gain at 10: spreading the final order over days (each further
+    # card of a day decayed by 0.9-0.45: single answers lost up to 0.19), and a ranker over the
+    # cards titled with a name the question names (weight 0.5 or 1: multi-hop 0.303/0.310, was 0.310).
     seeds: int = 5                  # 0 switches the second round off
     link_rank_weight: float = 0.5   # cards sharing a name with a seed, about a day within the window
     link_window_days: int = 30
