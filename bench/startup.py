@@ -1,6 +1,6 @@
 """How long start-up takes: `python -c pass`, importing the app, importing and building it.
 
-Run: `.venv/bin/python bench/startup.py [--runs 5] [--root DIR] [--before DIR]`.
+Run: `.venv/bin/python bench/startup.py [--runs 5] [--memories 10000] [--root DIR] [--before DIR]`.
 
 Each figure is the median wall time of fresh subprocesses (warm OS and disk caches: one
 untimed round goes first, which also writes the router's embedding cache). The
@@ -8,6 +8,10 @@ build has only the console and a model configured; the model's base URL points a
 closed local port, since building talks to no one. Absolute times are noisy on a shared
 machine, so the ratios against `python -c pass` are printed too. `--before DIR` measures
 another checkout (e.g. an older commit in a temporary `git worktree`) in the same rounds.
+Building is what `make run` does before "ready": migrations, memory (adopting the embedder,
+its cells), skills, the router's indexes and the tokenizer. `--memories N` first gives the
+owner N memories (synthetic cards with random vectors, as in `memory_scale.py`), so the time
+is that of a restart onto a memory of that size.
 """
 
 from __future__ import annotations
@@ -39,6 +43,34 @@ async def main() -> None:
         await app.model.close()
     await app.http.aclose()
     await app.db.close()
+
+asyncio.run(main())
+"""
+
+
+FILL = """
+import asyncio, sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+
+from bench.memory_scale import RandomEmbedder, Words, fill
+from memory.cards import CardStore
+from memory.db import Database
+from memory.vectors import VectorIndex
+
+async def main() -> None:
+    count = int(sys.argv[2])
+    db = await Database.open(Path(sys.argv[1]) / "mayordomo.sqlite3")
+    vectors = VectorIndex(db)
+    await vectors.load()  # the embedder the first build adopted: the vectors must fit it
+    assert vectors.dim == 384, vectors.dim
+    cards = CardStore(db, vectors)
+    await fill(db, cards, RandomEmbedder(count), Words(np.random.default_rng(count)), "console:owner",
+               count, datetime(2021, 1, 1, tzinfo=UTC))
+    await vectors.refresh_cells("console:owner")  # as consolidation does after writing cards
+    await db.close()
 
 asyncio.run(main())
 """
@@ -80,6 +112,7 @@ def measure(roots: dict[str, Path], runs: int, cwd: Path, data: dict[str, Path])
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--memories", type=int, default=0, help="start onto a memory of this many cards")
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to measure")
     parser.add_argument("--before", type=Path, default=None,
                         help="another checkout measured in the same rounds (printed as before_*)")
@@ -90,10 +123,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="startup-bench-") as folder:
         cwd = Path(folder)  # no .env here
         data = {label: cwd / f"data{index}" for index, label in enumerate(roots)}
-        for path in data.values():
+        for label, path in data.items():
             path.mkdir()
+            if args.memories:
+                # The first build makes the file and adopts the embedder; the memories come after.
+                _time([sys.executable, "-c", BUILD, str(path)], roots[label], cwd)
+                _time([sys.executable, "-c", FILL, str(path), str(args.memories)], roots[label], cwd)
         medians = measure(roots, args.runs, cwd, data)
     print(f"runs = {args.runs}")
+    print(f"memories = {args.memories}")
     for label, root in roots.items():
         found = medians[label]
         bare, imported, built = found["python_pass"], found["import_app"], found["import_and_build"]
@@ -103,8 +141,10 @@ def main() -> None:
         print(f"{label}import_and_build_s = {built:.3f}")
         print(f"{label}import_app_ratio = {imported / bare:.1f}")
         print(f"{label}import_and_build_ratio = {built / bare:.1f}")
-    print("import_and_build_target_s = 3.0")
-    print(f"import_and_build_within_target = {medians['']['import_and_build'] <= 3.0}")
+    # The target is time to ready with warm caches: 3 s on an empty memory, 5 s on 10k memories.
+    target = 5.0 if args.memories else 3.0
+    print(f"import_and_build_target_s = {target}")
+    print(f"import_and_build_within_target = {medians['']['import_and_build'] <= target}")
 
 
 if __name__ == "__main__":
