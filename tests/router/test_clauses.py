@@ -55,6 +55,22 @@ def test_declining_an_offer_is_small_talk_and_never_refers_back(text: str) -> No
     assert not refers_back(text)
 
 
+@pytest.mark.parametrize("text", ["how are you?", "hey, how's it going?", "how's your day going?", "what's up?",
+                                  "qué tal estás?", "hola, cómo estás hoy?", "cómo te va?",
+                                  "ok, that's all for now, thanks", "vale, eso es todo por ahora",
+                                  "nada más por hoy, gracias", "that's it, cheers"])
+def test_asking_after_the_assistant_and_closing_are_small_talk(text: str) -> None:
+    assert is_small_talk(text)
+    assert not refers_back(text)
+
+
+@pytest.mark.parametrize("text", ["qué tal el tiempo mañana?", "how is the weather today?",
+                                  "how are the tasks for today going?", "is that all for today on my agenda?",
+                                  "cómo va el pedido de Amazon?", "nada más llegar, recuérdame llamar a Ana"])
+def test_a_request_that_opens_like_small_talk_is_not_small_talk(text: str) -> None:
+    assert not is_small_talk(text)
+
+
 @pytest.mark.parametrize("text", ["good morning", "buenos días!", "morning!", "buenos diass ☀️",
                                   "buenas tardes, gracias"])
 def test_a_greeting_of_the_day_on_its_own_is_not_small_talk(text: str) -> None:

@@ -81,7 +81,15 @@ _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", 
                        "nos vemos", "sounds good", "all good", "de nada", "me alegro", "qué bien", "que bien",
                        "leave it", "forget it", "never mind", "no need", "don't bother", "dont bother",
                        "skip it", "no thanks", "not now", "da igual", "no hace falta", "no importa",
-                       "así está bien", "ahora no")
+                       "así está bien", "ahora no",
+                       # Asking after the assistant, and closing for the day, ask for nothing either.
+                       "how are you", "how are you doing", "how are you today", "how are you doing today",
+                       "how s it going", "how is it going", "how s your day", "how s your day going",
+                       "how is your day going", "what s up", "that s all", "that s it", "that s all for today",
+                       "that s all for now", "that s it for today", "that s it for now",
+                       "qué tal", "qué tal estás", "cómo estás", "cómo estás hoy", "cómo te va", "cómo va todo",
+                       "qué tal todo", "eso es todo por hoy", "eso es todo por ahora", "nada más por hoy",
+                       "por hoy nada más", "nada más", "es todo")
 # A greeting of the time of day on its own opens it: people expect what is on (agenda, tasks, weather), so it is
 # routed on its evidence like a request. Around a request it is only noise to that request's scores.
 _GREETING_PHRASES = ("good morning", "good afternoon", "good evening", "morning", "buenos días",
@@ -96,7 +104,9 @@ def _plain(text: str) -> str:
 
 # The word lists without accents, computed once (each message is checked against them).
 _PLAIN_SMALL_TALK = frozenset(_plain(word) for word in _SMALL_TALK)
-_PLAIN_SMALL_TALK_PHRASES = tuple(_plain(" ".join(_WORD.findall(phrase.lower()))) for phrase in _SMALL_TALK_PHRASES)
+# Longest first: "how are you doing today" goes whole, not as "how are you" leaving "doing today".
+_PLAIN_SMALL_TALK_PHRASES = tuple(sorted((_plain(" ".join(_WORD.findall(phrase.lower())))
+                                          for phrase in _SMALL_TALK_PHRASES), key=len, reverse=True))
 _PLAIN_GREETINGS = tuple(sorted((_plain(phrase) for phrase in _GREETING_PHRASES), key=len, reverse=True))
 _PLAIN_OPENERS = tuple(_plain(opener) for opener in _ELLIPSIS_OPENERS)
 _PLAIN_REFERENCES = frozenset(_plain(word) for word in _REFERENCES)
