@@ -435,17 +435,23 @@ _OWN_VERB = re.compile(
 )
 
 
-def claimed_parts(text: str) -> str:
-    """`text` without its coordinated parts that have a verb of their own and claim no action."""
+def _cut(text: str, separator: re.Pattern[str]) -> list[str]:
+    """`text` cut where `separator` matches outside quotes (quoted words are data, not boundaries)."""
     masked = _QUOTED.sub(lambda m: "x" * len(m.group(0)), text)
     parts: list[str] = []
     cursor = 0
-    for cut in _AND.finditer(masked):
+    for cut in separator.finditer(masked):
         parts.append(text[cursor:cut.start()])
         cursor = cut.end()
-    if not parts:
-        return text
     parts.append(text[cursor:])
+    return parts
+
+
+def claimed_parts(text: str) -> str:
+    """`text` without its coordinated parts that have a verb of their own and claim no action."""
+    parts = _cut(text, _AND)
+    if len(parts) == 1:
+        return text
     kept = [p for p in parts if claimed_kinds(p) or not _OWN_VERB.search(_QUOTED.sub(" ", p))]
     return " ".join(kept)
 
@@ -541,15 +547,7 @@ def parse(text: str) -> list[Sentence]:
     sentences: list[Sentence] = []
     for start, end in split_sentences(text):
         sentence = text[start:end]
-        # Quoted words are data, not clause boundaries: cut on the text with quotes masked.
-        masked = _QUOTED.sub(lambda m: "x" * len(m.group(0)), sentence)
-        pieces: list[str] = []
-        cursor = 0
-        for cut in _CLAUSE_SPLIT.finditer(masked):
-            pieces.append(sentence[cursor:cut.start()])
-            cursor = cut.end()
-        pieces.append(sentence[cursor:])
-        pieces = [p for p in pieces if p.strip()]
+        pieces = [p for p in _cut(sentence, _CLAUSE_SPLIT) if p.strip()]
         question = sentence.rstrip().endswith("?")
         clauses: list[Clause] = []
         for index, piece in enumerate(pieces):
