@@ -204,9 +204,10 @@ class CardStore:
             " LIMIT ?", (user_key, start.isoformat(), end.isoformat(), limit))
         return [int(row["id"]) for row in rows]
 
-    async def name_shares(self, user_key: str, asked: Sequence[str], sample: int) -> dict[str, float]:
+    async def name_shares(self, user_key: str, asked: Sequence[str], sample: int, floor: int = 1) -> dict[str, float]:
         """The share of this user's newest `sample` cards that mention each name (a bounded look:
-        the newest cards by day, then one primary-key probe per card and name)."""
+        the newest cards by day, then one primary-key probe per card and name); a memory of fewer
+        than `floor` cards counts as `floor` cards."""
         if not asked:
             return {}
         marks = ",".join("?" * len(asked))
@@ -216,7 +217,7 @@ class CardStore:
             " SELECT (SELECT COUNT(*) FROM recent) AS cards, n.name AS name, COUNT(*) AS mentions"
             f" FROM recent r CROSS JOIN memory_card_names n ON n.card_id = r.id AND n.name IN ({marks})"
             " GROUP BY n.name", (user_key, sample, *asked))
-        return {row["name"]: int(row["mentions"]) / max(int(row["cards"]), 1) for row in rows}
+        return {row["name"]: int(row["mentions"]) / max(int(row["cards"]), floor, 1) for row in rows}
 
     async def delete(self, tx: Transaction, card_ids: Sequence[int]) -> None:
         ids = list(card_ids)
