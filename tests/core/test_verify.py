@@ -35,6 +35,12 @@ def _rules(answer: str, calls: list[CallRecord], user: str = "hola") -> set[Rule
     ("borra la nota recetas", "Nota recetas eliminada. 🗑️"),
     ("recuérdame mañana llamar a mamá", "Aviso listo para mañana."),
     ("anota que corrí 10 km", "Anotado 📝 10 km, ¡qué máquina!"),
+    # Keeping a thing for oneself, and a note's new state told by its look.
+    ("guárdate que el código del portal es 3321", "Me lo quedo: 3321 para el portal."),
+    ("apunta que el lunes hay reunión", "Me lo apunto, reunión el lunes."),
+    ("remember my bike lock code is 9910", "I'll hang on to that: 9910 for the bike lock."),
+    ("cámbiale el título a la nota viaje por 'Japón'", "La nota ya luce su nuevo título."),
+    ("pon 'aceite' en la nota compra", "La nota compra ahora muestra el aceite."),
 ])
 def test_an_asked_action_with_no_call_cannot_be_claimed_in_any_wording(user: str, answer: str) -> None:
     verdict = check(answer, [], user, NOW)
@@ -320,6 +326,8 @@ def test_speaking_of_the_asked_object_as_handled_after_a_write_elsewhere_is_caug
     ("can you stick 'renew passport' on my errands note", "store"),
     ("pop eggs on the list", "store"),
     ("grábate que mi talla es la 43", "store"),
+    ("guárdate que el wifi es Olivo", "store"),
+    ("cámbiale el título a la nota viaje", "store"),
     ("ping me in 20 minutes about the oven", "remind"),
     ("que no se me olvide llamar a Juan mañana", "remind"),
     ("hazme acordar a las 5 de sacar la basura", "remind"),

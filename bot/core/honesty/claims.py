@@ -68,9 +68,12 @@ _ES_STORE = (
     rf"incluid{_PART}|inclu[íi]|memorizad{_PART}|memoric[ée]|programad{_PART}|agendad{_PART}|"
     rf"reservad{_PART}|marcad{_PART}|completad{_PART}|archivad{_PART}|movid{_PART}|activad{_PART}|activ[ée]|"
     r"recordar[ée]|lo\s+recuerdo|no\s+(?:lo|te\s+lo)?\s*olvidar[ée]|nunca\s+olvidar[ée]|"
-    r"ya\s+(?:est[áa]n?|tienes|figura|recoge|lleva|incluye|consta|existen?|me\s+consta|queda|tiene)|"
+    r"ya\s+(?:est[áa]n?|tienes|figura|recoge|lleva|incluye|consta|existen?|me\s+consta|queda|tiene|luce|"
+    r"muestra|contiene|refleja|aparece)|"
+    # "Me lo quedo", "me lo apunto": keeping a thing for oneself is storing it.
+    r"me\s+(?:lo|la|los|las)\s+(?:quedo|guardo|apunto|anoto)|me\s+quedo\s+con|"
     r"me\s+consta|queda(?:n)?\s+(?:en|guardad|apuntad|anotad|registrad|list)|"
-    r"a\s+buen\s+recaudo|en\s+su\s+sitio|pasa\s+a\s+llamarse|ahora\s+(?:es|se\s+llama|pone|dice|lleva|incluye|recoge)|"
+    r"a\s+buen\s+recaudo|en\s+su\s+sitio|pasa\s+a\s+llamarse|ahora\s+(?:es|se\s+llama|pone|dice|lleva|incluye|recoge|luce|muestra|contiene|refleja|tiene)|"
     r"en\s+(?:tu|la|tus|mis?)\s+(?:lista|nota|notas|diario|memoria|registros?|pendientes|agenda)|"
     r"est[áa]n?\s+(?:ya\s+)?en\s+(?:[\w-]{1,80}\.md\b|(?=[\w-]{0,80}\d)[^\W\d_][\w]{0,40}(?:-[\w]{1,40}){1,4}\b)|"
     r"deber[íi]a(?:n)?\s+(?:ya\s+)?(?:estar|aparecer|salir|figurar)\s+(?:ya\s+)?en\s+(?:tu|la|tus|mis?)\s+|"
@@ -82,7 +85,7 @@ _EN_STORE = (
     r"added|put\s+(?:it|that|them|\w+\s+on|\w+\s+in)|saved|stored|noted|jotted|written|wrote|logged|recorded|"
     r"registered|created|set\s+up|updated|changed|renamed|replaced|overwr(?:ote|itten)|swapped|appended|"
     r"included|filed|memori[sz]ed|committed\s+(?:that|it|this)?\s*to\s+memory|remembered|"
-    r"(?:i\s*'?ll|i\s+will)\s+(?:remember|keep)|won'?t\s+forget|never\s+forget|"
+    r"(?:i\s*'?ll|i\s+will)\s+(?:remember|keep|hang\s+on\s*to|hold\s+on\s*to)|won'?t\s+forget|never\s+forget|"
     r"scheduled|booked|marked|completed|archived|moved|activated|armed|"
     # "should be in your note now" too: a hedge on where a thing is still says where it is.
     r"(?:is|are|'s|'re|should\s+be|must\s+be|ought\s+to\s+be|will\s+be|'ll\s+be)\s+"

@@ -45,8 +45,9 @@ _VERBS: dict[ActionKind, str] = {
         r"update|replace|overwrite|edit|mark|complete|archive|append|insert|set\s+up|memori[sz]e|"
         r"a[ñn]ade|a[ñn][áa]de(?:me|lo|la)|agrega(?:r|me)?|pon(?:me|lo|la|le)?|mete(?:r|me)?|apunta(?:r|me)?|"
         r"ap[úu]nta(?:me|lo|la)|anota(?:r)?|an[óo]ta(?:me|lo|la)|escribe|escr[íi]be(?:me|lo|la)|crea(?:r)?|"
-        r"cr[ée]a(?:me|la|lo)|guarda(?:r)?|gu[áa]rda(?:me|lo|la)|registra(?:r)?|recuerda(?:\s+que)?|"
-        r"programa(?:r)?|agenda(?:r)?|reserva(?:r)?|mueve|mover|cambia(?:r)?|renombra(?:r)?|actualiza(?:r)?|"
+        r"cr[ée]a(?:me|la|lo)|guarda(?:r)?|gu[áa]rda(?:te|me|lo|la|melo|mela)|registra(?:r)?|recuerda(?:\s+que)?|"
+        r"programa(?:r)?|agenda(?:r)?|reserva(?:r)?|mueve|mover|cambia(?:r)?|c[áa]mbia(?:me|le|lo|la)|"
+        r"renombra(?:r)?|ren[óo]mbra(?:le|lo|la)|actualiza(?:r)?|actual[íi]za(?:me|le|lo|la)|"
         r"sustituye|sustituir|reemplaza(?:r)?|sobrescribe|edita(?:r)?|marca(?:r)?|completa(?:r)?|archiva(?:r)?|"
         r"memoriza(?:r)?|ten\s+en\s+cuenta|gr[áa]ba(?:te|lo|la)?|ap[úu]nta(?:te)?|qu[ée]date\s+con"
     ),
