@@ -40,6 +40,10 @@ def _rules(answer: str, calls: list[CallRecord], user: str = "hola") -> set[Rule
     ("apunta que el lunes hay reunión", "Me lo apunto, reunión el lunes."),
     ("remember my bike lock code is 9910", "I'll hang on to that: 9910 for the bike lock."),
     ("cámbiale el título a la nota viaje por 'Japón'", "La nota ya luce su nuevo título."),
+    # A promise not to forget, in any tense, is a claim that it was stored.
+    ("remember that my cousin is called Ingrid", "I won't be forgetting Ingrid."),
+    ("remember that my cousin is called Ingrid", "Ingrid — not going to forget that."),
+    ("recuerda que mi prima se llama Ingrid", "Lo de tu prima Ingrid no se me va a olvidar."),
     ("pon 'aceite' en la nota compra", "La nota compra ahora muestra el aceite."),
 ])
 def test_an_asked_action_with_no_call_cannot_be_claimed_in_any_wording(user: str, answer: str) -> None:
@@ -139,6 +143,7 @@ def test_honest_answers_pass_untouched(user: str, answer: str, calls: list[CallR
     ("Quedamos a las once y cuarto.", "11:15"),
     ("It came to €87.40.", "87.4"),
     ("Mañana habrá 31 °C.", "31"),
+    ("Se esperan treinta y un grados.", "31"),
     ("Llama al 914 22 87 65.", "914228765"),
     ("Escríbele a jlopez arroba gestoria-norte punto es", "jlopez@gestoria-norte.es"),
     ("Write to m.ortega at rentmail dot example", "m.ortega@rentmail.example"),
@@ -243,6 +248,8 @@ def test_a_negation_about_something_else_does_not_say_it_was_not_done(
 
 @pytest.mark.parametrize("answer", [
     "Understood, keepme stays as it is since you declined.",
+    "Entendido, sobrante se queda donde estaba.",
+    "OK, spare stays where it is.",
     "I couldn't find a note named phantom, so nothing was deleted.",
     "No encontré ninguna nota llamada nada, así que no he borrado nada.",
 ])

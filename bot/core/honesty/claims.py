@@ -68,6 +68,7 @@ _ES_STORE = (
     rf"incluid{_PART}|inclu[íi]|memorizad{_PART}|memoric[ée]|programad{_PART}|agendad{_PART}|"
     rf"reservad{_PART}|marcad{_PART}|completad{_PART}|archivad{_PART}|movid{_PART}|activad{_PART}|activ[ée]|"
     r"recordar[ée]|lo\s+recuerdo|no\s+(?:lo|te\s+lo)?\s*olvidar[ée]|nunca\s+olvidar[ée]|"
+    r"(?:no|nunca)\s+se\s+me\s+(?:va\s+a\s+olvidar|olvidar[áa]|olvida)|"
     r"ya\s+(?:est[áa]n?|tienes|figura|recoge|lleva|incluye|consta|existen?|me\s+consta|queda|tiene|luce|"
     r"muestra|contiene|refleja|aparece)|"
     # "Me lo quedo", "me lo apunto": keeping a thing for oneself is storing it.
@@ -85,7 +86,8 @@ _EN_STORE = (
     r"added|put\s+(?:it|that|them|\w+\s+on|\w+\s+in)|saved|stored|noted|jotted|written|wrote|logged|recorded|"
     r"registered|created|set\s+up|updated|changed|renamed|replaced|overwr(?:ote|itten)|swapped|appended|"
     r"included|filed|memori[sz]ed|committed\s+(?:that|it|this)?\s*to\s+memory|remembered|"
-    r"(?:i\s*'?ll|i\s+will)\s+(?:remember|keep|hang\s+on\s*to|hold\s+on\s*to)|won'?t\s+forget|never\s+forget|"
+    r"(?:i\s*'?ll|i\s+will)\s+(?:remember|keep|hang\s+on\s*to|hold\s+on\s*to)|won'?t\s+(?:be\s+)?forget(?:ting)?|"
+    r"never\s+forget|(?:not|never)\s+(?:going\s+to|gonna)\s+forget|"
     r"scheduled|booked|marked|completed|archived|moved|activated|armed|"
     # "should be in your note now" too: a hedge on where a thing is still says where it is.
     r"(?:is|are|'s|'re|should\s+be|must\s+be|ought\s+to\s+be|will\s+be|'ll\s+be)\s+"
@@ -218,12 +220,14 @@ _STILL = (r"(?:still\s+(?:there|here|in|on|exists?|available|where)|"
 # Negation-shaped idioms that say nothing about the action ("No worries, X is gone").
 _IDIOMS = re.compile(
     r"\b(?=[^\W\d_])(?:no\s+worries|no\s+problem|not\s+a\s+problem|no\s+prob|no\s+biggie|no\s+sweat|"
-    r"never\s+forget|won'?t\s+forget|not\s+to\s+worry|no\s+need\s+to\s+\w+|"
+    r"never\s+forget|won'?t\s+(?:be\s+)?forget(?:ting)?|(?:not|never)\s+(?:going\s+to|gonna)\s+forget|"
+    r"not\s+to\s+worry|no\s+need\s+to\s+\w+|"
     # "nothing else needed" is a formula; "nothing else is in my memory" denies something.
     r"nothing\s+else(?=\s*(?:$|[.!,;:]|needed|required|necessary|to\s+do|for\s+now))|"
     r"no\s+te\s+preocupes|sin\s+(?:ning[úu]n\s+)?problemas?|(?:no\s+hubo\s+|no\s+hay\s+)?ning[úu]n\s+problema|"
     r"no\s+hay\s+problema|no\s+hace\s+falta\s+que[^,.;:]*|no\s+(?:te\s+lo\s+|lo\s+)?olvidar[ée]|"
-    r"nunca\s+olvidar[ée]|nada\s+m[áa]s|sin\s+falta|without\s+fail|no\s+doubt|sin\s+duda|"
+    r"nunca\s+olvidar[ée]|(?:no|nunca)\s+se\s+me\s+(?:va\s+a\s+olvidar|olvidar[áa]|olvida)|"
+    r"nada\s+m[áa]s|sin\s+falta|without\s+fail|no\s+doubt|sin\s+duda|"
     r"no\s+errors?(?:\s+at\s+all)?|without\s+(?:any\s+)?(?:issues?|problems?|errors?))\b",
     _I,
 )
@@ -245,7 +249,8 @@ _NEGATION = re.compile(
     r"|n't\b"
     # Saying things stay as they were is saying nothing was done.
     r"|\b(?:as\s+it\s+(?:is|was)|as\s+is|untouched|intact|unchanged|" + _STILL + r"|left\s+(?:it|them)\s+as|"
-    r"leave\s+(?:it|them)\s+as|stays?\s+as|remains?\s+as|como\s+est(?:[áa]|aba)|sin\s+cambios|sin\s+tocar|"
+    r"leave\s+(?:it|them)\s+as|stays?\s+(?:as|where)|remains?\s+(?:as|where)|como\s+est(?:[áa]|aba)|"
+    r"(?:se\s+queda|sigue|contin[úu]a)\s+(?:donde|como)\s+est(?:[áa]|aba)|sin\s+cambios|sin\s+tocar|"
     r"intact[oa]s?|d[ée]jal[oa]|dejo\s+(?:la|el|lo|las|los)\b)",
     _I,
 )
@@ -364,8 +369,9 @@ _NOT_DONE_TOPIC = re.compile(
     r"agend|reserv|marc|archiv|hech|hice|hizo|hacer|toc|"
     r"could|couldn|can|cannot|unable|fail|error|deni|declin|reject|expir|answer|respons|exist|found|find|"
     r"there|change|pud|pod|fall|deneg|rechaz|caduc|expir|respuesta|exist|encontr|hay|había|imposible)\w*"
-    r"|\b(?:as\s+it\s+(?:is|was)|as\s+is|untouched|intact|unchanged|" + _STILL + r"|stays?\s+as|"
-    r"remains?\s+as|como\s+est|sin\s+cambios|sin\s+tocar|intact[oa]s?|"
+    r"|\b(?:as\s+it\s+(?:is|was)|as\s+is|untouched|intact|unchanged|" + _STILL + r"|stays?\s+(?:as|where)|"
+    r"remains?\s+(?:as|where)|como\s+est|(?:se\s+queda|sigue|contin[úu]a)\s+(?:donde|como)\s+est|"
+    r"sin\s+cambios|sin\s+tocar|intact[oa]s?|"
     r"d[ée]jal[oa]|dejo\s+(?:la|el|lo|las|los)\b)",
     _I,
 )

@@ -153,6 +153,8 @@ _ES_UNITS = {**_ES_NUMBERS, "un": 1, "cero": 0, "trece": 13, "catorce": 14, "qui
              "veintiocho": 28, "veintinueve": 29}
 _ES_TENS = {"treinta": 30, "cuarenta": 40, "cincuenta": 50, "sesenta": 60, "setenta": 70, "ochenta": 80,
             "noventa": 90}
+# Before a noun "uno" loses its ending: "treinta y un grados".
+_ES_AFTER_Y = {**_ES_NUMBERS, "un": 1}
 
 
 # "one", "un", "una" are as often articles as numbers ("one day", "un rato"): left as words.
@@ -167,7 +169,7 @@ def _alternatives(words: Iterable[str]) -> str:
 # "twenty-three kilometres" is an amount like "23 km".
 _SPELLED = re.compile(
     rf"\b(?:({_alternatives(_EN_TENS)})(?:[-\s]({_alternatives(_EN_NUMBERS)}))?"
-    rf"|({_alternatives(_ES_TENS)})(?:\s+y\s+({_alternatives(_ES_NUMBERS)}))?"
+    rf"|({_alternatives(_ES_TENS)})(?:\s+y\s+({_alternatives(_ES_AFTER_Y)}))?"
     rf"|({_alternatives(_COUNTED)}))\b",
     re.IGNORECASE,
 )
@@ -180,7 +182,7 @@ _ES_HUNDREDS = {"cien": 100, "ciento": 100, "doscientos": 200, "doscientas": 200
                 "setecientas": 700, "ochocientos": 800, "ochocientas": 800, "novecientos": 900,
                 "novecientas": 900}
 _EN_BELOW_100 = rf"(?:{_alternatives(_EN_TENS)})(?:[-\s](?:{_alternatives(_EN_NUMBERS)}))?|{_alternatives(_EN_UNITS)}"
-_ES_BELOW_100 = rf"(?:{_alternatives(_ES_TENS)})(?:\s+y\s+(?:{_alternatives(_ES_NUMBERS)}))?|{_alternatives(_ES_UNITS)}"
+_ES_BELOW_100 = rf"(?:{_alternatives(_ES_TENS)})(?:\s+y\s+(?:{_alternatives(_ES_AFTER_Y)}))?|{_alternatives(_ES_UNITS)}"
 # "two hundred and twenty-one", "a hundred and forty", "doscientos veintiuno", "ciento cinco"
 _SPELLED_HUNDREDS = re.compile(
     rf"\b(?:({_alternatives(_EN_HUNDREDS)})(?:\s+hundred(?:\s+(?:and\s+)?({_EN_BELOW_100}))?"
@@ -207,7 +209,7 @@ def _digits_for_words(text: str, below_100: bool = True) -> str:
         if m.group(1):
             return str(_EN_TENS[m.group(1).lower()] + (_EN_NUMBERS[m.group(2).lower()] if m.group(2) else 0))
         if m.group(3):
-            return str(_ES_TENS[m.group(3).lower()] + (_ES_NUMBERS[m.group(4).lower()] if m.group(4) else 0))
+            return str(_ES_TENS[m.group(3).lower()] + (_ES_AFTER_Y[m.group(4).lower()] if m.group(4) else 0))
         word = m.group(5).lower()
         return str(_EN_UNITS.get(word, _ES_UNITS.get(word, 0)))
     text = _SPELLED_HUNDREDS.sub(hundreds, text)
