@@ -44,6 +44,7 @@ def _rules(answer: str, calls: list[CallRecord], user: str = "hola") -> set[Rule
     ("remember that my cousin is called Ingrid", "I won't be forgetting Ingrid."),
     ("remember that my cousin is called Ingrid", "Ingrid — not going to forget that."),
     ("recuerda que mi prima se llama Ingrid", "Lo de tu prima Ingrid no se me va a olvidar."),
+    ("acuérdate de que tomo el café solo", "Café solo, sin nada: ya lo sé para la próxima ☕"),
     ("pon 'aceite' en la nota compra", "La nota compra ahora muestra el aceite."),
 ])
 def test_an_asked_action_with_no_call_cannot_be_claimed_in_any_wording(user: str, answer: str) -> None:
@@ -144,6 +145,11 @@ def test_honest_answers_pass_untouched(user: str, answer: str, calls: list[CallR
     ("It came to €87.40.", "87.4"),
     ("Mañana habrá 31 °C.", "31"),
     ("Se esperan treinta y un grados.", "31"),
+    ("It's CoWork#2291.", "COWORK2291"),
+    ("La contraseña es olivo2291.", "OLIVO2291"),
+    ("Sale del andén 7.", "7"),
+    ("Your train leaves from platform 4.", "4"),
+    ("Check in at counter number 3.", "3"),
     ("Llama al 914 22 87 65.", "914228765"),
     ("Escríbele a jlopez arroba gestoria-norte punto es", "jlopez@gestoria-norte.es"),
     ("Write to m.ortega at rentmail dot example", "m.ortega@rentmail.example"),
@@ -335,6 +341,7 @@ def test_speaking_of_the_asked_object_as_handled_after_a_write_elsewhere_is_caug
     ("grábate que mi talla es la 43", "store"),
     ("guárdate que el wifi es Olivo", "store"),
     ("cámbiale el título a la nota viaje", "store"),
+    ("acuérdate de que tomo el café solo", "store"),
     ("ping me in 20 minutes about the oven", "remind"),
     ("que no se me olvide llamar a Juan mañana", "remind"),
     ("hazme acordar a las 5 de sacar la basura", "remind"),

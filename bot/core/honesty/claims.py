@@ -73,6 +73,8 @@ _ES_STORE = (
     r"muestra|contiene|refleja|aparece)|"
     # "Me lo quedo", "me lo apunto": keeping a thing for oneself is storing it.
     r"me\s+(?:lo|la|los|las)\s+(?:quedo|guardo|apunto|anoto)|me\s+quedo\s+con|"
+    # "Ya lo sé para la próxima": knowing it from now on is having stored it.
+    r"ya\s+lo\s+s[ée]\s+para|ahora\s+ya\s+lo\s+s[ée]|"
     r"me\s+consta|queda(?:n)?\s+(?:en|guardad|apuntad|anotad|registrad|list)|"
     r"a\s+buen\s+recaudo|en\s+su\s+sitio|pasa\s+a\s+llamarse|ahora\s+(?:es|se\s+llama|pone|dice|lleva|incluye|recoge|luce|muestra|contiene|refleja|tiene)|"
     r"en\s+(?:tu|la|tus|mis?)\s+(?:lista|nota|notas|diario|memoria|registros?|pendientes|agenda)|"

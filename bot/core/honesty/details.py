@@ -258,6 +258,15 @@ _ADDRESS = re.compile(
 _FIGURE = re.compile(r"(?<![\w.,:/@#-])(\d{1,9}(?:[.,]\d{1,3})?)(?:st|nd|rd|th|º|ª|°)?(?![\w/@])", re.IGNORECASE)
 
 
+# A place told by its number is a detail however small the number: "andén 7", "gate 3", "planta 2".
+_NUMBERED_PLACE = re.compile(
+    r"\b(?:and[ée]n|v[íi]a|platform|track|gate|puerta|terminal|planta|floor|piso|room|habitaci[óo]n|sala|aula|"
+    r"seat|asiento|fila|row|taquilla|locker|box|box[ée]s|consulta|ventanilla|counter|mostrador)\s+"
+    r"(?:n[úu]mero\s+|number\s+|n[º°]\s*|no\.\s*|#\s*)?(\d{1,4})(?!\w|[/@.,:]\d)",
+    re.IGNORECASE,
+)
+
+
 def _is_figure(value: str) -> bool:
     whole = value.split(".", 1)[0]
     if not whole.isdigit() or int(whole) < 10:
@@ -363,25 +372,26 @@ class Details:
 
 # Booking references, passport, flight and order numbers: letters and digits in one word
 # ("QX7T2L", "PAA448812", "IB3170", "LM-40-1193"), or a word with a digit right after a word that
-# names a code ("ref mem-2291", "gate B22", "ext. 4471", "#1193"). Compared without case, hyphens or
-# slashes. A word in lower case with no such label is a name ("list2-f05", "e5"), not a code.
-_CODE = re.compile(r"(?<![\w/-])[A-Za-z0-9]{1,24}(?:[-/][A-Za-z0-9]{1,24}){0,5}(?![\w-]|/\w)")
+# names a code ("ref mem-2291", "gate B22", "ext. 4471", "#1193"), or with a "#" inside ("CoWork#2291").
+# Compared without case, hyphens, slashes or "#". A word in lower case with no such label is a name
+# ("list2-f05", "e5"), not a code.
+_CODE = re.compile(r"(?<![\w/-])[A-Za-z0-9]{1,24}(?:[-/#][A-Za-z0-9]{1,24}){0,5}(?![\w-]|/\w)")
 _CODE_LABEL = re.compile(
     r"(?:\b(?:ref(?:erence)?|booking|reservation|reserva|localizador|locator|confirmation|confirmaci[óo]n|"
     r"c[óo]digo|code|pin|order|pedido|flight|vuelo|seat|asiento|gate|puerta|ext|extension|extensi[óo]n|ticket|"
-    r"billete|tracking|seguimiento|passport|pasaporte|n[úu]mero|number|id)\b\.?(?:\s*(?:n[º°]|no\.|number|"
+    r"billete|tracking|seguimiento|passport|pasaporte|password|contrase[ñn]a|clave|n[úu]mero|number|id)\b\.?(?:\s*(?:n[º°]|no\.|number|"
     r"n[úu]mero|#))?(?:\s+(?:is|was|es|era))?\s*[:#]?\s*|(?<![\w#])#|\bn[º°]\s*)$",
     re.IGNORECASE,
 )
 # What looks like a code but is a quantity, a time or an ordinal: "10KM", "5GB", "9AM", "3RD".
 _UNIT_SHAPED = re.compile(r"^\d+(?:AM|PM|H|HRS?|MIN|KM|KMH|KG|MB|GB|TB|KB|MM|CM|ML|KW|KWH|MP|FPS|HZ|GHZ|MHZ|"
                           r"ST|ND|RD|TH|X|K|G|D)$")
-_CODE_WITH_DIGIT = re.compile(r"(?<![\w/-])(?=[A-Za-z0-9/-]{0,160}\d)" + _CODE.pattern[len(r"(?<![\w/-])"):])
+_CODE_WITH_DIGIT = re.compile(r"(?<![\w/-])(?=[A-Za-z0-9/#-]{0,160}\d)" + _CODE.pattern[len(r"(?<![\w/-])"):])
 _CODE_PAIR = re.compile(r"(?<![\w-])([A-Za-z]{1,4})\s([0-9]{2,10})(?![\w-])")
 
 
 def _compact(token: str) -> str:
-    return re.sub(r"[-/]", "", token).upper()
+    return re.sub(r"[-/#]", "", token).upper()
 
 
 def _said_codes(text: str) -> set[str]:
@@ -393,7 +403,7 @@ def _said_codes(text: str) -> set[str]:
         letters = [c for c in token if c.isalpha()]
         if not any(c.isdigit() for c in compact) or (not letters and len(compact) < 3):
             continue
-        labelled = bool(_CODE_LABEL.search(text[max(0, m.start() - 30):m.start()]))
+        labelled = "#" in token or bool(_CODE_LABEL.search(text[max(0, m.start() - 30):m.start()]))
         if labelled:
             if letters or len(compact) >= 3:
                 codes.add(compact)
@@ -409,7 +419,7 @@ def _source_codes(text: str) -> set[str]:
     for m in _each(_CODE_WITH_DIGIT, text):
         token = m.group(0)
         codes.add(_compact(token))
-        codes |= {_compact(part) for part in re.split(r"[-/]", token) if part}
+        codes |= {_compact(part) for part in re.split(r"[-/#]", token) if part}
     codes |= {_compact(m.group(1) + m.group(2)) for m in _each(_CODE_PAIR, text)}
     return codes
 
@@ -546,6 +556,7 @@ def extract_details(text: str) -> Details:
         numbers.add(value)
         if _is_figure(value):
             figures.add(value)
+    figures |= {_number(m.group(1)) for m in _each(_NUMBERED_PLACE, _blank(spelled_rest, _FIGURE_FREE))}
     minutes, days = _spans(spelled)
     month_days: set[int] = set()
     if _DAY_ALONE.search(without_urls):  # rare: the text is blanked of full dates only then

@@ -222,7 +222,7 @@ _MEMORY_CLAIM = re.compile(
     # "te lo recordaré" is a reminder; "lo recordaré" is remembering.
     r"now\s+i\s+know|en\s+mi\s+memoria|(?<!\bte\s)(?<!\bte\slo\s)(?<!\bte\sla\s)(?:lo\s+|la\s+)?recordar[ée]|"
     r"(?<!\bte\s)lo\s+recuerdo|no\s+(?:lo\s+|te\s+lo\s+)?olvidar[ée]|"
-    r"memorizad[oa]|tendr[ée]\s+en\s+cuenta|ya\s+s[ée]\s+que|ahora\s+s[ée]|me\s+(?:lo|la)\s+(?:quedo|guardo)|"
+    r"memorizad[oa]|tendr[ée]\s+en\s+cuenta|ya\s+(?:lo\s+)?s[ée]\s+(?:que|para)|ahora\s+(?:lo\s+)?s[ée]|me\s+(?:lo|la)\s+(?:quedo|guardo)|"
     r"me\s+quedo\s+con|(?:i\s*'?ll|i\s+will)\s+(?:hang|hold)\s+on\s*to|won'?t\s+be\s+forgetting|"
     r"(?:not|never)\s+(?:going\s+to|gonna)\s+forget|(?:no|nunca)\s+se\s+me\s+(?:va\s+a\s+olvidar|olvidar[áa])|"
     r"(?:in|to|on)\s+(?:your|the)\s+timeline|en\s+(?:tu|el)\s+(?:historial|l[íi]nea\s+de\s+tiempo))\b",
