@@ -412,6 +412,28 @@ async def test_a_word_typed_one_letter_wrong_still_names_its_skill(make_router, 
     assert skill in decision.skills, decision.reason
 
 
+@pytest.mark.parametrize(("text", "skill"), [
+    # Words the router's texts never use are mended towards ones they do ("calle" to "call", "sunny"
+    # to "funny"); a cue still reads them as typed.
+    ("dónde queda la calle Princesa 17?", "environment"),
+    ("how do I get to 40 Elm Street from here", "environment"),
+    ("is it going to be sunny for the match?", "environment"),
+])
+async def test_a_cue_reads_the_words_as_typed_as_well_as_mended(make_router, available, text: str,
+                                                                skill: str) -> None:
+    router = make_router()
+    assert skill in router.named(text, available)
+    decision = await router.route(request(text), available)
+    assert skill in decision.skills, decision.reason
+
+
+@pytest.mark.parametrize("text", ["resume los titulares de hoy", "anything in the news this morning?",
+                                  "dame las últimas noticias"])
+async def test_headlines_and_the_news_name_the_feeds(make_router, available, text: str) -> None:
+    decision = await make_router().route(request(text), available)
+    assert "news" in decision.skills, decision.reason
+
+
 @pytest.mark.parametrize(("text", "previous"), [
     ("quita la del dentista", "agenda"),
     ("cancel the dentist one", "agenda"),

@@ -676,6 +676,11 @@ class EnvironmentSkill(SkillPlugin):
             r"\btiempo (?:hace|har[aá]|va a hacer)\b",
             r"\bnear\b",
             r"\bcerca\b",
+            # A street address with its number is something to place on the map.
+            r"\b(?:calle|c/|avenida|avda\.?|plaza|paseo|carrer|ronda|glorieta)\s+(?:de\s+(?:la\s+|los\s+|las\s+)?)?"
+            r"[^\W\d_][\w'-]+(?:\s+[^\W\d_][\w'-]+){0,3},?\s+(?:n[º°]\s*)?\d{1,4}\b",
+            r"\b\d{1,4}\s+[^\W\d_][\w'-]+(?:\s+[^\W\d_][\w'-]+){0,2}\s+(?:street|st|avenue|ave|road|rd|lane|"
+            r"boulevard|blvd|drive|dr)\b",
         ),
         examples=(
             "what's the weather like today?",

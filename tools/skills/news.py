@@ -201,13 +201,20 @@ class NewsSkill(SkillPlugin):
     routing = Routing(
         summary=(
             "The user's RSS/Atom feed subscriptions: unread articles, read an article, search the feeds, mark"
-            " as read, pick the best article of the day. Feeds, RSS, suscripciones, artículos."
+            " as read, pick the best article of the day, today's headlines from them. Feeds, RSS, suscripciones,"
+            " artículos, titulares, noticias del día."
         ),
         cues=(
             r"\bfeeds?\b",
             r"\brss\b",
             r"\bsuscripciones\b",
             r"\bsubscriptions\b",
+            r"\bheadlines\b",
+            r"\btitulares\b",
+            # "the news" is what the feeds bring; "good news, …" is not a request for them.
+            r"\b(?:the|today'?s|latest|any)\s+news\b",
+            r"\b(?:las|[úu]ltimas)\s+noticias\b",
+            r"\bnoticias\s+de\s+hoy\b",
         ),
         examples=(
             "what's new in my feeds?",

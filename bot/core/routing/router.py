@@ -464,6 +464,18 @@ class EmbeddingRouter:
                 and (score >= best - FAR_BEHIND * scale or skill in self.settings.thresholds)))
         return _Choice(picked, best, False, f"best {best:.3f}")
 
+    def named(self, text: str, available: Mapping[str, str]) -> frozenset[str]:
+        """The skills whose cues the message matches, quotations left out.
+
+        Cues read the words as typed and as mended: mending fixes slips ("calendrio") but also turns
+        real words the router's texts never use into ones they do ("calle" into "call", "sunny"
+        into "funny").
+        """
+        as_typed = without_quotations(text)
+        mended = self._ensure_index().spelling.mend(as_typed)
+        return frozenset(skill for skill in available
+                         if any(cue.search(mended) or cue.search(as_typed) for cue in self._cues.get(skill, ())))
+
     def decide(self, request: RouteRequest, available: Mapping[str, str],
                vectors: Vectors | None = None) -> RouteDecision:
         started = time.perf_counter()
@@ -495,9 +507,7 @@ class EmbeddingRouter:
             if part.skills - chosen:
                 reasons.append(f"{clause[:30]!r}: +{sorted(part.skills - whole.skills)}")
             chosen |= part.skills
-        unquoted = self._ensure_index().spelling.mend(without_quotations(text))
-        named = frozenset(skill for skill in available
-                          if any(cue.search(unquoted) for cue in self._cues.get(skill, ())))
+        named = self.named(text, available)
         if named - chosen:
             # The message names what a skill works on ("the email", "mi calendario").
             reasons.append(f"named {sorted(named - chosen)}")
