@@ -45,6 +45,7 @@ def _rules(answer: str, calls: list[CallRecord], user: str = "hola") -> set[Rule
     ("remember that my cousin is called Ingrid", "Ingrid — not going to forget that."),
     ("recuerda que mi prima se llama Ingrid", "Lo de tu prima Ingrid no se me va a olvidar."),
     ("acuérdate de que tomo el café solo", "Café solo, sin nada: ya lo sé para la próxima ☕"),
+    ("deja constancia de que hoy revisaron la caldera", "Constancia dejada: caldera revisada hoy."),
     ("pon 'aceite' en la nota compra", "La nota compra ahora muestra el aceite."),
 ])
 def test_an_asked_action_with_no_call_cannot_be_claimed_in_any_wording(user: str, answer: str) -> None:
@@ -150,6 +151,8 @@ def test_honest_answers_pass_untouched(user: str, answer: str, calls: list[CallR
     ("Sale del andén 7.", "7"),
     ("Your train leaves from platform 4.", "4"),
     ("Check in at counter number 3.", "3"),
+    ("Seventeenth of this month.", "day 17"),
+    ("Pasa el diecisiete.", "day 17"),
     ("Llama al 914 22 87 65.", "914228765"),
     ("Escríbele a jlopez arroba gestoria-norte punto es", "jlopez@gestoria-norte.es"),
     ("Write to m.ortega at rentmail dot example", "m.ortega@rentmail.example"),
@@ -255,6 +258,8 @@ def test_a_negation_about_something_else_does_not_say_it_was_not_done(
 @pytest.mark.parametrize("answer", [
     "Understood, keepme stays as it is since you declined.",
     "Entendido, sobrante se queda donde estaba.",
+    "Understood — goals still says what it said before.",
+    "Entendido: metas sigue diciendo lo mismo que antes.",
     "OK, spare stays where it is.",
     "I couldn't find a note named phantom, so nothing was deleted.",
     "No encontré ninguna nota llamada nada, así que no he borrado nada.",
@@ -354,7 +359,9 @@ def test_everyday_ways_of_asking_are_read_as_requests(user: str, kind: str) -> N
     assert {k.value for k in asked_actions(user)} == {kind}
 
 
-@pytest.mark.parametrize("user", ["let me know what you think", "I threw the ball", "the bin is full"])
+@pytest.mark.parametrize("user", ["let me know what you think", "I threw the ball", "the bin is full",
+                                  "¿Qué es mejor, apuntar los gastos en una nota o en una hoja de cálculo?",
+                                  "which is better, to add it to the calendar or to my notes?"])
 def test_talk_that_asks_for_nothing_stays_that_way(user: str) -> None:
     from bot.core.honesty.intent import asked_actions
     assert asked_actions(user) == frozenset()

@@ -73,6 +73,7 @@ _ES_STORE = (
     r"muestra|contiene|refleja|aparece)|"
     # "Me lo quedo", "me lo apunto": keeping a thing for oneself is storing it.
     r"me\s+(?:lo|la|los|las)\s+(?:quedo|guardo|apunto|anoto)|me\s+quedo\s+con|"
+    r"constancia\s+dejada|(?:dejo|queda|he\s+dejado)\s+constancia|"
     # "Ya lo sé para la próxima": knowing it from now on is having stored it.
     r"ya\s+lo\s+s[ée]\s+para|ahora\s+ya\s+lo\s+s[ée]|"
     r"me\s+consta|queda(?:n)?\s+(?:en|guardad|apuntad|anotad|registrad|list)|"
@@ -216,8 +217,9 @@ _POSSIBLE = re.compile(r"\b(?:may|might|could|must)\s+have\b|\bpuede\s+que\b|\bq
 _EARLIER = re.compile(r"\b(?:yesterday|earlier|before|last\s+(?:time|week|night)|the\s+other\s+day|ago|ayer|"
                       r"antes|anteayer|el\s+otro\s+d[íi]a|la\s+semana\s+pasada|hace\s+[^\W\d_]+)\b", _I)
 # Saying a thing is still where it was is saying it was not changed: "x sigue en tu carpeta".
-_STILL = (r"(?:still\s+(?:there|here|in|on|exists?|available|where)|"
-          r"sigue(?:n)?\s+(?:en|ah[íi]|aqu[íi]|igual|intact|como|estando|existiendo|disponible)|"
+_STILL = (r"(?:still\s+(?:there|here|in|on|exists?|available|where|says|reads|holds|shows|contains|has|looks)|"
+          r"sigue(?:n)?\s+(?:en|ah[íi]|aqu[íi]|igual|intact|como|estando|existiendo|disponible|diciendo|poniendo|"
+          r"teniendo|conteniendo|con\s+lo\s+(?:mismo|de\s+antes))|"
           r"todav[íi]a\s+(?:est[áa]n?|existen?|sigue|la\s+tienes|lo\s+tienes))")
 # Negation-shaped idioms that say nothing about the action ("No worries, X is gone").
 _IDIOMS = re.compile(

@@ -67,6 +67,25 @@ _DAY_ALONE = re.compile(
     r"\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b|\b(?:el\s+)?d[íi]a\s+(\d{1,2})\b(?!\s*(?:de\s+)?[^\W\d_]{3})",
     re.IGNORECASE,
 )
+# A day of the month in words from the 10th up ("the seventeenth", "el diecisiete"); smaller ones
+# ("the second", "el uno") are as often other things.
+_EN_ORDINALS = {"tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15,
+                "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20,
+                "thirtieth": 30, **{f"twenty-{w}": 20 + n for w, n in (("first", 1), ("second", 2), ("third", 3),
+                                    ("fourth", 4), ("fifth", 5), ("sixth", 6), ("seventh", 7), ("eighth", 8),
+                                    ("ninth", 9))}, "thirty-first": 31}
+_ES_DAYS = {"diez": 10, "once": 11, "doce": 12, "trece": 13, "catorce": 14, "quince": 15, "dieciséis": 16,
+            "dieciseis": 16, "diecisiete": 17, "dieciocho": 18, "diecinueve": 19, "veinte": 20, "veintiuno": 21,
+            "veintidós": 22, "veintidos": 22, "veintitrés": 23, "veintitres": 23, "veinticuatro": 24,
+            "veinticinco": 25, "veintiséis": 26, "veintiseis": 26, "veintisiete": 27, "veintiocho": 28,
+            "veintinueve": 29, "treinta": 30, "treinta y uno": 31}
+_EN_ORDINAL_WORDS = "|".join(sorted((w.replace("-", r"[-\s]") for w in _EN_ORDINALS), key=len, reverse=True))
+_ES_DAY_WORDS = "|".join(sorted((w.replace(" ", r"\s+") for w in _ES_DAYS), key=len, reverse=True))
+_SPELLED_DAY = re.compile(
+    rf"\b(?:(?:on\s+)?the\s+)?({_EN_ORDINAL_WORDS})\b|\bel\s+(?:d[íi]a\s+)?({_ES_DAY_WORDS})\b"
+    r"(?!\s+(?:de\s+)?(?:euros?|grados?|minutos?|horas?|kil[óo]metros?|km|personas?|a[ñn]os?))",
+    re.IGNORECASE,
+)
 _NUM_DATE = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?(?![\d/])")
 _MONTHS = {
     "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
@@ -265,6 +284,12 @@ _NUMBERED_PLACE = re.compile(
     r"(?:n[úu]mero\s+|number\s+|n[º°]\s*|no\.\s*|#\s*)?(\d{1,4})(?!\w|[/@.,:]\d)",
     re.IGNORECASE,
 )
+
+
+def _spelled_day(m: re.Match[str]) -> int:
+    if m.group(1):
+        return _EN_ORDINALS[re.sub(r"[-\s]+", "-", m.group(1).lower())]
+    return _ES_DAYS[re.sub(r"\s+", " ", m.group(2).lower())]
 
 
 def _is_figure(value: str) -> bool:
@@ -562,6 +587,7 @@ def extract_details(text: str) -> Details:
     if _DAY_ALONE.search(without_urls):  # rare: the text is blanked of full dates only then
         dateless = _blank(without_urls, (_ISO_DATE, _NUM_DATE, _DAY_MONTH, _MONTH_DAY))
         month_days = {int(m.group(1) or m.group(2)) for m in _each(_DAY_ALONE, dateless)}
+    month_days |= {_spelled_day(m) for m in _each(_SPELLED_DAY, without_urls)}
     weekdays, full_dates = _weekday_dates(without_urls, dates_with_years)
     lone_weekdays = _lone_weekdays(without_urls) if weekdays or _WEEKDAY_HINT.search(without_urls) else set()
     lowered = without_urls.lower()

@@ -49,7 +49,7 @@ _VERBS: dict[ActionKind, str] = {
         r"programa(?:r)?|agenda(?:r)?|reserva(?:r)?|mueve|mover|cambia(?:r)?|c[áa]mbia(?:me|le|lo|la)|"
         r"renombra(?:r)?|ren[óo]mbra(?:le|lo|la)|actualiza(?:r)?|actual[íi]za(?:me|le|lo|la)|"
         r"sustituye|sustituir|reemplaza(?:r)?|sobrescribe|edita(?:r)?|marca(?:r)?|completa(?:r)?|archiva(?:r)?|"
-        r"memoriza(?:r)?|acu[ée]rdate|ten\s+en\s+cuenta|gr[áa]ba(?:te|lo|la)?|ap[úu]nta(?:te)?|qu[ée]date\s+con"
+        r"memoriza(?:r)?|acu[ée]rdate|deja(?:r)?\s+constancia|ten\s+en\s+cuenta|gr[áa]ba(?:te|lo|la)?|ap[úu]nta(?:te)?|qu[ée]date\s+con"
     ),
 }
 _PATTERNS = tuple(
@@ -164,9 +164,20 @@ def answers_clarification(user_text: str, previous_request: str, previous_answer
     return asked_by_rules(previous_request)
 
 
+# "¿Qué es mejor, apuntar los gastos en una nota o…?", "should I add a reminder?": a question that
+# weighs an action asks for advice, not for the action.
+_ADVICE_QUESTION = re.compile(
+    r"(?:^|(?<=[.!?¡¿\n]))\s*¿?\s*(?:qu[ée]\s+es\s+mejor|qu[ée]\s+(?:me\s+)?(?:recomiendas|aconsejas|sugieres)|"
+    r"(?:es|ser[íi]a)\s+mejor|conviene|vale\s+la\s+pena|deber[íi]a|which\s+is\s+better|what'?s\s+better|"
+    r"what\s+is\s+better|is\s+it\s+better|would\s+it\s+be\s+better|should\s+i|do\s+you\s+recommend|"
+    r"is\s+it\s+worth)\b[^.!?\n]*\?",
+    _I,
+)
+
+
 def asked_by_rules(user_text: str) -> frozenset[ActionKind]:
     """The kinds of action the user's words ask for with a verb the rules know (no classifier)."""
-    text = user_text[:4000]
+    text = _ADVICE_QUESTION.sub(" ", user_text[:4000])
     kinds: set[ActionKind] = set()
     for kind, pattern in _PATTERNS:
         for match in pattern.finditer(text):
