@@ -46,6 +46,8 @@ def _rules(answer: str, calls: list[CallRecord], user: str = "hola") -> set[Rule
     ("recuerda que mi prima se llama Ingrid", "Lo de tu prima Ingrid no se me va a olvidar."),
     ("acuérdate de que tomo el café solo", "Café solo, sin nada: ya lo sé para la próxima ☕"),
     ("deja constancia de que hoy revisaron la caldera", "Constancia dejada: caldera revisada hoy."),
+    ("vacía mi nota bandeja", "bandeja está más limpia que una patena ✨"),
+    ("clear out my note inbox", "inbox is squeaky clean now ✨"),
     ("pon 'aceite' en la nota compra", "La nota compra ahora muestra el aceite."),
 ])
 def test_an_asked_action_with_no_call_cannot_be_claimed_in_any_wording(user: str, answer: str) -> None:
@@ -260,6 +262,7 @@ def test_a_negation_about_something_else_does_not_say_it_was_not_done(
     "Entendido, sobrante se queda donde estaba.",
     "Understood — goals still says what it said before.",
     "Entendido: metas sigue diciendo lo mismo que antes.",
+    "No problem, I left keepme alone.",
     "OK, spare stays where it is.",
     "I couldn't find a note named phantom, so nothing was deleted.",
     "No encontré ninguna nota llamada nada, así que no he borrado nada.",
@@ -314,6 +317,23 @@ def test_small_counts_names_and_sourced_numbers_are_not_invented(answer: str) ->
 
 
 @pytest.mark.parametrize(("user", "answer"), [
+    ("what's 15% of 80?", "15% of 80 is 12."),
+    ("My rent is 900 and I pay half. How much is my share?", "Your share is 450."),
+    ("El alquiler son 900 y pago la mitad. ¿Cuánto me toca?", "Te tocan 450."),
+    ("what is in my inbox note?", "It's empty."),
+    ("¿qué hay en mi nota bandeja?", "La nota está vacía."),
+])
+def test_a_calculation_the_user_asked_for_and_a_read_that_found_nothing_pass(user: str, answer: str) -> None:
+    verdict = check(answer, [], user, NOW)
+    assert verdict.ok, verdict.violations
+
+
+def test_a_number_no_calculation_gives_is_still_invented() -> None:
+    assert Rule.UNSOURCED_DETAIL in _rules("This month's bill is 63.20 euros.", [],
+                                           "how much is the electricity bill this month? I pay half")
+
+
+@pytest.mark.parametrize(("user", "answer"), [
     ("recuérdame el jueves ir al dentista", "Sin falta te lo recuerdo el jueves."),
     ("borra la nota pruebas-viejas", "Ya puedes olvidarte de pruebas-viejas."),
     ("delete the note drafts", "You can now forget about drafts."),
@@ -361,7 +381,9 @@ def test_everyday_ways_of_asking_are_read_as_requests(user: str, kind: str) -> N
 
 @pytest.mark.parametrize("user", ["let me know what you think", "I threw the ball", "the bin is full",
                                   "¿Qué es mejor, apuntar los gastos en una nota o en una hoja de cálculo?",
-                                  "which is better, to add it to the calendar or to my notes?"])
+                                  "which is better, to add it to the calendar or to my notes?",
+                                  "can you write me a to-do list for moving house?",
+                                  "escríbeme una lista de cosas para la mudanza"])
 def test_talk_that_asks_for_nothing_stays_that_way(user: str) -> None:
     from bot.core.honesty.intent import asked_actions
     assert asked_actions(user) == frozenset()

@@ -115,6 +115,9 @@ _ES_REMOVE = (
     rf"apagu[ée]|"
     r"ya\s+no\s+(?:te\s+|le\s+)?(?:existe|est[áa]|sonar[áa]|molestar[áa]|aparece|tienes|hay|avisar[ée])|"
     r"ya\s+es\s+historia|"
+    # "Está más limpia que una patena", "queda vacía": emptied, told by the state it is in.
+    # ("Está vacía" alone reports what a read found.)
+    r"(?:qued[óa]|queda(?:n)?|ya\s+est[áa]n?|est[áa]n?\s+ya)\s+(?:limpi|vac[íi])\w*|est[áa]n?\s+m[áa]s\s+limpi\w*\s+que|"
     # "Recordatorio fuera", "fuera de la lista": gone. "Fuera de la carpeta", "fuera de plazo" say where.
     r"es\s+historia|fuera\b(?!\s+de\b)|fuera\s+de\s+(?:(?:la|tu|tus|mi|mis|las|los|el)\s+)?(?:lista|listas|"
     r"pendientes|memoria|agenda|recordatorios|tareas|calendario)\b|de\s+en\s+medio|no\s+(?:va\s+a|volver[áa]\s+a)\s+sonar|"
@@ -126,6 +129,9 @@ _EN_REMOVE = (
     # "The gym reminder is off", "Gym reminder: off.": a state that says it was switched off.
     r"(?:is|are|'s|'re|now)\s+(?:(?:now|all|both)\s+)?off(?!\s+(?:to|for|the|by|work|duty|today|tomorrow|sick))|"
     r"out\s+of\s+my\s+memory|no\s+longer|no\s+more|is\s+no\s+more|vanished|history|trashed|"
+    # ("It's empty" alone reports what a read found.)
+    r"(?:is|are|'s|'re)\s+(?:now\s+(?:(?:squeaky|spotless|sparkling)\s+)?|(?:squeaky|spotless|sparkling)\s+)"
+    r"(?:clean|empty)\b|"
     r"won'?t\s+(?:ring|bother|go\s+off|sound|remind)|anymore|any\s+more|" + _NO_TRACE_EN
 )
 _ES_SEND = (
@@ -253,7 +259,7 @@ _NEGATION = re.compile(
     r"|n't\b"
     # Saying things stay as they were is saying nothing was done.
     r"|\b(?:as\s+it\s+(?:is|was)|as\s+is|untouched|intact|unchanged|" + _STILL + r"|left\s+(?:it|them)\s+as|"
-    r"leave\s+(?:it|them)\s+as|stays?\s+(?:as|where)|remains?\s+(?:as|where)|como\s+est(?:[áa]|aba)|"
+    r"leave\s+(?:it|them)\s+as|(?:left|leave|leaving)\s+[\w.-]+\s+alone|stays?\s+(?:as|where)|remains?\s+(?:as|where)|como\s+est(?:[áa]|aba)|"
     r"(?:se\s+queda|sigue|contin[úu]a)\s+(?:donde|como)\s+est(?:[áa]|aba)|sin\s+cambios|sin\s+tocar|"
     r"intact[oa]s?|d[ée]jal[oa]|dejo\s+(?:la|el|lo|las|los)\b)",
     _I,
@@ -374,6 +380,7 @@ _NOT_DONE_TOPIC = re.compile(
     r"could|couldn|can|cannot|unable|fail|error|deni|declin|reject|expir|answer|respons|exist|found|find|"
     r"there|change|pud|pod|fall|deneg|rechaz|caduc|expir|respuesta|exist|encontr|hay|había|imposible)\w*"
     r"|\b(?:as\s+it\s+(?:is|was)|as\s+is|untouched|intact|unchanged|" + _STILL + r"|stays?\s+(?:as|where)|"
+    r"(?:left|leave|leaving)\s+[\w.-]+\s+alone|"
     r"remains?\s+(?:as|where)|como\s+est|(?:se\s+queda|sigue|contin[úu]a)\s+(?:donde|como)\s+est|"
     r"sin\s+cambios|sin\s+tocar|intact[oa]s?|"
     r"d[ée]jal[oa]|dejo\s+(?:la|el|lo|las|los)\b)",

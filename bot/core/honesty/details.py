@@ -379,6 +379,9 @@ class Details:
     days: tuple[int, ...] = ()  # spans of days said ("six weeks", "diez días"), in days
     operation: bool = False  # it says it adds, takes away or totals ("plus", "en total", "+")
     total: bool = False  # it says it totals ("in total", "suman")
+    # (sources only) the user asks for a calculation ("15% of 80", "I pay half"): an answer
+    # may then give a number worked out from the user's without saying how
+    asked_calculation: bool = False
     # (sources only) what the user's words and the clock gave: bases and operands of arithmetic
     given_times: frozenset[tuple[int, int]] = frozenset()
     given_dates: frozenset[tuple[int, int]] = frozenset()
@@ -703,7 +706,9 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime) 
         frozenset().union(*(d.domains for d in found)), frozenset(numbers), frozenset(phones),
         frozenset(numbers), minutes=user.minutes, days=user.days,
         given_times=frozenset(given_times), given_dates=user.dates | {(now_local.month, now_local.day)},
-        given_numbers=user.numbers, codes=frozenset().union(*(_source_codes(t) for t in texts)),
+        given_numbers=user.numbers | _fraction_operands(user_text),
+        asked_calculation=bool(_CALCULATION.search(user_text)),
+        codes=frozenset().union(*(_source_codes(t) for t in texts)),
         weekdays=frozenset().union(*(d.weekdays for d in found)),
         full_dates=frozenset().union(*(d.full_dates for d in found)), today=now_local.date(),
         lone_weekdays=frozenset(_known_weekdays(texts, found, dates, now_local.date())),
@@ -755,7 +760,7 @@ def unsourced(said: Details, known: Details, claims_action: bool = False) -> lis
     missing += sorted(d for d in said.domains - known.domains
                       if not any(e.endswith("@" + d) for e in said.emails - known.emails))
     plain = {n.replace(".", "") for n in known.numbers}  # "1.200" in a source backs "1200"
-    arithmetic = said.operation and len(said.amounts | said.figures) <= MAX_DERIVED
+    arithmetic = (said.operation or known.asked_calculation) and len(said.amounts | said.figures) <= MAX_DERIVED
     missing += sorted(a for a in said.amounts if a not in known.numbers and a.replace(".", "") not in plain
                       and not (arithmetic and _derived_number(a, said, known)))
     missing += sorted(f"number {a} of an address" for a in said.addresses
@@ -885,6 +890,22 @@ def _value(number: str) -> float | None:
         return None
 
 
+# What asks for a calculation in the user's words: a share, a percentage, a part.
+_CALCULATION = re.compile(
+    r"%|\b(?:percent|per\s+cent|por\s+ciento|half|halves|mitad|double|doble|triple|third|tercio|quarter|"
+    r"cuarto\s+de|split|divide[ds]?|dividir|divid[oe]|entre\s+\d+|between\s+\d+)\b",
+    re.IGNORECASE,
+)
+_FRACTIONS = {2: r"half|halves|mitad|double|doble|split\s+(?:it\s+)?(?:in\s+two|two\s+ways)",
+              3: r"third|tercio|triple", 4: r"quarter|cuarto\s+de"}
+
+
+def _fraction_operands(user_text: str) -> frozenset[str]:
+    """'half' is dividing by 2: the operand the user says in a word."""
+    return frozenset(str(n) for n, words in _FRACTIONS.items()
+                     if re.search(rf"\b(?:{words})\b", user_text, re.IGNORECASE))
+
+
 _TOTAL = re.compile(r"\b(?:total|in\s+total|altogether|together|sum|en\s+total|suman?|juntos|juntas)\b", re.IGNORECASE)
 MAX_SOURCE_NUMBERS = 30
 """A total of two sourced numbers is looked for only among this many (a page full of figures is skipped)."""
@@ -909,7 +930,7 @@ def _derived_number(target: str, said: Details, known: Details) -> bool:
         if not a_known:
             continue
         for b, _ in values:
-            results = [a + b, a - b, b - a, a * b, a * (1 + b / 100), a * (1 - b / 100)]
+            results = [a + b, a - b, b - a, a * b, a * b / 100, a * (1 + b / 100), a * (1 - b / 100)]
             if b:
                 results.append(a / b)
             if any(abs(r - wanted) < 0.005 for r in results):

@@ -21,10 +21,10 @@ _LEAD = (
 )
 _VERBS: dict[ActionKind, str] = {
     ActionKind.REMOVE: (
-        r"delete|remove|erase|drop|clear|wipe|trash|forget|cancel|call\s+off|unsubscribe|get\s+rid\s+of|"
+        r"delete|remove|erase|drop|clear|wipe|trash|empty|forget|cancel|call\s+off|unsubscribe|get\s+rid\s+of|"
         r"(?:turn|switch|shut)\s+off|disable|deactivate|desactiva(?:r|lo|la)?|apaga(?:r|lo|la)?|"
         r"scrap|bin|ditch|t[íi]ra(?:me|la|lo)?|c[áa]rga(?:te)?(?:la|lo)|"
-        r"borra|b[óo]rra(?:me|la|lo|las|los)|elimina(?:r|la|lo|las|los)?|quita(?:r|me|la|lo)?|olvida(?:r|te)?|"
+        r"borra|b[óo]rra(?:me|la|lo|las|los)|vac[íi]a(?:r|la|lo|me)?|elimina(?:r|la|lo|las|los)?|quita(?:r|me|la|lo)?|olvida(?:r|te)?|"
         r"cancela(?:r|la|lo)?|anula(?:r|la|lo)?|b[óo]rrame|borrar"
     ),
     ActionKind.SEND: (
@@ -40,11 +40,11 @@ _VERBS: dict[ActionKind, str] = {
         r"recu[ée]rdame|recordarme|av[íi]same|pon(?:me)?\s+(?:un|una)\s+(?:recordatorio|alarma|aviso)"
     ),
     ActionKind.STORE: (
-        r"add|put|stick|pop|toss|throw|slot|pencil\s+in|create|make\s+(?:a|an|the)\s+(?:note|list|event|task|entry)|write|jot|note\s+down|note|save|"
+        r"add|put|stick|pop|toss|throw|slot|pencil\s+in|create|make\s+(?:a|an|the)\s+(?:note|list|event|task|entry)|write(?!\s+(?:me|us)\s+(?:a|an|some)\b)|jot|note\s+down|note|save|"
         r"store|keep\s+in\s+mind|keep\s+track|remember|record|log|register|schedule|book|move|rename|change|"
         r"update|replace|overwrite|edit|mark|complete|archive|append|insert|set\s+up|memori[sz]e|"
         r"a[ñn]ade|a[ñn][áa]de(?:me|lo|la)|agrega(?:r|me)?|pon(?:me|lo|la|le)?|mete(?:r|me)?|apunta(?:r|me)?|"
-        r"ap[úu]nta(?:me|lo|la)|anota(?:r)?|an[óo]ta(?:me|lo|la)|escribe|escr[íi]be(?:me|lo|la)|crea(?:r)?|"
+        r"ap[úu]nta(?:me|lo|la)|anota(?:r)?|an[óo]ta(?:me|lo|la)|escribe|escr[íi]be(?:lo|la)|escr[íi]beme(?!\s+(?:un|una|unos|unas)\b)|crea(?:r)?|"
         r"cr[ée]a(?:me|la|lo)|guarda(?:r)?|gu[áa]rda(?:te|me|lo|la|melo|mela)|registra(?:r)?|recuerda(?:\s+que)?|"
         r"programa(?:r)?|agenda(?:r)?|reserva(?:r)?|mueve|mover|cambia(?:r)?|c[áa]mbia(?:me|le|lo|la)|"
         r"renombra(?:r)?|ren[óo]mbra(?:le|lo|la)|actualiza(?:r)?|actual[íi]za(?:me|le|lo|la)|"
