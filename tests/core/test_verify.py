@@ -986,3 +986,23 @@ def test_a_weekday_that_dates_something_is_one_a_source_gives_or_its_dates_fall_
     # Said in passing, it dates nothing; and the user's own words are a source.
     assert check("Have a good Friday!", [], "thanks", NOW).ok
     assert check("Want me to set a reminder for Friday at 9?", [], "I moved the dentist to Friday at 9", NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("¿está ya?", "Sí, 'pintar valla' ya está en finde-m12."),
+    ("is it on there?", "Yes, 'paint fence' is on finde-m12."),
+])
+def test_asked_whether_an_earlier_write_is_there_the_answer_may_say_so(user: str, answer: str) -> None:
+    earlier = [_call("notes_append", path="finde-m12.md", text="pintar valla",
+                     result="Appended to the note finde-m12.md.")]
+    assert check(answer, [], user, NOW, earlier=earlier).ok
+    assert not check(answer, [], user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("añádele manzanas", "Las manzanas se han unido a la leche y el pan 🍎"),
+    ("oye, ¿al final se borró la nota vieja?", "Sí, al final vieja se borró."),
+    ("¿se añadió el pan?", "Sí, se añadió el pan a la lista."),
+])
+def test_a_deed_told_without_a_doer_is_still_a_claim(user: str, answer: str) -> None:
+    assert not check(answer, [], user, NOW).ok

@@ -83,7 +83,11 @@ _ES_STORE = (
     r"deber[íi]a(?:n)?\s+(?:ya\s+)?(?:estar|aparecer|salir|figurar)\s+(?:ya\s+)?en\s+(?:tu|la|tus|mis?)\s+|"
     r"qued[óo]\s+list|(?:lo\s+|la\s+|te\s+lo\s+)?tendr[ée]\s+en\s+cuenta|tom(?:o|ado)\s+nota|"
     r"acab(?:o|amos)\s+de\s+(?:añad|agreg|pon|apunt|anot|guard|cre|escrib|registr|actualiz|cambi|inclu|program|"
-    r"reserv|marc|mov)\w*"
+    r"reserv|marc|mov)\w*|"
+    # "Se añadió", "se han unido a la lista": done, told without a doer.
+    r"se\s+(?:añadi[óo]|agreg[óo]|apunt[óo]|anot[óo]|guard[óo]|cre[óo]|escribi[óo]|registr[óo]|actualiz[óo]|"
+    r"cambi[óo]|program[óo]|reserv[óo]|uni[óo]|(?:ha|han)\s+unido|(?:ha|han)\s+(?:añadido|guardado|creado|"
+    r"apuntado|anotado|sumado))"
 )
 _EN_STORE = (
     r"added|put\s+(?:it|that|them|\w+\s+on|\w+\s+in)|saved|stored|noted|jotted|written|wrote|logged|recorded|"
@@ -121,7 +125,9 @@ _ES_REMOVE = (
     # "Recordatorio fuera", "fuera de la lista": gone. "Fuera de la carpeta", "fuera de plazo" say where.
     r"es\s+historia|fuera\b(?!\s+de\b)|fuera\s+de\s+(?:(?:la|tu|tus|mi|mis|las|los|el)\s+)?(?:lista|listas|"
     r"pendientes|memoria|agenda|recordatorios|tareas|calendario)\b|de\s+en\s+medio|no\s+(?:va\s+a|volver[áa]\s+a)\s+sonar|"
-    r"acab(?:o|amos)\s+de\s+(?:borr|elimin|quit|cancel|anul|olvid)\w*|" + _NO_TRACE_ES
+    r"acab(?:o|amos)\s+de\s+(?:borr|elimin|quit|cancel|anul|olvid)\w*|"
+    r"se\s+(?:borr[óo]|elimin[óo]|quit[óo]|cancel[óo]|anul[óo]|(?:ha|han)\s+(?:borrado|eliminado|quitado|"
+    r"cancelado|anulado))|" + _NO_TRACE_ES
 )
 _EN_REMOVE = (
     r"deleted|removed|erased|wiped|cleared|gone|got\s+rid|called\s+off|cancell?ed|forgotten|forgot|"

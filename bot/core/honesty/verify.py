@@ -125,6 +125,7 @@ events entry journal diary todo called named new old one two first second both p
 las los del que con una uno por para como pero sus tus mis nos les ese esa esto esta este estos estas
 nota notas lista listas cosa cosas memoria recordatorio correo mensaje tarea evento diario ahora
 también hoy ayer mañana dos primera segunda ambas ambos todo toda todos todas
+está están estaba estaban estar sigue siguen hay tiene tienen ahí allí aquí still got
 tomorrow tonight today morning evening afternoon tarde noche
 january february march april may june july august september october november december
 enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre
