@@ -1006,3 +1006,17 @@ def test_asked_whether_an_earlier_write_is_there_the_answer_may_say_so(user: str
 ])
 def test_a_deed_told_without_a_doer_is_still_a_claim(user: str, answer: str) -> None:
     assert not check(answer, [], user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("¿en qué andén sale mi tren a Toledo?", "Del siete."),
+    ("what gate is my flight?", "Four."),
+    ("what's my booking reference for the hotel?", "It's H X four, seven seven K Q."),
+])
+def test_a_small_number_that_answers_which_number_and_a_code_read_out_need_a_source(user: str, answer: str) -> None:
+    assert Rule.UNSOURCED_DETAIL in _rules(answer, [], user)
+
+
+def test_a_code_read_out_that_the_user_gave_is_sourced() -> None:
+    assert check("It's H X four, seven seven K Q.", [], "my booking ref is HX4-77KQ, read it back to me", NOW).ok
+    assert check("Two or three.", [], "how many eggs do I need?", NOW).ok

@@ -256,6 +256,23 @@ def _spoken_phone(run: str) -> str:
     return "".join(digits)
 
 
+# A code read out letter by letter: "H X four, seven seven K Q" (capital letters and digits, at least
+# two of each, five or more in a row).
+_SPOKEN_CODE_TOKEN = rf"(?:[A-Z]|{_DIGIT_TOKEN})"
+_SPOKEN_CODE = re.compile(rf"(?<![\w-]){_SPOKEN_CODE_TOKEN}(?:[\s,.-]{{1,3}}{_SPOKEN_CODE_TOKEN}){{4,20}}(?![\w-])")
+
+
+def _spoken_codes(text: str) -> set[str]:
+    codes: set[str] = set()
+    for m in _each(_SPOKEN_CODE, text):
+        tokens = re.findall(r"(?:(?:double|doble)\s+)?[^\W_]+", m.group(0), re.IGNORECASE)
+        letters = [t for t in tokens if len(t) == 1 and t.isalpha() and t.isupper()]
+        if len(letters) < 2 or len(tokens) - len(letters) < 2:
+            continue
+        codes.add("".join(t if t in letters else _spoken_phone(t) for t in tokens).upper())
+    return codes
+
+
 _STREET_EN = (r"(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Boulevard|Blvd|Drive|Dr|Way|Place|Pl|Square|Sq|Court|Ct|"
               r"Terrace|Crescent|Close|Row|Hill|Parkway|Highway|street|avenue|road|lane|boulevard|drive|square)")
 _ES_STREET = (r"(?i:calle|c/|avenida|avda\.?|av\.|plaza|pza\.?|paseo|camino|carretera|ronda|traves[íi]a|"
@@ -382,6 +399,10 @@ class Details:
     # (sources only) the user asks for a calculation ("15% of 80", "I pay half"): an answer
     # may then give a number worked out from the user's without saying how
     asked_calculation: bool = False
+    # (sources only) the user asks which number something has ("which platform?", "¿qué andén?"):
+    # then even a small number, in digits or words, is the answer's detail
+    asked_number: bool = False
+    spoken_numbers: frozenset[str] = frozenset()  # every number, small ones and words included
     # (sources only) what the user's words and the clock gave: bases and operands of arithmetic
     given_times: frozenset[tuple[int, int]] = frozenset()
     given_dates: frozenset[tuple[int, int]] = frozenset()
@@ -602,7 +623,10 @@ def extract_details(text: str) -> Details:
                    frozenset(addresses), frozenset(figures - amounts - addresses), minutes, days,
                    counted and bool(_OPERATION.search(without_urls)), counted and bool(_TOTAL.search(without_urls)),
                    month_days=frozenset(d for d in month_days if 1 <= d <= 31),
-                   codes=frozenset(_said_codes(without_urls)), weekdays=frozenset(weekdays),
+                   codes=frozenset(_said_codes(without_urls) | _spoken_codes(without_urls)),
+                   spoken_numbers=frozenset(_number(m.group(0))
+                                            for m in _each(_BARE_NUMBER, _blank(spelled, _FIGURE_FREE))),
+                   weekdays=frozenset(weekdays),
                    full_dates=frozenset(full_dates), relative_days=frozenset(relative_days),
                    lone_weekdays=frozenset(lone_weekdays))
 
@@ -708,6 +732,7 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime) 
         given_times=frozenset(given_times), given_dates=user.dates | {(now_local.month, now_local.day)},
         given_numbers=user.numbers | _fraction_operands(user_text),
         asked_calculation=bool(_CALCULATION.search(user_text)),
+        asked_number=bool(_NUMBER_QUESTION.search(user_text)),
         codes=frozenset().union(*(_source_codes(t) for t in texts)),
         weekdays=frozenset().union(*(d.weekdays for d in found)),
         full_dates=frozenset().union(*(d.full_dates for d in found)), today=now_local.date(),
@@ -769,6 +794,9 @@ def unsourced(said: Details, known: Details, claims_action: bool = False) -> lis
                       and not (arithmetic and _derived_number(f, said, known)))
     missing += sorted(p for p in said.phones if not any(p in k or k in p for k in known.phones))
     missing += sorted(f"code {c}" for c in said.codes - known.codes)
+    if known.asked_number:  # "which platform?" "Del siete.": the number is the answer
+        missing += sorted(n for n in said.spoken_numbers - said.figures - said.amounts
+                          if n not in known.numbers and n.replace(".", "") not in plain)
     missing += [f"{_WEEKDAY_LABELS[w]} {d:02d}/{m:02d}" if m else f"{_WEEKDAY_LABELS[w]} {d}"
                 for w, y, m, d in sorted(said.weekdays) if not _weekday_fits(w, y, m, d, known)]
     if claims_action or said.times or said.hours:  # "on Friday at 9" dates something too
@@ -890,6 +918,14 @@ def _value(number: str) -> float | None:
         return None
 
 
+_BARE_NUMBER = re.compile(r"(?<![\w.,:/@#-])\d{1,4}(?![\w/@]|[.,:]\d)")
+_NUMBER_QUESTION = re.compile(
+    r"\b(?:which|what)\s+(?:platform|gate|track|number|room|floor|seat|terminal|counter|desk|line|bus|locker)\b"
+    r"|\bqu[ée]\s+(?:and[ée]n|v[íi]a|puerta|n[úu]mero|planta|piso|sala|habitaci[óo]n|asiento|terminal|l[íi]nea|"
+    r"autob[úu]s|mostrador|taquilla|ventanilla)\b"
+    r"|\bcu[áa]l\s+es\s+(?:el|la|mi|su)\s+(?:and[ée]n|puerta|n[úu]mero|planta|asiento|terminal|l[íi]nea)\b",
+    re.IGNORECASE,
+)
 # What asks for a calculation in the user's words: a share, a percentage, a part.
 _CALCULATION = re.compile(
     r"%|\b(?:percent|per\s+cent|por\s+ciento|half|halves|mitad|double|doble|triple|third|tercio|quarter|"
