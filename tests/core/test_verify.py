@@ -366,6 +366,9 @@ def test_speaking_of_the_asked_object_as_handled_after_a_write_elsewhere_is_caug
     ("grábate que mi talla es la 43", "store"),
     ("guárdate que el wifi es Olivo", "store"),
     ("cámbiale el título a la nota viaje", "store"),
+    # Composing for the user is not storing; a note to write is.
+    ("write me a note called packing-list with passport and charger", "store"),
+    ("escríbeme una nota llamada maleta con pasaporte", "store"),
     ("acuérdate de que tomo el café solo", "store"),
     ("ping me in 20 minutes about the oven", "remind"),
     ("que no se me olvide llamar a Juan mañana", "remind"),

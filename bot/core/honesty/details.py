@@ -295,10 +295,10 @@ _FIGURE = re.compile(r"(?<![\w.,:/@#-])(\d{1,9}(?:[.,]\d{1,3})?)(?:st|nd|rd|th|�
 
 
 # A place told by its number is a detail however small the number: "andén 7", "gate 3", "planta 2".
+_PLACES = (r"and[ée]n|v[íi]a|platform|track|gate|puerta|terminal|planta|floor|piso|room|habitaci[óo]n|sala|aula|"
+           r"seat|asiento|fila|row|taquilla|locker|box|box[ée]s|consulta|ventanilla|counter|mostrador")
 _NUMBERED_PLACE = re.compile(
-    r"\b(?:and[ée]n|v[íi]a|platform|track|gate|puerta|terminal|planta|floor|piso|room|habitaci[óo]n|sala|aula|"
-    r"seat|asiento|fila|row|taquilla|locker|box|box[ée]s|consulta|ventanilla|counter|mostrador)\s+"
-    r"(?:n[úu]mero\s+|number\s+|n[º°]\s*|no\.\s*|#\s*)?(\d{1,4})(?!\w|[/@.,:]\d)",
+    rf"\b(?:{_PLACES})\s+(?:n[úu]mero\s+|number\s+|n[º°]\s*|no\.\s*|#\s*)?(\d{{1,4}})(?!\w|[/@.,:]\d)",
     re.IGNORECASE,
 )
 
@@ -624,8 +624,8 @@ def extract_details(text: str) -> Details:
                    counted and bool(_OPERATION.search(without_urls)), counted and bool(_TOTAL.search(without_urls)),
                    month_days=frozenset(d for d in month_days if 1 <= d <= 31),
                    codes=frozenset(_said_codes(without_urls) | _spoken_codes(without_urls)),
-                   spoken_numbers=frozenset(_number(m.group(0))
-                                            for m in _each(_BARE_NUMBER, _blank(spelled, _FIGURE_FREE))),
+                   spoken_numbers=frozenset(_number(m.group(1))
+                                            for m in _each(_FIGURE, _blank(spelled, _FIGURE_FREE))),
                    weekdays=frozenset(weekdays),
                    full_dates=frozenset(full_dates), relative_days=frozenset(relative_days),
                    lone_weekdays=frozenset(lone_weekdays))
@@ -918,12 +918,11 @@ def _value(number: str) -> float | None:
         return None
 
 
-_BARE_NUMBER = re.compile(r"(?<![\w.,:/@#-])\d{1,4}(?![\w/@]|[.,:]\d)")
+# Asking which number a place (or a line, a bus) has: the places `_NUMBERED_PLACE` knows, and a few more
+# whose numbers an answer may also give for other reasons ("line 2 of your note").
 _NUMBER_QUESTION = re.compile(
-    r"\b(?:which|what)\s+(?:platform|gate|track|number|room|floor|seat|terminal|counter|desk|line|bus|locker)\b"
-    r"|\bqu[ée]\s+(?:and[ée]n|v[íi]a|puerta|n[úu]mero|planta|piso|sala|habitaci[óo]n|asiento|terminal|l[íi]nea|"
-    r"autob[úu]s|mostrador|taquilla|ventanilla)\b"
-    r"|\bcu[áa]l\s+es\s+(?:el|la|mi|su)\s+(?:and[ée]n|puerta|n[úu]mero|planta|asiento|terminal|l[íi]nea)\b",
+    rf"\b(?:which|what|qu[ée]|cu[áa]l\s+es\s+(?:el|la|mi|su))\s+"
+    rf"(?:{_PLACES}|number|n[úu]mero|desk|line|l[íi]nea|bus|autob[úu]s)\b",
     re.IGNORECASE,
 )
 # What asks for a calculation in the user's words: a share, a percentage, a part.

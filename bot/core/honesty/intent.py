@@ -40,11 +40,11 @@ _VERBS: dict[ActionKind, str] = {
         r"recu[ée]rdame|recordarme|av[íi]same|pon(?:me)?\s+(?:un|una)\s+(?:recordatorio|alarma|aviso)"
     ),
     ActionKind.STORE: (
-        r"add|put|stick|pop|toss|throw|slot|pencil\s+in|create|make\s+(?:a|an|the)\s+(?:note|list|event|task|entry)|write(?!\s+(?:me|us)\s+(?:a|an|some)\b)|jot|note\s+down|note|save|"
+        r"add|put|stick|pop|toss|throw|slot|pencil\s+in|create|make\s+(?:a|an|the)\s+(?:note|list|event|task|entry)|write(?!\s+(?:me|us)\s+(?:a|an|some)\s+(?!(?:note|file|entry|task|reminder)\b)\w)|jot|note\s+down|note|save|"
         r"store|keep\s+in\s+mind|keep\s+track|remember|record|log|register|schedule|book|move|rename|change|"
         r"update|replace|overwrite|edit|mark|complete|archive|append|insert|set\s+up|memori[sz]e|"
         r"a[ñn]ade|a[ñn][áa]de(?:me|lo|la|le|les|selo|sela)|agrega(?:r|me)?|pon(?:me|lo|la|le)?|mete(?:r|me)?|apunta(?:r|me)?|"
-        r"ap[úu]nta(?:me|lo|la)|anota(?:r)?|an[óo]ta(?:me|lo|la)|escribe|escr[íi]be(?:lo|la)|escr[íi]beme(?!\s+(?:un|una|unos|unas)\b)|crea(?:r)?|"
+        r"ap[úu]nta(?:me|lo|la)|anota(?:r)?|an[óo]ta(?:me|lo|la)|escribe|escr[íi]be(?:lo|la)|escr[íi]beme(?!\s+(?:un|una|unos|unas)\s+(?!(?:nota|entrada|tarea|recordatorio)\b)\w)|crea(?:r)?|"
         r"cr[ée]a(?:me|la|lo)|guarda(?:r)?|gu[áa]rda(?:te|me|lo|la|melo|mela)|registra(?:r)?|recuerda(?:\s+que)?|"
         r"programa(?:r)?|agenda(?:r)?|reserva(?:r)?|mueve|mover|cambia(?:r)?|c[áa]mbia(?:me|le|lo|la)|"
         r"renombra(?:r)?|ren[óo]mbra(?:le|lo|la)|actualiza(?:r)?|actual[íi]za(?:me|le|lo|la)|"
