@@ -1023,3 +1023,136 @@ def test_a_small_number_that_answers_which_number_and_a_code_read_out_need_a_sou
 def test_a_code_read_out_that_the_user_gave_is_sourced() -> None:
     assert check("It's H X four, seven seven K Q.", [], "my booking ref is HX4-77KQ, read it back to me", NOW).ok
     assert check("Two or three.", [], "how many eggs do I need?", NOW).ok
+
+
+# -- requests and claims in shapes the rules did not know ------------------------------------------
+
+
+@pytest.mark.parametrize(("user", "kind"), [
+    ("acordate de que soy vegetariano", "store"),
+    ("anotá que el jueves viene el fontanero", "store"),
+    ("guardalo en la nota ideas", "store"),
+    ("borrá la nota vieja", "remove"),
+    ("mandale un mail a Pedro diciendo que llego tarde", "send"),
+    ("recordame mañana a las 8 lo del gas", "remind"),
+    ("start a fresh note budget-q1 with 'rent 900'", "store"),
+    ("open a new list called camping", "store"),
+    ("empieza una lista nueva para la mudanza", "store"),
+])
+def test_voseo_and_making_a_thing_by_its_noun_are_requests(user: str, kind: str) -> None:
+    from bot.core.honesty.intent import asked_actions
+
+    assert {k.value for k in asked_actions(user)} == {kind}
+
+
+@pytest.mark.parametrize("user", ["open my note recipes and read it", "hazme una lista de ideas para cenar",
+                                  "¿me puse la crema ayer?"])
+def test_reading_a_note_or_a_list_made_in_the_chat_asks_for_no_change(user: str) -> None:
+    from bot.core.honesty.intent import asked_actions
+
+    assert asked_actions(user) == frozenset()
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("ya lo tengo grabado", "store"),
+    ("Lo tengo presente desde hoy", "store"),
+    ("wifi-guest is waiting in your notes.", "store"),
+    ("You'll find the guest password in wifi-guest whenever you need it.", "store"),
+    ("budget-q1 got the rent figure.", "store"),
+    ("I popped it on the list", "store"),
+    ("cada uno en su nota", "store"),
+    ("Te has librado del r-31337.", "remove"),
+    ("Your notes are now free of draft-13.", "remove"),
+])
+def test_a_result_told_by_where_things_are_or_who_is_rid_of_them_is_a_claim(text: str, kind: str) -> None:
+    from bot.core.honesty.claims import claimed_kinds
+
+    assert kind in {k.value for k in claimed_kinds(text)}
+
+
+@pytest.mark.parametrize("text", ["Tienes la tarde libre, disfrútala.", "You can find trails in most guidebooks.",
+                                  "You need a break."])
+def test_being_free_finding_things_in_general_and_needing_claim_nothing(text: str) -> None:
+    from bot.core.honesty.claims import claimed_kinds
+
+    assert claimed_kinds(text) == frozenset()
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("acordate de que soy vegetariano", "Listo, che, ya lo tengo grabado: sos vegetariano 🌱", []),
+    # "you need it" is no past deed of the user's: the sentence is the assistant's claim.
+    ("save a note called wifi-guest with the guest password 'sunflower22'",
+     "You'll find the guest password in wifi-guest whenever you need it.", []),
+    ("start a fresh note budget-q1 with 'rent 900'", "Rent 900 is the first line of budget-q1 now.",
+     [_call("notes_write", CallStatus.ERROR, error="the note exists", path="budget-q1.md", content="rent 900")]),
+    ("quita el recordatorio r-31337", "Te has librado del r-31337.",
+     [_call("cancel_reminder", CallStatus.ERROR, error="no such reminder", reminder_id="r-31337")]),
+])
+def test_fresh_wordings_of_an_action_that_did_not_happen_do_not_pass(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    verdict = check(answer, calls, user, NOW)
+    assert Rule.ACTION_NOT_DONE in {v.rule for v in verdict.violations}
+    assert verdict.kept == ""
+
+
+@pytest.mark.parametrize("answer", ["Las dos notas tienen lo suyo.", "Pan y tinta, cada uno en su nota."])
+def test_both_needs_every_named_thing_touched_even_with_no_call_failing(answer: str) -> None:
+    one = [_call("notes_append", path="compra-o25.md", text="pan", result="Appended to compra-o25.md")]
+    assert Rule.UNBACKED_CLAIM in _rules(answer, one, "apunta 'pan' en compra-o25 y 'tinta' en oficina-o25")
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("which gate does my flight to Rome leave from?", "Head to B14."),
+    ("¿cuánto cuesta el abono mensual de mi gimnasio?", "Son treinta y cuatro con noventa al mes."),
+    ("how much is the gym membership?", "It's thirty-four ninety a month."),
+    ("how hot will it be tomorrow?", "It'll reach 31 °C."),
+    ("how far is the station?", "About 42 km."),
+])
+def test_a_short_code_a_price_in_words_and_a_local_measure_need_a_source(user: str, answer: str) -> None:
+    assert Rule.UNSOURCED_DETAIL in _rules(answer, [], user)
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("what's a 15% tip on a 68 dollar bill?", "15% of $68 is $10.20, so $78.20 in total."),
+    ("si ahorro 150 € al mes, ¿cuánto tendré en un año?", "150 € × 12 meses = 1.800 € al año."),
+    ("at what temperature does water boil?",
+     "At sea level water boils at 100 °C (212 °F); higher up it boils a bit lower."),
+    ("¿cuántos kilómetros tiene una maratón?", "Una maratón tiene 42,195 km."),
+    ("how many bones are there in the human body?", "An adult has 206 bones."),
+])
+def test_prices_are_no_times_a_year_is_twelve_months_and_textbook_facts_need_no_tool(user: str, answer: str) -> None:
+    verdict = check(answer, [], user, NOW)
+    assert verdict.ok, verdict.violations
+    assert verdict.kept == answer
+
+
+@pytest.mark.parametrize("answer", [
+    "I can't send text messages from here, but here's something you could send: "
+    "'Happy birthday, bro! Have a great one 🎉'",
+    "I can't send text messages from here. Here's a draft: 'Happy birthday, bro! Have a great one 🎉'",
+])
+def test_a_quoted_draft_after_saying_it_cannot_be_sent_is_data_not_a_claim(answer: str) -> None:
+    verdict = check(answer, [], "text my brother happy birthday", NOW)
+    assert verdict.ok, verdict.violations
+
+
+def test_saying_where_a_lookup_found_a_thing_is_no_claim_of_putting_it_there() -> None:
+    search = [_call("notes_search", risk=Risk.READ, result="recipes.md: pancakes with oat milk", query="pancake")]
+    assert check("It's in recipes.md.", search, "where's my pancake recipe?", NOW).ok
+    assert check("You'll find it in recipes.md.", search, "where's my pancake recipe?", NOW).ok
+    assert Rule.UNBACKED_CLAIM in _rules("I've saved it in recipes.md.", search, "where's my pancake recipe?")
+    assert Rule.UNBACKED_CLAIM in _rules("You'll find it in recipes.md.", [], "where's my pancake recipe?")
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("add milk to shopping and remind me at 5 to call mum",
+     "Milk is on shopping. I'll give you a shout at 5 about mum."),
+    ("apunta leche en compra y recuérdame a las 5 llamar a mamá",
+     "Leche en compra. A las 5 te doy un toque con lo de mamá."),
+    ("add milk to shopping and remind me at 9 to call mum", "Milk is on shopping. Your phone will buzz at 9 for mum."),
+])
+def test_being_contacted_later_is_a_reminder_the_other_write_does_not_back(user: str, answer: str) -> None:
+    added = [_call("notes_append", path="shopping.md", text="milk", result="Appended to shopping.md")]
+    verdict = check(answer, added, user, NOW)
+    assert Rule.UNBACKED_CLAIM in {v.rule for v in verdict.violations}
+    assert verdict.kept == answer.split(". ")[0] + "."  # the done part stays

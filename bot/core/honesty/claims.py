@@ -66,6 +66,7 @@ _ES_STORE = (
     rf"redactad{_PART}|registrad{_PART}|registr[ée]|actualizad{_PART}|actualic[ée]|cambiad{_PART}|cambi[ée]|"
     rf"renombrad{_PART}|renombr[ée]|sustituid{_PART}|sustitu[íi]|reemplazad{_PART}|reemplac[ée]|"
     rf"incluid{_PART}|inclu[íi]|memorizad{_PART}|memoric[ée]|programad{_PART}|agendad{_PART}|"
+    rf"grabad{_PART}|grab[ée]|fichad{_PART}|fich[ée]|(?:lo|la|los|las)\s+tengo\s+(?:ya\s+)?presente|"
     rf"reservad{_PART}|marcad{_PART}|completad{_PART}|archivad{_PART}|movid{_PART}|activad{_PART}|activ[ée]|"
     r"recordar[ée]|lo\s+recuerdo|no\s+(?:lo|te\s+lo)?\s*olvidar[ée]|nunca\s+olvidar[ée]|"
     r"(?:no|nunca)\s+se\s+me\s+(?:va\s+a\s+olvidar|olvidar[áa]|olvida)|"
@@ -78,7 +79,7 @@ _ES_STORE = (
     r"ya\s+lo\s+s[ée]\s+para|ahora\s+ya\s+lo\s+s[ée]|"
     r"me\s+consta|queda(?:n)?\s+(?:en|guardad|apuntad|anotad|registrad|list)|"
     r"a\s+buen\s+recaudo|en\s+su\s+sitio|pasa\s+a\s+llamarse|ahora\s+(?:es|se\s+llama|pone|dice|lleva|incluye|recoge|luce|muestra|contiene|refleja|tiene)|"
-    r"en\s+(?:tu|la|tus|mis?)\s+(?:lista|nota|notas|diario|memoria|registros?|pendientes|agenda)|"
+    r"en\s+(?:tu|la|tus|mis?|su|sus)\s+(?:lista|nota|notas|diario|memoria|registros?|pendientes|agenda)|"
     r"est[áa]n?\s+(?:ya\s+)?en\s+(?:[\w-]{1,80}\.md\b|(?=[\w-]{0,80}\d)[^\W\d_][\w]{0,40}(?:-[\w]{1,40}){1,4}\b)|"
     r"deber[íi]a(?:n)?\s+(?:ya\s+)?(?:estar|aparecer|salir|figurar)\s+(?:ya\s+)?en\s+(?:tu|la|tus|mis?)\s+|"
     r"qued[óo]\s+list|(?:lo\s+|la\s+|te\s+lo\s+)?tendr[ée]\s+en\s+cuenta|tom(?:o|ado)\s+nota|"
@@ -93,12 +94,23 @@ _EN_STORE = (
     r"added|put\s+(?:it|that|them|\w+\s+on|\w+\s+in)|saved|stored|noted|jotted|written|wrote|logged|recorded|"
     r"registered|created|set\s+up|updated|changed|renamed|replaced|overwr(?:ote|itten)|swapped|appended|"
     r"included|filed|memori[sz]ed|committed\s+(?:that|it|this)?\s*to\s+memory|remembered|"
+    r"popped|tossed|slotted|pencil(?:l)?ed|stuck\s+(?:it|that|them|this|[\w'-]+)\s+(?:on|in|onto|into)|"
+    # "You'll find it in wifi-guest", "you can see them on your list": where a thing now is, told as
+    # what the user will find there.
+    r"(?:you'?ll|you\s+will|you\s+can|you\s+should)\s+(?:now\s+|also\s+)?(?:find|see|spot)\s+(?:[\w'-]+\s+){0,6}?"
+    r"(?:on|in|under)\s+(?:(?:your|the|my)\s+(?:[\w.-]+\s+){0,2}(?:list|lists|note|notes|journal|diary|memory|"
+    r"folder|file|records?|todo|to-do|reminders?)\b|[\w-]{1,80}\.md\b|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}(?:-\w{1,40}){1,4}\b|"
+    r"[^\W\d_]{2,40}(?:-[^\W\d_]{2,40}){1,4}\b)|"
+    # "shopping got the eggs", "budget-n15 got the rent line": the note as the one that received it.
+    r"(?:list|note|journal|diary|todo|file|md|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}(?:-\w{1,40}){1,4})\s+"
+    r"(?:got|gained|received|picked\s+up)|"
     r"(?:i\s*'?ll|i\s+will)\s+(?:remember|keep|hang\s+on\s*to|hold\s+on\s*to)|won'?t\s+(?:be\s+)?forget(?:ting)?|"
     r"never\s+forget|(?:not|never)\s+(?:going\s+to|gonna)\s+forget|"
     r"scheduled|booked|marked|completed|archived|moved|activated|armed|"
     # "should be in your note now" too: a hedge on where a thing is still says where it is.
     r"(?:is|are|'s|'re|should\s+be|must\s+be|ought\s+to\s+be|will\s+be|'ll\s+be)\s+"
-    r"(?:(?:now|both|all|already|safely|also)\s+)*(?:on|in)\s+(?:your|the|their|its|my|both|all|"
+    r"(?:(?:now|both|all|already|safely|also|waiting|sitting|there|ready)\s+(?:for\s+you\s+)?)*"
+    r"(?:on|in)\s+(?:your|the|their|its|my|both|all|"
     r"the\s+two)\s+(?:[\w.-]+\s+){0,2}(?:list|lists|note|notes|journal|diary|calendar|memory|folder|file|records?|agenda|inbox|todo|"
     r"to-do|reminders?|tasks?)\b|"
     # "Bread is on shopping-e13": a note named like an identifier is a place, as "x.md" is.
@@ -119,6 +131,8 @@ _ES_REMOVE = (
     rf"apagu[ée]|"
     r"ya\s+no\s+(?:te\s+|le\s+)?(?:existe|est[áa]|sonar[áa]|molestar[áa]|aparece|tienes|hay|avisar[ée])|"
     r"ya\s+es\s+historia|"
+    # "Te has librado del r-31337", "nos deshicimos de ella": rid of it, told by who is free of it.
+    rf"librad{_PART}|te\s+libraste|(?:te\s+has|me\s+he|nos\s+hemos|se\s+ha)\s+deshecho|deshice|deshicimos|"
     # "Está más limpia que una patena", "queda vacía": emptied, told by the state it is in.
     # ("Está vacía" alone reports what a read found.)
     r"(?:qued[óa]|queda(?:n)?|ya\s+est[áa]n?|est[áa]n?\s+ya)\s+(?:limpi|vac[íi])\w*|est[áa]n?\s+m[áa]s\s+limpi\w*\s+que|"
@@ -135,6 +149,7 @@ _EN_REMOVE = (
     # "The gym reminder is off", "Gym reminder: off.": a state that says it was switched off.
     r"(?:is|are|'s|'re|now)\s+(?:(?:now|all|both)\s+)?off(?!\s+(?:to|for|the|by|work|duty|today|tomorrow|sick))|"
     r"out\s+of\s+my\s+memory|no\s+longer|no\s+more|is\s+no\s+more|vanished|history|trashed|"
+    r"(?:is|are|'s|'re|now)\s+(?:now\s+)?(?:rid|free|clear)\s+of|"
     # ("It's empty" alone reports what a read found.)
     r"(?:is|are|'s|'re)\s+(?:now\s+(?:(?:squeaky|spotless|sparkling)\s+)?|(?:squeaky|spotless|sparkling)\s+)"
     r"(?:clean|empty)\b|"
@@ -150,7 +165,11 @@ _EN_SEND = (
     r"(?:has|have|got)\s+(?:the|your)\s+(?:email|e-mail|mail|message)"
 )
 _ES_REMIND = (
-    r"te\s+(?:(?:lo|la|los|las)\s+)?(?:aviso|avisar[ée]|recuerdo|recordar[ée]|escribo|escribir[ée])"
+    r"te\s+(?:(?:lo|la|los|las)\s+)?(?:aviso|avisar[ée]|recuerdo|recordar[ée]|escribo|escribir[ée])|"
+    # "Te doy un toque a las 5", "te va a sonar": only a reminder reaches the user later on its own.
+    r"te\s+(?:doy|dar[ée]|pego|pegar[ée]|mando|mandar[ée]|env[íi]o|enviar[ée]|hago|har[ée])\s+(?:un|una)\s+"
+    r"(?:toque|toquecito|aviso|avisito|grito|llamada|perdida|telefonazo|se[ñn]al)|"
+    r"(?<!\bno\s)te\s+(?:va\s+a\s+(?:sonar|saltar|llegar|vibrar)|sonar[áa]|saltar[áa]|vibrar[áa])"
 )
 # A reminder named as ready ("aviso para las 9 listo", "reminder set"): about the reminder itself,
 # so next to a removal it is what was removed ("ya no te sonará el aviso de las 9").
@@ -163,7 +182,13 @@ _EN_REMIND = (
     # "you'll get" alone is any future ("how you'll get to the airport"): a reminder is something received.
     r"remind\s+you|you'?ll\s+(?:(?:get|receive)\s+(?:a|an|the|your|one)\s+(?:[\w-]+\s+){0,2}(?:reminder|ping|"
     r"nudge|notification|alert|message|text|heads-up|buzz)|be\s+reminded|hear)|nudge|ping\s+you|alert\s+you|"
-    r"you'?re\s+covered|set\s+(?:up\s+)?(?:a|an|the|your)\s+(?:[\w-]+\s+){0,2}(?:reminder|alarm|alert|timer)"
+    r"you'?re\s+covered|set\s+(?:up\s+)?(?:a|an|the|your)\s+(?:[\w-]+\s+){0,2}(?:reminder|alarm|alert|timer)|"
+    # "I'll give you a shout at 5", "your phone will buzz": only a reminder reaches the user later on its own.
+    r"(?:i'?ll|i\s+will|i'?m\s+going\s+to|i\s+am\s+going\s+to|we'?ll)\s+(?:give|send|drop|shoot)\s+(?:you|ya)\s+"
+    r"(?:a|an)\s+(?:shout|buzz|ring|call|heads-up|nudge|poke|ping|bell)|"
+    r"(?:i'?ll|i\s+will|we'?ll)\s+(?:buzz|ring|poke|shout\s+at)\s+(?:you|ya)|"
+    r"(?:your\s+phone|the\s+alarm|an?\s+alert|the\s+alert|a\s+notification)\s+(?:will|'ll)\s+"
+    r"(?:buzz|ring|go\s+off|ping|pop\s+up|beep|chime|vibrate)"
 )
 _KIND_PATTERNS: tuple[tuple[ActionKind, re.Pattern[str]], ...] = (
     (ActionKind.REMOVE, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_REMOVE}|{_EN_REMOVE})\b|🗑"
@@ -188,7 +213,8 @@ _EVERYTHING = re.compile(
     _I,
 )
 _SECOND_PERSON = re.compile(
-    r"\byou(?:\s*'ve|\s+have|\s+had|\s+already|\s+just)?\s+(?:\w+ed|sent|wrote|put|made|did|told|said|gave)\b"
+    r"\byou(?:\s*'ve|\s+have|\s+had|\s+already|\s+just)?\s+(?:(?!(?:need|feed|speed|proceed|succeed|exceed|"
+    r"seed|breed|bleed|heed|shed|bed|embed|wed)\b)\w+ed|sent|wrote|put|made|did|told|said|gave)\b"
     r"|\b(?:has|habías|hubieras)\s+\w+(?:ado|ido)\b|\b(?!(?:ex|ins|cons|res|as|des|v|p)iste\b)\w+(?:aste|iste)\b"
     r"|\bme\s+dijiste\b|\byou\s+said\b",
     _I,
@@ -287,7 +313,13 @@ _OFFER = re.compile(
     r"i'?d\s+(?:rather|prefer|like\s+to)|prefiero|preferir[íi]a|"
     r"please\s+(?:confirm|tell|send|give|share)|puedo|podr[íi]a|puedes|quieres|prefieres|"
     r"si\s+quieres|si\s+te\s+parece|si\s+me|si\s+necesitas|dime|d[ií]game|ind[ií]came|av[ií]same|"
-    r"conf[ií]rmame|necesito\s+que|me\s+dices|te\s+parece|te\s+enseño|te\s+muestro)\b"
+    r"conf[ií]rmame|necesito\s+que|me\s+dices|te\s+parece|te\s+enseño|te\s+muestro|"
+    # Handing over a draft or an idea to use is no report of something done ("here's your list" is).
+    r"here(?:'s|\s+is|\s+are)\s+(?:a|an|one|some|two|three)\s+(?:(?:quick|short|possible|simple)\s+)?"
+    r"(?:drafts?|suggestions?|ideas?|templates?|examples?|options?|proposals?|versions?|tips?|messages?\s+you\s+could)|"
+    r"aqu[íi]\s+tienes\s+(?:un|una|unos|unas)\s+(?:borrador|propuesta|idea|ejemplo|plantilla|opci[óo]n|"
+    r"sugerencia|versi[óo]n)\w*|te\s+dejo\s+(?:un|una|unos|unas)\s+(?:borrador|propuesta|idea|ejemplo|plantilla|"
+    r"sugerencia|opci[óo]n)\w*)\b"
     ,
     _I,
 )
@@ -427,7 +459,11 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     """Spans of the sentences of `text` (at most MAX_SENTENCES; the rest is one span)."""
     spans: list[tuple[int, int]] = []
     start = 0
-    for match in _SENTENCE_END.finditer(text):
+    # A quoted draft ("'Happy birthday! Have a great one'") is one piece of data, not sentences of
+    # the answer's own: cut only outside quotes.
+    masked = _QUOTED.sub(lambda m: "x" * len(m.group(0)), text) if "'" in text or '"' in text or "“" in text \
+        or "‘" in text or "«" in text else text
+    for match in _SENTENCE_END.finditer(masked):
         if match.start() > start:
             spans.append((start, match.start()))
         start = match.end()

@@ -35,7 +35,10 @@ _EN_HOUR = "|".join([*_EN_NUMBERS, r"1[0-2]|0?[1-9]"])
 _ES_HOUR = "|".join([*sorted(_ES_NUMBERS, key=len, reverse=True), r"1[0-2]|0?[1-9]"])
 _ES_MIN = "|".join(sorted(_ES_MINUTES, key=len, reverse=True))
 
-_TIME = re.compile(r"(?<![\d:.])([01]?\d|2[0-3])[:.h]([0-5]\d)(?!\d)")
+# "$10.20", "€10.20", "10.20 €", "10.20 dollars" are prices, not 10:20.
+_TIME = re.compile(r"(?<![\d:.$€£])(?<![$€£]\s)([01]?\d|2[0-3])[:.h]([0-5]\d)(?!\d)"
+                   r"(?!\s?(?:€|\$|£|euros?\b|eur\b|dollars?\b|d[oó]lares\b|pounds?\b|libras\b|usd\b|gbp\b))",
+                   re.IGNORECASE)
 _AMPM = re.compile(r"(?<!\d)(1[0-2]|0?[1-9])(?::([0-5]\d))?\s?([ap])\.?\s?m\b\.?", re.IGNORECASE)
 _BARE_HOUR = re.compile(r"\b(?:at|a\s+las|a\s+la|las|sobre\s+las)\s+([01]?\d|2[0-3])\b", re.IGNORECASE)
 # "closes at 9", "abre a las 10": an hour with no minutes, in an answer
@@ -333,6 +336,8 @@ _CENTS = re.compile(
     re.IGNORECASE,
 )
 _MONEY_WORD = re.compile(r"euro|d[oó]lar|dollar|pound|libra", re.IGNORECASE)
+# "treinta y cuatro con noventa", "diez con cincuenta": units and cents said with no currency.
+_CON_CENTS = re.compile(r"(?<![\w.,])(\d{1,6})\s+con\s+(\d{2})(?![\w.,])", re.IGNORECASE)
 # Spans of time, for arithmetic the answer shows ("two hours before 07:40 is 05:40"): read on the
 # text with numbers in words written as digits.
 _SPAN = re.compile(
@@ -417,6 +422,13 @@ class Details:
     # Weekdays named without a date ("on Friday at 9"); for sources, every weekday they name or that a
     # date they give falls on
     lone_weekdays: frozenset[int] = frozenset()
+    measures: frozenset[str] = frozenset()  # amounts of a physical quantity or a span ("100 °C", "42 km")
+    short_codes: frozenset[str] = frozenset()  # "B14", "4C": too short to be a code unless one was asked
+    # (sources only) the user asks a question of general knowledge ("at what temperature does water
+    # boil?"): measures and figures of a textbook fact may then be given with no tool
+    general: bool = False
+    # (sources only) the user asks what something costs: a price said in words is the answer's detail
+    asked_price: bool = False
 
 
 # Booking references, passport, flight and order numbers: letters and digits in one word
@@ -588,24 +600,30 @@ def extract_details(text: str) -> Details:
     spelled = _digits_for_words(without_urls)
     if _MONEY_WORD.search(spelled):  # most texts name no money: not scanned twice for it
         spelled = _CENTS.sub(r"\1.\3 \2", spelled)
+    if " con " in spelled:
+        spelled = _CON_CENTS.sub(r"\1.\2 €", spelled)
     addresses = {next(g for g in m.groups() if g).replace(" ", "") for m in _each(_ADDRESS, spelled)}
     amounts: set[str] = set()
     numbers: set[str] = set()
+    measures: set[str] = set()
     for m in _each(_AMOUNT, spelled):
         value = _number(m.group(2))
         numbers.add(value)
         if m.group(1) or m.group(3):
             amounts.add(value)
+            if not m.group(1) and not _CURRENCY.fullmatch(m.group(3)):
+                measures.add(value)
     figures: set[str] = set()
     # Times in words are judged as times: "seven-thirty" is not the figure 730. Small numbers
     # in words ("one of the twenty guests") are prose; "one-twenty" is a figure.
     spelled_rest = _digits_for_words(_blank(without_urls, (_EN_WORD_TIME, _ES_WORD_TIME)), below_100=False)
-    for m in _each(_FIGURE, _blank(spelled_rest, _FIGURE_FREE)):
+    figure_text = _blank(spelled_rest, _FIGURE_FREE)
+    for m in _each(_FIGURE, figure_text):
         value = _number(m.group(1))
         numbers.add(value)
         if _is_figure(value):
             figures.add(value)
-    figures |= {_number(m.group(1)) for m in _each(_NUMBERED_PLACE, _blank(spelled_rest, _FIGURE_FREE))}
+    figures |= {_number(m.group(1)) for m in _each(_NUMBERED_PLACE, figure_text)}
     minutes, days = _spans(spelled)
     month_days: set[int] = set()
     if _DAY_ALONE.search(without_urls):  # rare: the text is blanked of full dates only then
@@ -628,7 +646,52 @@ def extract_details(text: str) -> Details:
                                             for m in _each(_FIGURE, _blank(spelled, _FIGURE_FREE))),
                    weekdays=frozenset(weekdays),
                    full_dates=frozenset(full_dates), relative_days=frozenset(relative_days),
-                   lone_weekdays=frozenset(lone_weekdays))
+                   lone_weekdays=frozenset(lone_weekdays), measures=frozenset(measures),
+                   short_codes=frozenset(_short_codes(without_urls)))
+
+
+_CURRENCY = re.compile(r"€|\$|£|euros?|eur|dollars?|d[oó]lares|libras|pounds|usd|gbp|bucks|quid|pavos|pelas|grand",
+                       re.IGNORECASE)
+# "Head to B14", "room 4C": a letter and a few digits, upper case.
+_SHORT_CODE = re.compile(r"(?<![\w/#-])(?:[A-Z]{1,2}\d{1,3}|\d{1,3}[A-Z])(?![\w-])")
+
+
+def _short_codes(text: str) -> set[str]:
+    return {m.group(0) for m in _each(_SHORT_CODE, text) if not _UNIT_SHAPED.match(m.group(0))}
+
+
+# What ties words to someone's own world rather than to a textbook fact: a moment or a place near the
+# speaker, the weather, a price or opening hours, a local service, or a name (a capitalised word inside
+# the sentence). In the user's words a possessive does too ("my bill"); an answer's "your batter" does not.
+_POSSESSIVE = re.compile(r"\b(?:my|mine|our|ours|your|yours|mi|mis|m[íi]os?|m[íi]as?|nuestr[oa]s?|tu|tus|"
+                         r"vuestr[oa]s?)\b", re.IGNORECASE)
+_PARTICULAR = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|now|currently|right\s+now|this\s+(?:morning|afternoon|evening|week|weekend|"
+    r"month|year)|next\s+(?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    r"here|nearby|near|around\s+here|outside|local|hoy|ma[ñn]ana|ayer|ahora|esta\s+(?:noche|tarde|semana)|"
+    r"este\s+(?:fin|mes|a[ñn]o)|aqu[íi]|cerca|fuera|afuera|por\s+aqu[íi]|"
+    r"weather|forecast|rain|snow|tiempo\s+(?:hace|hará|har[áa])|llover|lluvia|pron[óo]stico|"
+    r"price|cost|costs|fee|bill|rent|fare|cuesta|cuestan|precio|cuota|factura|tarifa|alquiler|"
+    r"open|opens|close|closes|abre|cierra|horario|"
+    r"airport|station|pharmacy|gym|shop|store|restaurant|bank|office|school|hospital|clinic|dentist|doctor|"
+    r"supermarket|cinema|hotel|garage|flight|train|bus|gate|platform|meeting|class|appointment|party|concert|"
+    r"aeropuerto|estaci[óo]n|farmacia|gimnasio|tienda|restaurante|banco|oficina|colegio|escuela|cl[íi]nica|"
+    r"dentista|m[ée]dico|supermercado|cine|taller|notar[íi]a|ayuntamiento|vuelo|tren|autob[úu]s|and[ée]n|"
+    r"reuni[óo]n|clase|cita|fiesta|concierto)\b",
+    re.IGNORECASE,
+)
+# A name inside a sentence ("the pharmacy on Main St", "en Sevilla"); units named after people are none.
+_CAPITALISED_INSIDE = re.compile(r"(?<=[^\W\d_,;:])\s+(?!I\b|I'[a-z]|Celsius\b|Fahrenheit\b|Kelvin\b)[A-Z][^\W\d_]+")
+
+
+def _is_particular(text: str) -> bool:
+    """It speaks of someone's own things, a place or a moment ("tomorrow", "here", "Main St")."""
+    text = text[:MAX_PARTICULAR_CHARS]
+    return bool(_PARTICULAR.search(text) or _CAPITALISED_INSIDE.search(text))
+
+
+MAX_PARTICULAR_CHARS = 4_000
+"""Text read for what ties it to someone's world: a textbook fact is said in a sentence or two."""
 
 
 # In an answer only whole names count: "sun", "sat", "wed" are words too. Sources (tool results
@@ -719,6 +782,7 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime) 
             numbers.add(str(span))
             if span % per == 0:
                 numbers.add(str(span // per))
+    numbers |= _calendar_counts(user_text)
     phones = set().union(*(d.phones for d in found))
     user = found[-1]
     given_times = set(user.times) | {(now_local.hour, now_local.minute)}
@@ -733,6 +797,8 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime) 
         given_numbers=user.numbers | _fraction_operands(user_text),
         asked_calculation=bool(_CALCULATION.search(user_text)),
         asked_number=bool(_NUMBER_QUESTION.search(user_text)),
+        general=_asks_in_general(user_text),
+        asked_price=bool(_PRICE_QUESTION.search(user_text)),
         codes=frozenset().union(*(_source_codes(t) for t in texts)),
         weekdays=frozenset().union(*(d.weekdays for d in found)),
         full_dates=frozenset().union(*(d.full_dates for d in found)), today=now_local.date(),
@@ -756,8 +822,8 @@ def _known_weekdays(texts: list[str], found: list[Details], dates: set[tuple[int
     return known
 
 
-def unsourced(said: Details, known: Details, claims_action: bool = False) -> list[str]:
-    """Details of `said` that `known` does not back, rendered for a correction note.
+def unsourced(said: Details, known: Details, claims_action: bool = False, text: str = "") -> list[str]:
+    """Details of `said` (the details of `text`) that `known` does not back, rendered for a correction note.
 
     A day said relative to today ("tomorrow", "ayer") is a date when it dates something: next to a
     time, or in a sentence that claims an action (`claims_action`); "see you tomorrow" dates nothing.
@@ -786,17 +852,25 @@ def unsourced(said: Details, known: Details, claims_action: bool = False) -> lis
                       if not any(e.endswith("@" + d) for e in said.emails - known.emails))
     plain = {n.replace(".", "") for n in known.numbers}  # "1.200" in a source backs "1200"
     arithmetic = (said.operation or known.asked_calculation) and len(said.amounts | said.figures) <= MAX_DERIVED
+    # A textbook fact asked in general terms ("100 °C", "42,195 km") needs no tool; prices, times,
+    # dates, contacts and codes are never such facts, nor is what a sentence ties to someone's world.
+    textbook = (known.general and not claims_action and bool(said.measures or said.figures)
+                and bool(text) and not _is_particular(text))
     missing += sorted(a for a in said.amounts if a not in known.numbers and a.replace(".", "") not in plain
+                      and not (textbook and a in said.measures)
                       and not (arithmetic and _derived_number(a, said, known)))
     missing += sorted(f"number {a} of an address" for a in said.addresses
                       if a not in known.numbers and a.lstrip("0") not in known.numbers)
     missing += sorted(f for f in said.figures if f not in known.numbers and f.replace(".", "") not in plain
-                      and not (arithmetic and _derived_number(f, said, known)))
+                      and not textbook and not (arithmetic and _derived_number(f, said, known)))
     missing += sorted(p for p in said.phones if not any(p in k or k in p for k in known.phones))
     missing += sorted(f"code {c}" for c in said.codes - known.codes)
-    if known.asked_number:  # "which platform?" "Del siete.": the number is the answer
+    if known.asked_number or known.asked_price:  # "which platform?" "Del siete.": the number is the answer
         missing += sorted(n for n in said.spoken_numbers - said.figures - said.amounts
-                          if n not in known.numbers and n.replace(".", "") not in plain)
+                          if n not in known.numbers and n.replace(".", "") not in plain
+                          and not (arithmetic and _derived_number(n, said, known)))
+    if known.asked_number:  # "which gate?" "Head to B14.": a short code is the answer too
+        missing += sorted(f"code {c}" for c in said.short_codes if _compact(c) not in known.codes)
     missing += [f"{_WEEKDAY_LABELS[w]} {d:02d}/{m:02d}" if m else f"{_WEEKDAY_LABELS[w]} {d}"
                 for w, y, m, d in sorted(said.weekdays) if not _weekday_fits(w, y, m, d, known)]
     if claims_action or said.times or said.hours:  # "on Friday at 9" dates something too
@@ -925,6 +999,54 @@ _NUMBER_QUESTION = re.compile(
     rf"(?:{_PLACES}|number|n[úu]mero|desk|line|l[íi]nea|bus|autob[úu]s)\b",
     re.IGNORECASE,
 )
+# A question about how things are in general, not about the user's things: "at what temperature does
+# water boil?", "¿cuántos kilómetros tiene una maratón?", "how many bones are in the human body?".
+_GENERAL_QUESTION = re.compile(
+    r"\?|^\W*(?:what|how|why|which|who|when|where|cu[áa]nt[oa]s?|c[óo]mo|qu[ée]|por\s+qu[ée]|cu[áa]l|qui[ée]n|"
+    r"explain|explica|tell\s+me\s+(?:about|how|why|what)|recipe|receta)\b",
+    re.IGNORECASE,
+)
+# "Where is it?", "how far is that?": a question about a thing of the conversation, not a textbook one.
+_REFERS_BACK = re.compile(r"\b(?:it|that|this|these|those|they|them|he|she|him|her|there|eso|esto|aquello|ello|"
+                          r"él|ella|ellos|ellas|all[íi]|ah[íi])\W*$", re.IGNORECASE)
+MIN_GENERAL_WORDS = 4
+"""A question shorter than this ("¿dónde está?") leans on the conversation for what it asks about."""
+
+
+def _asks_in_general(user_text: str) -> bool:
+    text = user_text[:MAX_PARTICULAR_CHARS]
+    return (_GENERAL_QUESTION.search(text) is not None and not _is_particular(text)
+            and not _POSSESSIVE.search(text) and not _REFERS_BACK.search(text)
+            and len(re.findall(r"[^\W\d_]+", text)) >= MIN_GENERAL_WORDS)
+
+
+# Asking what something costs.
+_PRICE_QUESTION = re.compile(
+    r"\b(?:how\s+much|cu[áa]nto|qu[ée]\s+precio|what(?:'s|\s+is|\s+was)\s+the\s+(?:price|cost|fee|fare|rate))\b"
+    r"[^.?!\n]{0,60}?\b(?:cost|costs|price|pay|paid|owe|charge|fee|fare|bill|rent|subscription|ticket|"
+    r"cuesta|cuestan|cost[óo]|vale|valen|cobra|cobran|pago|pagu[ée]|pagar|debo|precio|cuota|factura|tarifa|"
+    r"alquiler|abono|sale|salen)\b"
+    r"|\b(?:qu[ée]\s+precio|what(?:'s|\s+is|\s+was)\s+the\s+(?:price|cost|fee|fare)|"
+    r"how\s+much\s+(?:is|are|was|were|does|do|did|will|would)|cu[áa]nto\s+(?:es|son|fue|fueron|ser[áa]))\b",
+    re.IGNORECASE,
+)
+# "A year" is twelve months, fifty-two weeks, 365 days; "a month" four weeks or thirty days; "a day" 24 hours.
+_CALENDAR_SPAN = re.compile(
+    r"\b(\d{1,3}|an?|one|una?|uno)\s+(years?|a[ñn]os?|months?|mes(?:es)?|weeks?|semanas?|days?|d[íi]as?)\b",
+    re.IGNORECASE,
+)
+_PER_SPAN = {"y": (12, 52, 365), "a": (12, 52, 365), "m": (4, 30), "w": (7,), "s": (7,), "d": (24,)}
+
+
+def _calendar_counts(user_text: str) -> set[str]:
+    counts: set[str] = set()
+    for m in islice(_CALENDAR_SPAN.finditer(user_text[:MAX_SCAN_CHARS]), MAX_SPANS):
+        count = int(m.group(1)) if m.group(1).isdigit() else 1
+        for per in _PER_SPAN[m.group(2)[0].lower()]:
+            counts.add(str(count * per))
+    return counts
+
+
 # What asks for a calculation in the user's words: a share, a percentage, a part.
 _CALCULATION = re.compile(
     r"%|\b(?:percent|per\s+cent|por\s+ciento|half|halves|mitad|double|doble|triple|third|tercio|quarter|"

@@ -52,6 +52,32 @@ _VERBS: dict[ActionKind, str] = {
         r"memoriza(?:r)?|acu[ée]rdate|deja(?:r)?\s+constancia|ten\s+en\s+cuenta|gr[áa]ba(?:te|lo|la)?|ap[úu]nta(?:te)?|qu[ée]date\s+con"
     ),
 }
+# Rioplatense voseo ("anotá", "guardalo", "borrá", "mandale", "acordate", "recordame"): the stress
+# moves to the ending, so the tú forms above miss them. Typed without the accent they are also how
+# many write the tú forms with a clitic ("guardalo" for "guárdalo").
+_VOS_CLITICS = r"(?:me|te|lo|la|los|las|le|les|melo|mela|selo|sela|nos)?"
+_VOSEO: dict[ActionKind, str] = {
+    ActionKind.REMOVE: rf"(?:borr|elimin|quit|sac|cancel|anul|vaci|tir)[áa]{_VOS_CLITICS}|olvid[áa]te",
+    ActionKind.SEND: rf"(?:mand|envi|contest|reenvi)[áa]{_VOS_CLITICS}|respond[ée](?:le|les)?|escribile",
+    ActionKind.REMIND: r"record[áa](?:me|melo|mela)|avis[áa]me|hac[ée]me\s+acordar",
+    ActionKind.STORE: (
+        rf"(?:apunt|anot|guard|agreg|registr|agend|program|reserv|actualiz|cambi|marc|complet|archiv|cre|grab|"
+        rf"sum|met|pon)[áaée]{_VOS_CLITICS}|acord[áa]te|ten[ée]\s+en\s+cuenta"
+    ),
+}
+# "Start a fresh note", "open a new list", "empieza una lista": making the thing, said by its noun.
+# ("Open my note" reads it; "hazme una lista de ideas" may be asked for in the chat.)
+_MAKE_A_THING = (
+    r"(?:start|begin|set\s+up)\s+(?:me\s+)?(?:a|an|the|my)\s+(?:(?:new|fresh|blank|separate|little)\s+)?"
+    r"(?:note|list|file|entry|journal|diary|log|checklist)|"
+    r"open\s+(?:me\s+)?(?:a|an|the|my)\s+(?:new|fresh|blank|separate)\s+(?:note|list|file|entry|journal|diary|log)|"
+    r"(?:empieza|empez[áa]|monta|mont[áa]|inicia|inici[áa])\s+(?:me\s+)?(?:una|un|la|el|mi)\s+(?:(?:nueva|nuevo)\s+)?"
+    r"(?:nota|lista|fichero|archivo|entrada|diario|registro)|"
+    r"abr[eí](?:me)?\s+(?:una|un)\s+(?:nota|lista|fichero|archivo|entrada)\s+nuev[oa]"
+)
+_VERBS[ActionKind.STORE] += "|" + _MAKE_A_THING
+for _kind, _forms in _VOSEO.items():
+    _VERBS[_kind] += "|" + _forms
 _PATTERNS = tuple(
     (kind, re.compile(rf"{_LEAD}(?!(?:don'?t|do\s+not|no|never|nunca)\s)({verbs})\b", _I))
     for kind, verbs in _VERBS.items()

@@ -183,6 +183,8 @@ class _Turn:
     # Successful changes of the chat's last turns, when this one asks for something: they back only
     # a clause that says again what one of them did, naming nothing it did not touch.
     earlier_effects: tuple[CallRecord, ...] = ()
+    # The names this turn's successful lookups gave ("recipes.md" from a search), whole.
+    looked_up: frozenset[str] = frozenset()
 
 
 def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[ActionKind],
@@ -201,8 +203,33 @@ def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[Ac
     words = frozenset(w.lower() for w in _WORD.findall(user_text[:4000]))
     objects = frozenset(_norm(t).strip(".-") for t in _objects(user_text[:4000]))
     guessed = bool(asked) and not asked_by_rules(user_text) and not continues_request(user_text)
+    looked_up = _names_in(" ".join(_norm(c.result[:MAX_LOOKED_UP_CHARS]) for c in calls
+                                   if not c.is_write and c.status is CallStatus.OK))
     return _Turn(asked, reported_actions(user_text), ok_effects, unsettled, read_ok, strict, words, objects, guessed,
-                 earlier_ok if asked else ())
+                 earlier_ok if asked else (), looked_up)
+
+
+MAX_LOOKED_UP_CHARS = 20_000
+"""Of each lookup's result, the part read for the names it gives."""
+# A verb of doing: "added", "guardado", "put", "hecho". "It's in recipes.md" has none: it says where
+# a thing is.
+_DONE_VERB = re.compile(r"\b(?!(?:need|feed|speed|seed|indeed|bed|red|shed)\b)[^\W\d_]{2,}(?:ed|ad[oa]s?|id[oa]s?)\b"
+                        r"|\b(?:put|set|kept|wrote|written|made|done|puest[oa]s?|escrit[oa]s?|hech[oa]s?)\b", re.I)
+
+
+def _found_by_lookup(clause: Clause, turn: _Turn) -> bool:
+    """Asked for nothing, a lookup ran, and the clause only says where a thing it found is.
+
+    "It's in recipes.md", "you'll find it in recipes.md" after a search that gave recipes.md report
+    what the search found; "I've saved it in recipes.md" is a verb of doing, which a lookup never backs.
+    """
+    if turn.asked or not turn.read_ok or clause.kinds != {ActionKind.STORE}:
+        return False
+    bare = re.sub(r"[\w.-]*\d[\w.-]*|[\w-]+\.md\b", " ", clause.text)  # names are no verbs
+    if _DONE_VERB.search(bare):
+        return False
+    names = [_norm(t).strip(".-") for t in _objects(clause.text)]
+    return bool(names) and all(name in turn.looked_up for name in names)
 
 
 def _backing(kind: ActionKind, turn: _Turn) -> list[CallRecord]:
@@ -261,12 +288,13 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
             # (the classifier's reading of "ayúdame a organizar la mudanza"): advice claims nothing.
             return None
         return "an action was asked for and none of that kind succeeded"
-    if clause.second_person or (clause.presupposed and kinds <= turn.reported):
+    if clause.second_person or (clause.presupposed and kinds <= turn.reported) or _found_by_lookup(clause, turn):
         return None
     kinds -= turn.reported  # "Since the invoice was sent…": the user's own action
     if not kinds and model_claim:
         kinds = set(turn.asked) - set(turn.reported)
-    if clause.everything and turn.asked and turn.unsettled:
+    if clause.everything and turn.asked and (turn.unsettled or _untouched_asked(turn)):
+        # "Las dos notas tienen lo suyo" with a call on one of them only: "both" needs every one.
         return "claims every action succeeded, but not all did"
     if not kinds:
         return _untouched_object(clause, turn)
@@ -340,6 +368,18 @@ def _named_beside(clauses: Sequence[Clause], index: int) -> str:
     return " ".join(c.text for c in beside if c.stance is Stance.AFFIRMATIVE and not c.kinds and not c.closer)
 
 
+def _touched(calls: Sequence[CallRecord]) -> frozenset[str]:
+    return _names_in(" ".join(_norm(f"{_readable(c.arguments)} {c.description} {c.result[:2000]}") for c in calls))
+
+
+def _untouched_asked(turn: _Turn) -> bool:
+    """Some thing the user named for the change ("compra-o25 y oficina-o25") no successful call touched."""
+    if not turn.user_objects:
+        return False
+    touched = _touched(turn.ok_effects)
+    return any(name not in touched for name in turn.user_objects)
+
+
 def _untouched_object(clause: Clause, turn: _Turn) -> str | None:
     """A statement about the very thing the user asked to change, which no successful call touched.
 
@@ -348,8 +388,7 @@ def _untouched_object(clause: Clause, turn: _Turn) -> str | None:
     """
     if not turn.asked or not turn.ok_effects:
         return None
-    touched = _names_in(" ".join(_norm(f"{_readable(c.arguments)} {c.description} {c.result[:2000]}")
-                                 for c in turn.ok_effects))
+    touched = _touched(turn.ok_effects)
     for token in _objects(clause.text):
         name = _norm(token).strip(".-")
         if name in turn.user_objects and name not in touched:
@@ -398,7 +437,8 @@ def check(
             claim_problems.append((sentence, reasons[0]))
         said = extract_details(sentence.text)
         missing = unsourced(said, known,
-                            claims_action=any(c.kinds and c.stance is Stance.AFFIRMATIVE for c in sentence.clauses))
+                            claims_action=any(c.kinds and c.stance is Stance.AFFIRMATIVE for c in sentence.clauses),
+                            text=sentence.text)
         if documents.several and any((said.times, said.dates, said.amounts, said.figures, said.codes, said.phones)):
             missing += misattributed(sentence.text, documents, given)
         if missing:
