@@ -40,7 +40,7 @@ _ELLIPSIS_OPENERS = (
 )
 # Words that point at something said before: pronouns, "the other one", corrections, yes-please.
 _REFERENCES = frozenset("""
-it that those them him her one ones other another previous first second third same again instead
+it that those them him her one ones other another previous first second third same again instead else
 actually rather yes yeah yep sure former latter
 lo le les eso esa ese esos esas esto ello aquello otro otra otros otras anterior primero primera
 segundo segunda tercero tercera mismo misma sí dale venga porfa claro hazlo mejor better
@@ -59,6 +59,24 @@ hoy manana pasado esta noche tarde mediodia proximo proxima que viene semana fin
 por en lunes martes miercoles jueves viernes sabado domingo antes despues
 """.split())
 _CLOCK = re.compile(r"\d{1,4}(?:am|pm|h)?")  # "10", "5pm", "21h"
+# A short question about the thing just discussed names it by nothing but grammar: "at what time?",
+# "de quién es?", "who's coming?", "any from work?", "solo los urgentes". It is made of question words,
+# prepositions, articles, auxiliaries and quantifiers, with at most one word of its own.
+_CLOSED = frozenset("""
+what when where who whom whose which why how much many long far else at on in by for from with to of about
+than the a an this that these those it its is was are were be been being do does did will would can could
+should has have had s any some more less only just all both each every other one ones time hour day date
+que cuando donde quien quienes cual cuales cuanto cuanta cuantos cuantas como por para a al de del en con
+desde hasta sobre el la los las lo un una unos unas es era fue son eran sera esta estaba estan
+mas menos solo solamente tambien otro otra otros otras todo todos todas algo alguno alguna algun hora dia fecha
+""".split())
+_ASKS = frozenset("""
+what when where who whom whose which why how any only just
+que cuando donde quien quienes cual cuales cuanto cuanta cuantos cuantas como solo solamente
+""".split())
+# Addressed to the assistant ("who are you?", "y tú qué?"): small talk, never about the last request.
+_SECOND_PERSON = frozenset("you your yourself tu tú usted ti".split())
+MAX_BARE_QUESTION = 5
 # Clitic endings that make a verb refer back: "bórralo", "mándaselo", "contéstale", "cambiarlo".
 # Many words merely end like one ("Pablo", "Kindle", "people", "escuela"), so the verb must show
 # it: an infinitive before the clitic, or the accent an imperative takes when a clitic joins it.
@@ -73,8 +91,10 @@ _BARE_CLITICS = frozenset("hazlo hazla ponlo ponla dilo dile dale dales velo qui
 _SMALL_TALK = frozenset("""
 thanks thank you thx ty cheers great perfect nice cool ok okay fine good awesome lol haha
 hi hello hey bye goodnight np no problem nah that s all it much so very
+wow omg oh ah ugh oops wild crazy amazing interesting funny weird lovely brilliant fantastic sad
 hola gracias muchas mil genial perfecto guay vale ok okey bien muy estupendo jaja jajaja jeje
 adiós adios chao chau nada eso es todo de acuerdo nop no déjalo olvídalo
+vaya ostras hala uf buah flipante increíble brutal buenísimo
 """.split())
 # Declining an offer ("want me to add it?" "nah, leave it") is small talk too: nothing to do.
 _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", "buenas noches",
@@ -83,13 +103,28 @@ _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", 
                        "skip it", "no thanks", "not now", "da igual", "no hace falta", "no importa",
                        "así está bien", "ahora no",
                        # Asking after the assistant, and closing for the day, ask for nothing either.
+                       "and you", "how about you", "what about you", "y tú", "y tú qué tal", "y a ti",
+                       "tú qué tal", "y tú cómo estás",
                        "how are you", "how are you doing", "how are you today", "how are you doing today",
                        "how s it going", "how is it going", "how s your day", "how s your day going",
                        "how is your day going", "what s up", "that s all", "that s it", "that s all for today",
                        "that s all for now", "that s it for today", "that s it for now",
                        "qué tal", "qué tal estás", "cómo estás", "cómo estás hoy", "cómo te va", "cómo va todo",
                        "qué tal todo", "eso es todo por hoy", "eso es todo por ahora", "nada más por hoy",
-                       "por hoy nada más", "nada más", "es todo")
+                       "por hoy nada más", "nada más", "es todo",
+                       # Signing off until later: "hablamos" alone would name the memory of past talks.
+                       "talk later", "talk to you later", "talk soon", "talk tomorrow", "speak soon", "ttyl",
+                       "catch you later", "later", "take care", "have a good one", "have a good day",
+                       "have a nice day", "sweet dreams", "hablamos", "hablamos luego", "luego hablamos",
+                       "mañana hablamos", "hablamos mañana", "ya hablamos", "luego te digo", "ya te digo",
+                       "cuídate", "que descanses", "buen finde", "buen fin de semana", "que vaya bien",
+                       "un saludo", "saludos",
+                       # Reactions to an answer: "that" is what was just said, not an object to act on.
+                       "qué fuerte", "madre mía", "no me digas", "no way", "no kidding",
+                       # The clock and the calendar date are core (always on): no skill to choose.
+                       "what time is it", "what s the time", "what day is it", "what day is today",
+                       "what s the date", "what s the date today", "what s today s date",
+                       "qué hora es", "qué día es hoy", "qué día es", "a qué día estamos", "qué fecha es hoy")
 # A greeting of the time of day on its own opens it: people expect what is on (agenda, tasks, weather), so it is
 # routed on its evidence like a request. Around a request it is only noise to that request's scores.
 _GREETING_PHRASES = ("good morning", "good afternoon", "good evening", "morning", "buenos días",
@@ -194,8 +229,22 @@ def is_elliptical(text: str) -> bool:
     if all(_plain(word) in _WHEN or _CLOCK.fullmatch(word) for word in found):
         return True  # "tomorrow at 10", "el lunes a las 8"
     plain = " ".join(_plain(word) for word in found)
-    return any(plain == opener or plain.startswith(f"{opener} ")
-               for opener in _PLAIN_OPENERS)
+    if any(plain == opener or plain.startswith(f"{opener} ") for opener in _PLAIN_OPENERS):
+        return True
+    return _is_bare_question(text, [_plain(word) for word in found])
+
+
+def _is_bare_question(text: str, found: list[str]) -> bool:
+    """A short question (or a restriction: "only the big ones") with at most one word of its own."""
+    if len(found) > MAX_BARE_QUESTION or any(word in _SECOND_PERSON for word in found):
+        return False
+    if not (text.rstrip().endswith("?") or text.lstrip().startswith("¿") or found[0] in _ASKS):
+        return False
+    return sum(word not in _CLOSED for word in found) <= 1
+
+
+# "it" that stands for nothing said before: "what time is it in Tokyo?" asks the clock.
+_EXPLETIVE_IT = re.compile(r"\b(?:what|which) (?:time|day|date) is it\b")
 
 
 def refers_back(text: str) -> bool:
@@ -204,7 +253,7 @@ def refers_back(text: str) -> bool:
         return False
     if is_elliptical(text):
         return True
-    found = words(text)
+    found = words(_EXPLETIVE_IT.sub(" ", " ".join(words(text))))
     if _ARTICLE_REFERENCE.match(" ".join(found)):
         return True
     return any(_plain(word) in _PLAIN_REFERENCES or _has_clitic(word) for word in found)

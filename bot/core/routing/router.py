@@ -1,22 +1,24 @@
 """The skill router: which skills' tools a turn sees, decided locally in a few milliseconds.
 
-Each skill is known by what it is for: its description, its tools' descriptions, short
-example requests and cue phrases, all from the skill itself (`Skill.routing`, Spanish and
-English); bot/core/routing/router_data holds the router's own examples (chit-chat, general
-questions, requests that need several skills). A message is split into its requests
-(bot/core/routing/clauses.py); the whole message and each request are embedded in one batch
-(multilingual-e5-small in process, offline). Vectors are compared after taking away the mean
-direction of the router's own texts, which every e5 vector shares: what is left is what a
-text is about. Every skill scores the mean similarity of its few nearest examples, plus a
-little for words only that skill's texts use (bot/core/routing/lexicon.py, which also mends
-a word typed one letter wrong). Per request, the best skill is chosen, with any skill within
-a small margin of it or past its own threshold (calibrated from the examples: the score other
-labels' examples rarely reach). Examples labelled with no skill ("none": chit-chat, general
-questions) let a request choose nothing when no skill has real evidence. A message that names
-a skill's objects ("the email", "mi calendario", "la cena del viernes") gets that skill. Only
-a fragment ("y mañana?", "the second one", "tomorrow at 10") or a short message that refers
-back without clear evidence of its own ("delete that one") keeps the previous turn's skills,
-adding only skills it has evidence for; thanks, declines and small talk get none. Quoted
+Each skill is known by what it is for: its description, its tools' descriptions, short example
+requests and cue phrases, all from the skill itself (`Skill.routing`, Spanish and English);
+bot/core/routing/router_data holds the router's own examples (chit-chat, general questions,
+requests that need several skills, and requests that ask for a skill without naming its
+objects: "am I free thursday?", "do I need sunscreen") and cue families the skills' cues miss.
+A message is split into its requests (bot/core/routing/clauses.py); the whole message and each
+request are embedded in one batch (multilingual-e5-small in process, offline). Vectors are
+compared after taking away the mean direction of the router's own texts, which every e5 vector
+shares: what is left is what a text is about. Every skill scores the mean similarity of its
+few nearest examples, plus a little for words only that skill's texts use
+(bot/core/routing/lexicon.py, which also mends a word typed one letter wrong). Per request,
+the best skill is chosen, with any skill within a small margin of it or past its own threshold
+(calibrated from the examples: the score other labels' examples rarely reach). Examples
+labelled with no skill ("none": chit-chat, general questions) let a request choose nothing
+when no skill has real evidence. A message that names a skill's objects ("the email", "mi
+calendario", "la cena del viernes") gets that skill. Only a fragment ("y mañana?", "the second
+one", "tomorrow at 10") or a short message that refers back without clear evidence of its own
+("delete that one", "at what time?") keeps the previous turn's skills, adding only skills it
+has evidence for; thanks, declines, sign-offs, reactions and small talk get none. Quoted
 passages (what to post, write or translate) are left out.
 
 Everything is embedded and calibrated in `warm()`, at start-up, never inside a turn.
@@ -123,7 +125,8 @@ class Exemplar:
 def load_exemplars(folder: Path = DATA_DIR) -> list[Exemplar]:
     """Every `*exemplars*.jsonl` line of the folder: {"skills": [...], "text": "..."}.
 
-    The router's own examples: chit-chat (no skill) and requests that need several skills.
+    The router's own examples: chit-chat (no skill), requests that need several skills, and
+    indirect requests for one skill (people rarely name the calendar to ask if they are free).
     What one skill is for comes from the skill itself (`Skill.routing`).
     """
     found: list[Exemplar] = []
@@ -139,12 +142,34 @@ def load_exemplars(folder: Path = DATA_DIR) -> list[Exemplar]:
     return found
 
 
-def compile_cues(routing: Mapping[str, Routing]) -> dict[str, list[re.Pattern[str]]]:
-    """Skill id -> its cue phrases, compiled; a bad expression names the skill it came from."""
+def load_cues(folder: Path = DATA_DIR) -> dict[str, list[str]]:
+    """Every `*cues*.jsonl` line of the folder: {"skill": id, "why": "...", "cues": [regex, ...]}.
+
+    The router's own cue families: ways people name a skill's objects that the skill's cues
+    miss. A skill that is not installed never matches its cues (only available skills are named).
+    """
+    found: dict[str, list[str]] = {}
+    for path in sorted(folder.glob("*cues*.jsonl")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                found.setdefault(str(row["skill"]), []).extend(str(cue) for cue in row["cues"])
+            except (json.JSONDecodeError, KeyError, TypeError) as exc:
+                raise ConfigError(f"{path.name}:{number}: expected skill and cues ({exc})") from exc
+    return found
+
+
+def compile_cues(routing: Mapping[str, Routing],
+                 extra: Mapping[str, Sequence[str]] | None = None) -> dict[str, list[re.Pattern[str]]]:
+    """Skill id -> its cue phrases (its own, then the router's `extra`), compiled; a bad
+    expression names the skill it came from."""
     found: dict[str, list[re.Pattern[str]]] = {}
-    for skill, known in routing.items():
+    for skill in {*routing, *(extra or {})}:
+        own = routing[skill].cues if skill in routing else ()
         try:
-            found[skill] = [re.compile(cue, re.IGNORECASE) for cue in known.cues]
+            found[skill] = [re.compile(cue, re.IGNORECASE) for cue in (*own, *(extra or {}).get(skill, ()))]
         except re.error as exc:
             raise ConfigError(f"skill {skill}: a routing cue is not a regular expression ({exc})") from exc
     return found
@@ -311,15 +336,16 @@ class EmbeddingRouter:
         *,
         routing: Mapping[str, Routing] | None = None,
         exemplars: Sequence[Exemplar] | None = None,
+        cues: Mapping[str, Sequence[str]] | None = None,
         tool_texts: Mapping[str, Sequence[str]] | None = None,
         cache_path: Path | None = None,
     ) -> None:
-        """`routing`: what each skill says about itself; `exemplars`: the router's own
-        (chit-chat, several skills at once; default: router_data)."""
+        """`routing`: what each skill says about itself; `exemplars` and `cues`: the router's own
+        (chit-chat, several skills at once, phrasings the skills miss; default: router_data)."""
         self.settings = settings
         self._embedder = embedder
         routing = dict(routing or {})
-        self._cues = compile_cues(routing)
+        self._cues = compile_cues(routing, cues if cues is not None else load_cues())
         # Only the examples and descriptions are cached (on disk too); users' messages never are.
         self._cache = EmbeddingCache(embedder, cache_path)
         self._exemplars = [
