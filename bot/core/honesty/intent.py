@@ -75,11 +75,9 @@ _MAKE_A_THING = (
     r"(?:nota|lista|fichero|archivo|entrada|diario|registro)|"
     r"abr[eí](?:me)?\s+(?:una|un)\s+(?:nota|lista|fichero|archivo|entrada)\s+nuev[oa]"
 )
-_VERBS[ActionKind.STORE] += "|" + _MAKE_A_THING
-for _kind, _forms in _VOSEO.items():
-    _VERBS[_kind] += "|" + _forms
+_EXTRA_VERBS = {**_VOSEO, ActionKind.STORE: f"{_VOSEO[ActionKind.STORE]}|{_MAKE_A_THING}"}
 _PATTERNS = tuple(
-    (kind, re.compile(rf"{_LEAD}(?!(?:don'?t|do\s+not|no|never|nunca)\s)({verbs})\b", _I))
+    (kind, re.compile(rf"{_LEAD}(?!(?:don'?t|do\s+not|no|never|nunca)\s)({verbs}|{_EXTRA_VERBS[kind]})\b", _I))
     for kind, verbs in _VERBS.items()
 )
 _NEGATED_REQUEST = re.compile(r"\b(?:don'?t|do\s+not|never|no|nunca|ni)\s+$", _I)

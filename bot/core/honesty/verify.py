@@ -25,7 +25,7 @@ from enum import StrEnum
 
 from bot.core.honesty.actions import BACKS, ActionKind, kind_of_tool
 from bot.core.honesty.claim_model import MAX_TEXTS as MAX_CLASSIFIED
-from bot.core.honesty.claims import Clause, Sentence, Stance, claimed_parts, parse
+from bot.core.honesty.claims import NOT_PAST_ED, Clause, Sentence, Stance, claimed_parts, parse
 from bot.core.honesty.details import (
     MAX_SCAN_CHARS,
     Documents,
@@ -213,7 +213,7 @@ MAX_LOOKED_UP_CHARS = 20_000
 """Of each lookup's result, the part read for the names it gives."""
 # A verb of doing: "added", "guardado", "put", "hecho". "It's in recipes.md" has none: it says where
 # a thing is.
-_DONE_VERB = re.compile(r"\b(?!(?:need|feed|speed|seed|indeed|bed|red|shed)\b)[^\W\d_]{2,}(?:ed|ad[oa]s?|id[oa]s?)\b"
+_DONE_VERB = re.compile(rf"\b(?!(?:{NOT_PAST_ED})\b)[^\W\d_]{{2,}}(?:ed|ad[oa]s?|id[oa]s?)\b"
                         r"|\b(?:put|set|kept|wrote|written|made|done|puest[oa]s?|escrit[oa]s?|hech[oa]s?)\b", re.I)
 
 

@@ -36,10 +36,10 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -68,6 +68,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+_Row = TypeVar("_Row")
 DATA_DIR = Path(__file__).with_name("router_data")
 NO_SKILL = "none"
 # How much better "none" must score than the best skill before nothing is chosen.
@@ -129,16 +130,22 @@ def load_exemplars(folder: Path = DATA_DIR) -> list[Exemplar]:
     indirect requests for one skill (people rarely name the calendar to ask if they are free).
     What one skill is for comes from the skill itself (`Skill.routing`).
     """
-    found: list[Exemplar] = []
-    for path in sorted(folder.glob("*exemplars*.jsonl")):
+    return _data_rows(folder, "*exemplars*.jsonl", "skills and text",
+                      lambda row: Exemplar(text=str(row["text"]), skills=frozenset(row["skills"])))
+
+
+def _data_rows(folder: Path, pattern: str, expected: str, parse: Callable[[Any], _Row]) -> list[_Row]:
+    """Each JSON line of the folder's files matching `pattern`, parsed, in file order; a broken line
+    fails start-up with its file and line number (ConfigError), never a turn."""
+    found: list[_Row] = []
+    for path in sorted(folder.glob(pattern)):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip():
                 continue
             try:
-                row = json.loads(line)
-                found.append(Exemplar(text=str(row["text"]), skills=frozenset(row["skills"])))
+                found.append(parse(json.loads(line)))
             except (json.JSONDecodeError, KeyError, TypeError) as exc:
-                raise ConfigError(f"{path.name}:{number}: expected skills and text ({exc})") from exc
+                raise ConfigError(f"{path.name}:{number}: expected {expected} ({exc})") from exc
     return found
 
 
@@ -149,15 +156,10 @@ def load_cues(folder: Path = DATA_DIR) -> dict[str, list[str]]:
     miss. A skill that is not installed never matches its cues (only available skills are named).
     """
     found: dict[str, list[str]] = {}
-    for path in sorted(folder.glob("*cues*.jsonl")):
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-                found.setdefault(str(row["skill"]), []).extend(str(cue) for cue in row["cues"])
-            except (json.JSONDecodeError, KeyError, TypeError) as exc:
-                raise ConfigError(f"{path.name}:{number}: expected skill and cues ({exc})") from exc
+    rows = _data_rows(folder, "*cues*.jsonl", "skill and cues",
+                      lambda row: (str(row["skill"]), [str(cue) for cue in row["cues"]]))
+    for skill, cues in rows:
+        found.setdefault(skill, []).extend(cues)
     return found
 
 
