@@ -107,7 +107,9 @@ class ScriptedModel:
         app.router.add_post("/v1/chat/completions", self._chat)
         app.router.add_post("/v1/audio/transcriptions", self._transcribe)
         app.router.add_post("/v1/embeddings", self._embeddings)
-        self._runner = web.AppRunner(app, access_log=None)
+        # handler_cancellation: a delayed answer whose client is gone (timed out, killed) stops
+        # waiting, so stopping the server does not sit out the delay.
+        self._runner = web.AppRunner(app, access_log=None, handler_cancellation=True, shutdown_timeout=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", port)
         await site.start()
