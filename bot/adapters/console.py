@@ -43,6 +43,10 @@ NO = {"n", "no", "deny", "cancel"}
 ALWAYS = {"a", "always", "siempre"}
 
 
+# A terminal's way out; the messengers have no such command, so the core never sees it.
+QUIT = frozenset({"/quit", "/exit"})
+
+
 class ConsoleAdapter:
     platform = Platform.CONSOLE
 
@@ -101,8 +105,10 @@ class ConsoleAdapter:
     async def run(self) -> None:
         """Read lines until EOF, then let running turns finish."""
         self._assistant.add_messenger(self)
-        self._print("Mayordomo console. Type a message; /help for commands; Ctrl-D to quit.")
+        self._print("Mayordomo console. Type a message; /help for commands; /quit or Ctrl-D to quit.")
         async for line in self._lines or _stdin_lines():
+            if line.strip().lower() in QUIT:
+                break
             await self.feed(line)
         await self.close()
 

@@ -177,3 +177,21 @@ async def test_console_renders_markdown_in_a_terminal_and_help_lists_every_comma
     assert "Hola" in text and "**" not in text and "`" not in text and "• tu agenda" in text
     for command in ("/pin", "/permissions", "/location", "/reset", "/help"):
         assert command in text, command
+
+
+async def test_quit_ends_the_session_and_nothing_after_it_is_read(tmp_path: Path, db: Database,
+                                                                   clock: ManualClock, model: ScriptedModel) -> None:
+    console, out, _ = await _console(tmp_path, db, clock, model)
+    read: list[str] = []
+
+    async def lines():  # type: ignore[no-untyped-def]
+        for line in ("/help\n", " /QUIT \n", "never read\n"):
+            read.append(line)
+            yield line
+
+    console._lines = lines()
+    await asyncio.wait_for(console.run(), 5)
+    assert read == ["/help\n", " /QUIT \n"]
+    assert "Unknown command" not in out.getvalue()
+    row = await db.fetchone("SELECT COUNT(*) AS n FROM messages WHERE content = 'never read'")
+    assert row["n"] == 0
