@@ -25,6 +25,10 @@ _CONNECTORS = (
     "y si es así", "y si es asi", "si es así", "si es asi", "si lo hay", "si los hay", "si no",
     "y luego", "y después", "y despues", "y además", "y ademas", "y también", "y tambien",
     "luego", "después", "despues", "además", "ademas", "y", "e", "pero",
+    # Asides and the last item of a list, as dictated: "mira el correo, de paso dime si llueve".
+    "by the way", "btw", "while you're at it", "while you are at it", "and finally", "finally", "lastly",
+    "otra cosa", "y de paso", "de paso", "asimismo", "así mismo", "y por último", "y por ultimo", "por último",
+    "por ultimo", "y finalmente", "finalmente",
 )
 _CONNECTOR = re.compile(
     r"\s+(?:" + "|".join(re.escape(c) for c in sorted(_CONNECTORS, key=len, reverse=True)) + r")\s+",
@@ -81,12 +85,34 @@ MAX_BARE_QUESTION = 5
 # Many words merely end like one ("Pablo", "Kindle", "people", "escuela"), so the verb must show
 # it: an infinitive before the clitic, or the accent an imperative takes when a clitic joins it.
 _CLITIC_ENDING = r"(?:me|te|se|nos)?(?:lo|la|los|las|le|les)"
-_CLITIC_INFINITIVE = re.compile(r"\w+(?:ar|er|ir|ír)" + _CLITIC_ENDING + "$")
+# One letter before the ending is a verb only for dar, ver and ser ("darlo", "verla", "serlo"):
+# otherwise it is a name ("Carlos", "Carla", "Perla").
+_CLITIC_INFINITIVE = re.compile(r"(?:\w{2,}|[dvs])(?:ar|er|ir|ír)" + _CLITIC_ENDING + "$")
 _CLITIC_IMPERATIVE = re.compile(r"\w*[áéíóú]\w*" + _CLITIC_ENDING + "$")
-# Accented words that end like a clitic without being one ("película", "miércoles", "título").
-_NOT_CLITIC = re.compile(r"\w*(?:ul[oa]s?|coles)$")
+# Accented words that end like a clitic without being one ("película", "miércoles", "título", "móviles",
+# "fáciles": no imperative that takes an accent ends in "-iles").
+_NOT_CLITIC = re.compile(r"\w*(?:ul[oa]s?|coles)$|\w*[áéíóú]\w*iles$")
 # Short imperatives with a clitic and no accent.
 _BARE_CLITICS = frozenset("hazlo hazla ponlo ponla dilo dile dale dales velo quitalo".split())
+# The same imperatives typed without their accent, as phones and voseo write them ("borralo",
+# "mandasela", "añadile", "agendalo", "decile", "movela"). Without the accent only the verb tells
+# a clitic from a word that ends like one ("escuela", "regalo", "vuelo", "móviles", "Daniela"), so
+# the verbs people use on what the assistant just showed are listed (stems, without accents), each
+# with the vowel its imperative ends in: -ar "a", -er "e", -ir "e" (tú) or "i" (vos).
+_AR_STEMS = (
+    "mand", "envi", "reenvi", "pas", "borr", "elimin", "quit", "sac", "apunt", "anot", "agend", "agreg",
+    "guard", "contest", "avis", "llam", "cambi", "cancel", "adelant", "retras", "program", "reserv", "confirm",
+    "mir", "revis", "cheque", "busc", "cerr", "copi", "edit", "actualiz", "marc", "complet", "termin", "archiv",
+    "orden", "recuerd", "record", "descart",
+)
+_ER_STEMS = ("pon", "pospon", "mov", "muev", "le", "respond")
+_IR_STEMS = ("escrib", "dec", "anad", "abr", "compart", "resum", "traduc")
+_CLITIC_UNACCENTED = re.compile(
+    r"(?:(?:" + "|".join(_AR_STEMS) + r")a|(?:" + "|".join(_ER_STEMS) + r")e|(?:" + "|".join(_IR_STEMS) + r")[ei])"
+    + _CLITIC_ENDING + "$")
+# Two clitics ("pasamelo", "mandaselas") are a verb's whatever its stem; shorter words ("Pamela") are not.
+_DOUBLE_CLITIC = re.compile(r"\w+[aei](?:me|te|se|nos)(?:lo|la|los|las)$")
+MIN_DOUBLE_CLITIC = 7
 # Thanks, greetings-goodbye and acknowledgements: never a request by themselves.
 _SMALL_TALK = frozenset("""
 thanks thank you thx ty cheers great perfect nice cool ok okay fine good awesome lol haha
@@ -220,10 +246,16 @@ def is_greeting(text: str) -> bool:
 def is_elliptical(text: str) -> bool:
     """A fragment that only makes sense with the previous turn: "y mañana?", "and Paris?"."""
     found = words(text)
-    if not found or len(found) > 5:
+    if not found:
         return False
     if len(found) <= 2 and not is_small_talk(text):
         return True  # "mañana?", "the second", "a las 8"
+    # An acknowledgement before a fragment leaves it a fragment ("ok and the price?", "vale, y el
+    # sábado?"); what is left must still look like one, not merely be short ("thanks a lot").
+    while len(found) > 1 and _plain(found[0]) in _PLAIN_SMALL_TALK and not is_small_talk(text):
+        found = found[1:]
+    if len(found) > 5:
+        return False
     if all(_plain(word) in _PLAIN_REFERENCES or word in _POINTERS for word in found):
         return True  # "the second one", "la otra", "that one"
     if all(_plain(word) in _WHEN or _CLOCK.fullmatch(word) for word in found):
@@ -256,7 +288,17 @@ def refers_back(text: str) -> bool:
     found = words(_EXPLETIVE_IT.sub(" ", " ".join(words(text))))
     if _ARTICLE_REFERENCE.match(" ".join(found)):
         return True
-    return any(_plain(word) in _PLAIN_REFERENCES or _has_clitic(word) for word in found)
+    return any((_plain(word) in _PLAIN_REFERENCES and not _is_if(found, position)) or _has_clitic(word)
+               for position, word in enumerate(found))
+
+
+def _is_if(found: list[str], position: int) -> bool:
+    """Whether an unaccented "si" is "if", not "yes": "yes" opens a reply or follows an acknowledgement
+    ("si porfa", "vale si") or closes it ("dile que si"); "if" sits inside a request ("mira si llueve",
+    "fijate si tengo algo") and points back at nothing."""
+    if found[position] != "si" or position == len(found) - 1:
+        return False
+    return position > 0 and _plain(found[position - 1]) not in _PLAIN_SMALL_TALK
 
 
 def _has_clitic(word: str) -> bool:
@@ -265,7 +307,10 @@ def _has_clitic(word: str) -> bool:
         return True
     if len(word) < 5 or _NOT_CLITIC.fullmatch(word):
         return False
-    return bool(_CLITIC_INFINITIVE.fullmatch(word) or _CLITIC_IMPERATIVE.fullmatch(word))
+    plain = _plain(word)
+    return bool(_CLITIC_INFINITIVE.fullmatch(word) or _CLITIC_IMPERATIVE.fullmatch(word)
+                or _CLITIC_UNACCENTED.fullmatch(plain)
+                or (len(plain) >= MIN_DOUBLE_CLITIC and _DOUBLE_CLITIC.fullmatch(plain)))
 
 
 def without_small_talk(text: str) -> str:
