@@ -15,6 +15,8 @@ import unicodedata
 MAX_CLAUSES = 6
 # A piece shorter than this (in words) is not a request of its own: it stays with its neighbour.
 MIN_CLAUSE_WORDS = 2
+# An item of a terse list ("mail, calendar and weather", "tareas y alertas") is a word or two.
+MAX_LIST_ITEM_WORDS = 2
 
 # Sentence ends, semicolons and commas; "?" and "!" also open a new request in Spanish (¿ ¡).
 _PUNCTUATION = re.compile(r"\s*(?:[.!?;]+(?=\s|$)|,|[¿¡])\s*")
@@ -29,6 +31,8 @@ _CONNECTORS = (
     "by the way", "btw", "while you're at it", "while you are at it", "and finally", "finally", "lastly",
     "otra cosa", "y de paso", "de paso", "asimismo", "así mismo", "y por último", "y por ultimo", "por último",
     "por ultimo", "y finalmente", "finalmente",
+    # Typed shorthand for "and" between the things asked for: "weather & news", "mail + calendar".
+    "&", "+",
 )
 _CONNECTOR = re.compile(
     r"\s+(?:" + "|".join(re.escape(c) for c in sorted(_CONNECTORS, key=len, reverse=True)) + r")\s+",
@@ -122,6 +126,9 @@ hola gracias muchas mil genial perfecto guay vale ok okey bien muy estupendo jaj
 adiós adios chao chau nada eso es todo de acuerdo nop no déjalo olvídalo
 vaya ostras hala uf buah flipante increíble brutal buenísimo
 """.split())
+# Words of the list above that are there only for the phrases they build ("thank you so much", "eso
+# es todo", "de acuerdo"): alone they thank nobody, and one may name an object ("todo?" is the to-do list).
+_GLUE = frozenset("that s all it much so very muchas mil muy eso es todo de".split())
 # Declining an offer ("want me to add it?" "nah, leave it") is small talk too: nothing to do.
 _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", "buenas noches",
                        "nos vemos", "sounds good", "all good", "de nada", "me alegro", "qué bien", "que bien",
@@ -145,8 +152,25 @@ _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", 
                        "mañana hablamos", "hablamos mañana", "ya hablamos", "luego te digo", "ya te digo",
                        "cuídate", "que descanses", "buen finde", "buen fin de semana", "que vaya bien",
                        "un saludo", "saludos",
+                       # Wishing a good day, evening or weekend on leaving says goodbye; it asks for none of them.
+                       "have a good weekend", "have a nice weekend", "have a great weekend", "enjoy your weekend",
+                       "have a good evening", "have a nice evening", "enjoy your evening", "have a good night",
+                       "que tengas un buen día", "que tengas buen día", "que pases un buen día", "que pases buen día",
+                       "que tengas una buena tarde", "que tengas buena noche", "que pases una buena noche",
+                       "buen fin de semana", "feliz fin de semana",
+                       # Portuguese, typed beside Spanish: thanks and goodbyes ("valeu", "até amanhã").
+                       "obrigado", "obrigada", "muito obrigado", "muito obrigada", "valeu", "tchau", "até logo",
+                       "até amanhã", "até mais", "boa noite", "tudo bem", "beleza",
                        # Reactions to an answer: "that" is what was just said, not an object to act on.
                        "qué fuerte", "madre mía", "no me digas", "no way", "no kidding",
+                       # Venting about one's day asks for sympathy, not for what the day held ("qué día llevo").
+                       "what a day", "what a week", "what a morning", "what a night", "long day", "long week",
+                       "rough day", "rough week", "tough day", "tough week", "bad day", "crazy day",
+                       # Not a bare "qué día": "¿qué día?" asks which day the last answer meant.
+                       "qué día llevo", "qué semana llevo", "qué día más largo",
+                       "vaya día", "vaya día llevo", "vaya semana", "vaya semana llevo", "vaya semanita",
+                       "vaya semanita llevo", "menudo día", "menudo día llevo", "menuda semana",
+                       "menuda semana llevo", "menudo día hoy",
                        # The clock and the calendar date are core (always on): no skill to choose.
                        "what time is it", "what s the time", "what day is it", "what day is today",
                        "what s the date", "what s the date today", "what s today s date",
@@ -154,7 +178,7 @@ _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", 
 # A greeting of the time of day on its own opens it: people expect what is on (agenda, tasks, weather), so it is
 # routed on its evidence like a request. Around a request it is only noise to that request's scores.
 _GREETING_PHRASES = ("good morning", "good afternoon", "good evening", "morning", "buenos días",
-                     "buenas tardes", "buenas")
+                     "buenas tardes", "buenas", "buen día", "bom dia", "boa tarde")
 
 
 def _plain(text: str) -> str:
@@ -165,6 +189,7 @@ def _plain(text: str) -> str:
 
 # The word lists without accents, computed once (each message is checked against them).
 _PLAIN_SMALL_TALK = frozenset(_plain(word) for word in _SMALL_TALK)
+_PLAIN_GLUE = frozenset(_plain(word) for word in _GLUE)
 # Longest first: "how are you doing today" goes whole, not as "how are you" leaving "doing today".
 _PLAIN_SMALL_TALK_PHRASES = tuple(sorted((_plain(" ".join(_WORD.findall(phrase.lower())))
                                           for phrase in _SMALL_TALK_PHRASES), key=len, reverse=True))
@@ -188,15 +213,18 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
-def split_clauses(text: str) -> tuple[str, ...]:
-    """The requests of a message, in order (one item when it holds one request)."""
+def _pieces(text: str) -> list[str]:
+    """The message cut at punctuation and connectors, before short pieces are joined up."""
     pieces: list[str] = []
     for sentence in _PUNCTUATION.split(text.strip()):
         pieces.extend(part for part in _CONNECTOR.split(f" {sentence} ") if part.strip())
+    return [piece for piece in (part.strip(" ,.;:-") for part in pieces) if piece]
+
+
+def split_clauses(text: str) -> tuple[str, ...]:
+    """The requests of a message, in order (one item when it holds one request)."""
     clauses: list[str] = []
-    for piece in (part.strip(" ,.;:-") for part in pieces):
-        if not piece:
-            continue
+    for piece in _pieces(text):
         if clauses and len(words(piece)) < MIN_CLAUSE_WORDS:
             clauses[-1] = f"{clauses[-1]} {piece}"
         elif clauses and len(words(clauses[-1])) < MIN_CLAUSE_WORDS:
@@ -206,6 +234,19 @@ def split_clauses(text: str) -> tuple[str, ...]:
     if len(clauses) > MAX_CLAUSES:
         clauses = [*clauses[: MAX_CLAUSES - 1], " ".join(clauses[MAX_CLAUSES - 1:])]
     return tuple(clauses) or (text.strip(),)
+
+
+def list_items(text: str) -> tuple[str, ...]:
+    """The items of a terse list ("weather, news", "correo y agenda"), or nothing when the message is not one.
+
+    `split_clauses` joins a lone word to its neighbour ("bread and milk" is one request), but a
+    list of the things one wants to see names a skill per item; the router scores each item only
+    on evidence past that skill's threshold, so a list of groceries adds nothing.
+    """
+    pieces = _pieces(text)
+    if len(pieces) < 2 or any(len(words(piece)) > MAX_LIST_ITEM_WORDS for piece in pieces):
+        return ()
+    return tuple(pieces[:MAX_CLAUSES])
 
 
 _STRETCHED = re.compile(r"([aeiouys])\1+\b")  # "buenos diass", "holaaa", "graciasss"
@@ -229,9 +270,12 @@ def is_small_talk(text: str) -> bool:
     """
     if is_greeting(text):
         return False
-    found = _without_phrases(_normal(text), _PLAIN_SMALL_TALK_PHRASES).split()
+    plain = _normal(text)
+    found = _without_phrases(plain, _PLAIN_SMALL_TALK_PHRASES).split()
     if not found:
         return bool(words(text))
+    if found == plain.split() and all(word in _PLAIN_GLUE for word in found):
+        return False  # no phrase of thanks or farewell, only the words such phrases are made of
     return all(word in _PLAIN_SMALL_TALK for word in found)
 
 
@@ -275,6 +319,16 @@ def _is_bare_question(text: str, found: list[str]) -> bool:
     return sum(word not in _CLOSED for word in found) <= 1
 
 
+# An item of the last answer named by its sender or owner alone: "open Sam's", "what does Sam say?",
+# "qué dice Hacienda". Nothing in it names a skill; only the last turn says what Sam's is.
+_NAMED_ITEM = re.compile(
+    r"^(?:(?:and|ok|so|y|vale)\s+)?(?:"
+    r"(?:open|read|show(?:\s+me)?|delete|forward|reply\s+to|answer|abre|lee(?:me)?|borra|contesta\s+a)\s+"
+    r"(?!(?:it|that|what|there|here|let|he|she)['’]s\b)\w+['’]s"
+    r"|what\s+(?:does|did)\s+(?!(?:the|it|this|that|you|i|we|they|he|she)\b)\w+\s+(?:say|want|ask)"
+    r"|(?:qu[eé]|q)\s+(?:dice|dec[ií]a|quiere|quer[ií]a|pone|cuenta)\s+(?:(?:el|la)\s+del?\s+(?:(?:el|la)\s+)?)?"
+    r"(?!(?:el|la|los|las|un|una|mi|tu|su)\b)\w+"
+    r")\W*$")
 # "it" that stands for nothing said before: "what time is it in Tokyo?" asks the clock.
 _EXPLETIVE_IT = re.compile(r"\b(?:what|which) (?:time|day|date) is it\b")
 
@@ -283,7 +337,7 @@ def refers_back(text: str) -> bool:
     """Whether the message leans on what was said before (pronouns, "the second one", "sí")."""
     if is_small_talk(text):
         return False
-    if is_elliptical(text):
+    if is_elliptical(text) or _NAMED_ITEM.match(text.strip().lower()):
         return True
     found = words(_EXPLETIVE_IT.sub(" ", " ".join(words(text))))
     if _ARTICLE_REFERENCE.match(" ".join(found)):

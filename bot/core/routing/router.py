@@ -5,7 +5,8 @@ requests and cue phrases, all from the skill itself (`Skill.routing`, Spanish an
 bot/core/routing/router_data holds the router's own examples (chit-chat, general questions,
 requests that need several skills, and requests that ask for a skill without naming its
 objects: "am I free thursday?", "do I need sunscreen") and cue families the skills' cues miss.
-A message is split into its requests (bot/core/routing/clauses.py); the whole message and each
+A message is split into its requests (bot/core/routing/clauses.py), and a terse list ("weather &
+news") into its items, each of which asks for the one skill it clearly names; the whole message and each
 request are embedded in one batch (multilingual-e5-small in process, offline). Vectors are
 compared after taking away the mean direction of the router's own texts, which every e5 vector
 shares: what is left is what a text is about. Every skill scores the mean similarity of its
@@ -51,6 +52,7 @@ from bot.core.routing.clauses import (
     is_elliptical,
     is_greeting,
     is_small_talk,
+    list_items,
     refers_back,
     split_clauses,
     without_quotations,
@@ -492,6 +494,20 @@ class EmbeddingRouter:
                 and (score >= best - FAR_BEHIND * scale or skill in self.settings.thresholds)))
         return _Choice(picked, best, False, f"best {best:.3f}")
 
+    def _item_skill(self, scores: Mapping[str, float], available: Mapping[str, str]) -> frozenset[str]:
+        """The skill an item of a terse list names ("news" in "weather, news"), if one clearly leads.
+
+        One or two words rarely reach a threshold ("agenda" alone scores far under the calendar's),
+        yet the item is nothing but the name of what the user wants: the best label counts when it
+        leads every other one, chit-chat included, by a clear lead ("Ana" or "milk" lead nothing).
+        """
+        ranked = sorted(((score, skill) for skill, score in scores.items()
+                         if skill == NO_SKILL or skill in available), reverse=True)
+        if len(ranked) < 2 or ranked[0][1] in (NO_SKILL, "core"):
+            return frozenset()
+        lead = ranked[0][0] - ranked[1][0]
+        return frozenset({ranked[0][1]}) if lead >= CLEAR_LEAD * self._ensure_index().stretch else frozenset()
+
     def named(self, text: str, available: Mapping[str, str]) -> frozenset[str]:
         """The skills whose cues the message matches, quotations left out.
 
@@ -515,6 +531,10 @@ class EmbeddingRouter:
         request_words = without_quotations(focus)
         clauses = split_clauses(request_words)
         texts = [request_words, *(c for c in clauses if c != request_words)] if len(clauses) > 1 else [request_words]
+        # A terse list ("weather, news") asks for each item: its lone words are requests of their own.
+        listed = list_items(request_words)
+        items = frozenset(listed)
+        texts.extend(item for item in dict.fromkeys(listed) if item not in texts)
         if vectors is None:
             vectors = self._embedder.embed(texts)
         whole_scores = self.scores_for(request_words, vectors[0], available)
@@ -531,7 +551,10 @@ class EmbeddingRouter:
         for clause, vector in zip(texts[1:], vectors[1:], strict=True):
             # A request inside the message adds skills only with real evidence of its own:
             # fragments ("make sure to", "and then") would otherwise each pull in a guess.
-            part = self._choose(self.scores_for(clause, vector, available), confident=True)
+            part_scores = self.scores_for(clause, vector, available)
+            part = self._choose(part_scores, confident=True)
+            if clause in items and not part.skills:
+                part = dataclasses.replace(part, skills=self._item_skill(part_scores, available))
             if part.skills - chosen:
                 reasons.append(f"{clause[:30]!r}: +{sorted(part.skills - whole.skills)}")
             chosen |= part.skills
