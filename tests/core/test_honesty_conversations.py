@@ -175,6 +175,15 @@ async def test_an_invented_detail_forces_a_lookup_then_goes(world, model: Script
     ("quita algo", "¿Qué quieres que quite? Si quieres te enseño la lista."),
     ("we meet at half past six, right?", "Yes, half past six. Want a reminder?"),
     ("quedamos a las cinco de la tarde, ¿no?", "Sí, a las cinco de la tarde. ¿Te lo recuerdo?"),
+    # A time proposed in a question, a request for what is missing, a textbook fact about named things.
+    ("tengo que llamar al banco mañana", "¿Te pongo un recordatorio para mañana a las 11 o prefieres otra hora?"),
+    ("mándale el presupuesto a mi contador",
+     "Primero necesito saber a qué correo mandarlo; en cuanto me lo pases, lo preparo."),
+    ("¿cuánto tarda la Tierra en dar la vuelta al Sol?", "La Tierra tarda unos 365 días en dar una vuelta al Sol."),
+    ("what's the usual time difference between Madrid and New York?", "Madrid is usually 6 hours ahead of New York."),
+    ("set a reminder", "Sure — for when, and what should it say?"),
+    ("should I email my landlord or call him?",
+     "For a broken heater, calling is faster; follow up with an email so there's a written record."),
 ])
 async def test_honest_answers_reach_the_user_whole_with_no_extra_round(
         world, model: ScriptedModel, db: Database, user: str, answer: str) -> None:
@@ -376,3 +385,60 @@ async def test_after_a_yes_the_turn_before_backs_nothing_it_did_not_do(
     await assistant.handle(TextMessage(OWNER, yes))
     assert lie not in _last(messenger).text
     assert len(mail.sent) == 1
+
+
+@pytest.mark.parametrize(("user", "lies"), [
+    ("resérvame la pista de pádel para el sábado",
+     ["Ya te reservé la pista para el sábado, quedó a tu nombre.", "Pista reservada.", "Listo ✅"]),
+    ("pay the water bill before Friday",
+     ["By Friday the water bill will have been paid — I've queued the payment.", "Water bill: paid.",
+      "I've settled the water bill."]),
+    ("order more printer ink",
+     ["Ink's on its way — ordered two cartridges.", "Ordered.", "The ink order went through."]),
+])
+async def test_a_booking_or_a_payment_never_made_is_not_claimed(
+        world, model: ScriptedModel, db: Database, user: str, lies: list[str]) -> None:
+    assistant, messenger, pantry, mail = world
+    for lie in lies:
+        model.respond(lie)
+    await assistant.handle(TextMessage(OWNER, user))
+    message = _last(messenger)
+    assert all(lie not in message.text for lie in lies)
+    assert message.text == replies.not_done("es" if "¿" in user or "é" in user else "en", some_done=False)
+    assert model.requests[1]["tool_choice"] == "required"  # asked for, never tried: act
+    assert pantry.items == ["milk"] and mail.sent == []
+    assert await _turn(db) == TurnStatus.REPLACED.value
+
+
+@pytest.mark.parametrize(("user", "item", "lie", "kept"), [
+    ("add eggs and tell Ana I'm on my way", "eggs", "Eggs added. Ana has been told you're on your way.", "Eggs added."),
+    ("añade huevos y dile a Ana que voy de camino", "huevos",
+     "Huevos añadidos. Ya le he dicho a Ana que vas de camino.", "Huevos añadidos."),
+])
+async def test_saying_someone_was_told_needs_a_send_not_the_other_write(
+        world, model: ScriptedModel, user: str, item: str, lie: str, kept: str) -> None:
+    assistant, messenger, pantry, mail = world
+    model.call("add_item", item=item)
+    model.respond(lie)
+    model.respond(lie)
+    model.respond(lie)
+    await assistant.handle(TextMessage(OWNER, user))
+    message = _last(messenger)
+    assert lie not in message.text
+    assert kept in message.text  # the real write is still told
+    assert mail.sent == [] and pantry.items == ["milk", item]
+
+
+async def test_a_state_the_lookup_gave_reaches_the_user_whole(world, model: ScriptedModel, db: Database) -> None:
+    assistant, messenger, pantry, _ = world
+    pantry.items = ["eggs", "rice", "milk"]
+    model.call("list_items")
+    model.respond("On the pantry list you have eggs, rice and milk.")
+    await assistant.handle(TextMessage(OWNER, "what's on the pantry list?"))
+    assert _last(messenger).text == "On the pantry list you have eggs, rice and milk."
+    assert len(model.requests) == 2  # the lookup, then the answer: no correction
+    model.call("list_items")
+    model.respond("On the pantry list you have eggs, rice, milk and the flour I added.")
+    model.respond("On the pantry list you have eggs, rice, milk and the flour I added.")
+    await assistant.handle(TextMessage(OWNER, "what's on the pantry list?"))
+    assert "flour" not in _last(messenger).text

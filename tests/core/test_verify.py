@@ -1156,3 +1156,192 @@ def test_being_contacted_later_is_a_reminder_the_other_write_does_not_back(user:
     verdict = check(answer, added, user, NOW)
     assert Rule.UNBACKED_CLAIM in {v.rule for v in verdict.violations}
     assert verdict.kept == answer.split(". ")[0] + "."  # the done part stays
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    # A clitic moves the accent ("resérvame", "agéndame"); the preterite says the booking was made.
+    ("resérvame la cancha de pádel para el sábado", "Ya te reservé la cancha para el sábado, quedó a tu nombre."),
+    ("agéndame la cita con el dentista", "Te agendé la cita del dentista."),
+    ("prográmame el aviso de la caldera", "Lo programé, tranquilo."),
+    # Paying is sending money out, told by its verb, its noun or the debt it ends.
+    ("pay the water bill before Friday", "By Friday the water bill will have been paid — I've queued the payment."),
+    ("settle the electricity bill", "I've settled the electricity bill."),
+    ("hazle una transferencia de 50 € a Ana", "Hice la transferencia a Ana."),
+    ("paga la factura de la luz", "Pagué la luz."),
+])
+def test_a_booking_or_a_payment_asked_for_and_not_done_cannot_be_claimed(user: str, answer: str) -> None:
+    verdict = check(answer, [], user, NOW)
+    assert {v.rule for v in verdict.violations} == {Rule.ACTION_NOT_DONE}, verdict.violations
+    assert verdict.kept == ""
+
+
+@pytest.mark.parametrize(("user", "answer", "honest"), [
+    ("remind me to call Ana on 5 March at 10 and tell her I'll call",
+     "Reminder set, and Ana has been told you'll call.",
+     "Reminder set for 5 March at 10:00. I haven't told Ana: I can't send messages."),
+    ("recuérdame llamar a Ana el 5 de marzo a las 10 y dile que la llamaré",
+     "Recordatorio listo, y ya le he dicho a Ana que la llamarás.",
+     "Recordatorio listo para el 5 de marzo a las 10:00. A Ana no le he dicho nada: no puedo enviar mensajes."),
+])
+def test_saying_someone_was_told_is_a_send_a_reminder_does_not_back(user: str, answer: str, honest: str) -> None:
+    reminded = [_call("set_reminder", at="2026-03-05T10:00", text="call Ana",
+                      result="Reminder set for Thu 2026-03-05 10:00 (Europe/Madrid): “call Ana” [id reminder-1]")]
+    verdict = check(answer, reminded, user, NOW)
+    assert Rule.UNBACKED_CLAIM in {v.rule for v in verdict.violations}
+    assert verdict.kept == ""
+    assert check(honest, reminded, user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("delete old-a and old-b", "Deleted old-a and old-b as asked."),
+    ("delete old-a and old-b", "Deleted old-a and old-b, as you requested."),
+    ("bórrame old-a y old-b", "Borradas old-a y old-b como pediste."),
+])
+def test_as_asked_does_not_hide_a_name_no_call_touched(user: str, answer: str) -> None:
+    deleted = [_call("notes_delete", risk=Risk.DESTRUCTIVE, result="Deleted the note old-a.md.", path="old-a.md")]
+    verdict = check(answer, deleted, user, NOW)
+    assert Rule.UNBACKED_CLAIM in {v.rule for v in verdict.violations}
+    assert "old-b" in verdict.violations[0].detail
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("tengo que llamar al banco mañana", "¿Te pongo un recordatorio para mañana a las 9 o prefieres otra hora?"),
+    ("I have to call Luis", "Shall I remind you at 6pm, or would 7 suit you better?"),
+    ("I have to call Luis", "If you like, I can set a reminder for 18:00."),
+])
+def test_a_time_a_question_or_an_offer_proposes_needs_no_source(user: str, answer: str) -> None:
+    assert check(answer, [], user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer", "bad"), [
+    ("when is my dentist appointment?", "Want me to remind you before your 11:30 appointment?", "11:30"),
+    ("¿a qué hora sale mi tren?", "¿Quieres que te avise antes de que salga tu tren de las 17:35?", "17:35"),
+    ("tengo que llamar al banco", "Es a las 11, ¿te lo recuerdo?", "11:00"),
+])
+def test_a_time_a_question_ties_to_the_users_things_or_states_still_needs_one(user: str, answer: str,
+                                                                               bad: str) -> None:
+    verdict = check(answer, [], user, NOW)
+    assert Rule.UNSOURCED_DETAIL in {v.rule for v in verdict.violations}
+    assert bad in verdict.violations[-1].detail
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("mándale el presupuesto a mi contador", "Primero necesito saber a qué correo mandarlo; en cuanto me lo pases, "
+                                             "lo preparo."),
+    ("send the budget to my accountant", "I need his email address first; once you give it to me, I'll draft it."),
+])
+def test_asking_for_what_is_missing_is_no_claim(user: str, answer: str) -> None:
+    assert check(answer, [], user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("¿cuánto tarda la Tierra en dar la vuelta al Sol?", "La Tierra tarda unos 365 días en dar una vuelta al Sol."),
+    ("what's the usual time difference between Madrid and New York?", "Madrid is usually 6 hours ahead of New York."),
+    ("how far is the Moon from the Earth?", "The Moon is about 384,400 km from the Earth."),
+])
+def test_a_textbook_fact_about_the_names_a_general_question_asks_about_needs_no_source(user: str,
+                                                                                      answer: str) -> None:
+    assert check(answer, [], user, NOW).ok
+
+
+def test_a_name_the_general_question_did_not_ask_about_still_ties_a_figure_to_someones_world() -> None:
+    verdict = check("The Moon is about 384,400 km away, and Casa Lola is 200 m from the beach.", [],
+                    "how far is the Moon from the Earth?", NOW)
+    assert Rule.UNSOURCED_DETAIL in {v.rule for v in verdict.violations}
+    assert "200" in verdict.violations[-1].detail
+
+
+@pytest.mark.parametrize(("user", "answer", "source"), [
+    ("¿está pagada la factura de la luz?", "Sí, la factura de la luz está pagada.", "Facturas\nLuz: pagada"),
+    ("did I pay the rent?", "Yes, the rent is paid.", "Rent: paid on 1 March"),
+    ("¿qué tengo en la lista de la compra?", "En tu lista de la compra tienes: huevos, arroz y 2 litros de leche.",
+     "compra\n- huevos\n- arroz\n- 2 litros de leche"),
+])
+def test_a_state_a_lookup_gave_is_reported_not_claimed(user: str, answer: str, source: str) -> None:
+    assert check(answer, _read(source), user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer", "source"), [
+    ("is the rent paid?", "Yes, I paid the rent this morning.", "Rent: paid"),
+    ("is the rent paid?", "Yes, the rent and the water bill are paid.", "Rent: paid"),
+    ("¿qué hay en mi lista?", "En tu lista tienes huevos y ya te apunté la leche.", "- huevos"),
+    # "The pantry list" is a noun, not a source that lists things: the flour is a claim of adding it.
+    ("what's on the pantry list?", "On the pantry list you have eggs, rice, milk and the flour I added.",
+     "eggs, rice, milk"),
+])
+def test_what_the_lookup_did_not_give_or_the_assistant_says_it_did_is_still_a_claim(
+        user: str, answer: str, source: str) -> None:
+    assert Rule.UNBACKED_CLAIM in _rules(answer, _read(source), user)
+
+
+def test_a_source_that_lists_a_done_action_is_reported_not_claimed() -> None:
+    assert check("Your log lists the backups as deleted.", _read("log\nbackups deleted on 1 March"),
+                 "what does my log say?", NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    # Renewing, ordering, confirming, sharing, letting someone know: asked in words the rules know, so
+    # a state that says it was done ("ya está al tanto", "Confirmada.") cannot stand in for a call.
+    ("renueva el seguro del coche", "Seguro del coche renovado hasta el año que viene."),
+    ("order more printer ink", "Ink's on its way — ordered two cartridges."),
+    ("pide una pizza para las 9", "Pizza pedida para las 9, llega en media hora."),
+    ("confirma la reserva del hotel", "Confirmada."),
+    ("comparte la lista de la compra con Pablo", "Pablo ya puede ver la lista de la compra."),
+    ("avísale a mi jefe que hoy no voy", "Tu jefe ya está al tanto de que hoy no vas."),
+])
+def test_an_action_on_the_users_behalf_asked_for_and_not_done_cannot_be_claimed(user: str, answer: str) -> None:
+    verdict = check(answer, [], user, NOW)
+    assert {v.rule for v in verdict.violations} == {Rule.ACTION_NOT_DONE}, verdict.violations
+    assert verdict.kept == ""
+
+
+@pytest.mark.parametrize(("answer", "kept"), [
+    ("Bread added, and the list is shared with Pablo.", ""),  # one sentence: it goes whole
+    ("Bread added. Pablo can now see the list.", "Bread added."),
+])
+def test_sharing_is_a_send_the_other_write_does_not_back(answer: str, kept: str) -> None:
+    added = [_call("notes_append", path="shopping.md", text="bread", result="Appended to shopping.md")]
+    verdict = check(answer, added, "add bread to shopping and share the list with Pablo", NOW)
+    assert Rule.UNBACKED_CLAIM in {v.rule for v in verdict.violations}
+    assert verdict.kept == kept
+
+
+def test_a_password_written_in_mixed_case_is_a_code_that_needs_a_source() -> None:
+    user = "what's the wifi password at the office?"
+    verdict = check("It's Office-2024-Blue.", [], user, NOW)
+    assert Rule.UNSOURCED_DETAIL in {v.rule for v in verdict.violations}
+    assert "OFFICE2024BLUE" in verdict.violations[0].detail
+    assert check("It's Office-2024-Blue.", _read("Wifi: Office-2024-Blue"), user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("set a reminder", "Sure — for when, and what should it say?"),
+    ("pon un recordatorio", "Vale: ¿para cuándo, y qué quieres que diga?"),
+])
+def test_a_question_word_before_the_question_mark_is_part_of_the_question(user: str, answer: str) -> None:
+    assert check(answer, [], user, NOW).ok
+
+
+def test_a_claim_before_a_question_is_still_a_claim() -> None:
+    assert Rule.ACTION_NOT_DONE in _rules("Reminder set — what else can I do?", [], "set a reminder")
+
+
+def test_a_participle_describing_a_thing_is_no_claim_but_one_saying_it_was_done_is() -> None:
+    advice = "For a broken heater, calling is faster; follow up with an email so there's a written record."
+    assert check(advice, [], "should I email my landlord or call him?", NOW).ok
+    assert Rule.ACTION_NOT_DONE in _rules("Written down, with a dated entry.", [], "note down the plumber's visit")
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("share the summary with Ana", "Not shared."),
+    ("comparte el resumen", "No lo he compartido."),
+    ("paga la luz", "No he pagado la luz: no puedo hacer pagos desde aquí."),
+    ("order more printer ink", "I haven't ordered anything; I can't place orders."),
+])
+def test_saying_a_payment_share_or_order_was_not_done_is_the_honest_answer(user: str, answer: str) -> None:
+    assert check(answer, [], user, NOW).ok
+
+
+def test_a_share_tool_backs_a_claim_of_sharing() -> None:
+    shared = [_call("share_note", result="shared with ana@example.org", text="summary", recipient="ana@example.org")]
+    assert check("Shared the summary with Ana.", shared, "share the summary with Ana", NOW).ok

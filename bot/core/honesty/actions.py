@@ -13,7 +13,7 @@ from enum import StrEnum
 class ActionKind(StrEnum):
     STORE = "store"  # add, write, create, save, remember, update, schedule, mark
     REMOVE = "remove"  # delete, forget, cancel
-    SEND = "send"  # email, reply, forward: data leaves for someone else
+    SEND = "send"  # email, reply, forward, share, pay: data (or money) reaches someone else
     REMIND = "remind"  # a reminder that will fire later
     FETCH = "fetch"  # a request to a third party that backs no claim of change
     ANY = "any"  # asked for without saying which ("and eggs too"): any change backs it
@@ -23,7 +23,7 @@ class ActionKind(StrEnum):
 # ("clear_shopping_list" clears, "mark_read" marks), which matters for installed skills too.
 _BY_NAME = (
     (re.compile(r"delete|forget|cancel|remove|unsubscribe|clear|erase|wipe|purge"), ActionKind.REMOVE),
-    (re.compile(r"send|reply|forward|post"), ActionKind.SEND),
+    (re.compile(r"send|reply|forward|post|pay|transfer|share"), ActionKind.SEND),
     (re.compile(r"remind"), ActionKind.REMIND),
     (re.compile(r"add|append|write|create|save|set|update|mark|remember|log|rename|move|edit|insert|"
                 r"schedule|complete|attach|store"), ActionKind.STORE),

@@ -66,6 +66,13 @@ _ES_STORE = (
     rf"redactad{_PART}|registrad{_PART}|registr[ée]|actualizad{_PART}|actualic[ée]|cambiad{_PART}|cambi[ée]|"
     rf"renombrad{_PART}|renombr[ée]|sustituid{_PART}|sustitu[íi]|reemplazad{_PART}|reemplac[ée]|"
     rf"incluid{_PART}|inclu[íi]|memorizad{_PART}|memoric[ée]|programad{_PART}|agendad{_PART}|"
+    # The first-person preterite too ("te reservé la cancha"), not only the participle.
+    r"reserv[ée]|program[ée]|agend[ée]|marqu[ée]|complet[ée]|archiv[ée]|mov[íi]|encolad{_PART}|encol[ée]|"
+    # Renewed, ordered, bought: a change made on the user's behalf, as a booking is.
+    rf"renovad{_PART}|renov[ée]|pedid(?:a|os|as|ita)|ped[íi]|(?:he|hemos)\s+pedido|comprad{_PART}|compr[ée]|"
+    rf"encargad{_PART}|encargu[ée]|"
+    # "Quedó a tu nombre": a booking told by whose name it is under.
+    r"(?:qued[óa]|queda(?:n)?|est[áa]n?)\s+(?:ya\s+)?a\s+(?:tu|su)\s+nombre|"
     rf"grabad{_PART}|grab[ée]|fichad{_PART}|fich[ée]|(?:lo|la|los|las)\s+tengo\s+(?:ya\s+)?presente|"
     rf"reservad{_PART}|marcad{_PART}|completad{_PART}|archivad{_PART}|movid{_PART}|activad{_PART}|activ[ée]|"
     r"recordar[ée]|lo\s+recuerdo|no\s+(?:lo|te\s+lo)?\s*olvidar[ée]|nunca\s+olvidar[ée]|"
@@ -106,7 +113,8 @@ _EN_STORE = (
     r"(?:got|gained|received|picked\s+up)|"
     r"(?:i\s*'?ll|i\s+will)\s+(?:remember|keep|hang\s+on\s*to|hold\s+on\s*to)|won'?t\s+(?:be\s+)?forget(?:ting)?|"
     r"never\s+forget|(?:not|never)\s+(?:going\s+to|gonna)\s+forget|"
-    r"scheduled|booked|marked|completed|archived|moved|activated|armed|"
+    r"scheduled|booked|queued|marked|completed|archived|moved|activated|armed|(?:under|in)\s+your\s+name|"
+    r"renewed|ordered|bought|purchased|"
     # "should be in your note now" too: a hedge on where a thing is still says where it is.
     r"(?:is|are|'s|'re|should\s+be|must\s+be|ought\s+to\s+be|will\s+be|'ll\s+be)\s+"
     r"(?:(?:now|both|all|already|safely|also|waiting|sitting|there|ready)\s+(?:for\s+you\s+)?)*"
@@ -157,11 +165,39 @@ _EN_REMOVE = (
 )
 _ES_SEND = (
     rf"enviad{_PART}|envi[ée]|mandad{_PART}|mand[ée]|reenviad{_PART}|reenvi[ée]|respondid{_PART}|respond[íi]|"
+    # Money paid or transferred leaves for someone else, as a message does. ("Ingresé" is also "I logged
+    # in": only a deposit made, below, is one.)
+    rf"pagad{_PART}|pagu[ée]|transferid{_PART}|transfer[íi]|abonad{_PART}|abon[ée]|"
+    # A payment told by its noun: "hice la transferencia", "he realizado el pago", "bizum hecho".
+    r"(?:hice|he\s+hecho|hemos\s+hecho|realic[ée]|he\s+realizado|efectu[ée]|he\s+efectuado|tramit[ée]|"
+    r"he\s+tramitado)\s+"
+    r"(?:el|la|los|las|un|una|tu|tus)\s+(?:pagos?|transferencias?|bizums?|ingresos?)|"
+    r"(?:pagos?|transferencias?|bizums?|ingresos?)\s+(?:ya\s+)?(?:hech|realizad|efectuad|completad|tramitad)[oa]s?|"
+    # Shared with someone, who now knows or can see it: "compartida con Pablo", "ya está al tanto".
+    rf"compartid{_PART}|compart[íi]|(?:est[áa]n?|qued[óa])\s+(?:ya\s+)?al\s+tanto|"
+    r"(?:ya|ahora)\s+(?:puede|pueden)\s+(?:verl[oa]s?|ver|leer|acceder|abrir)|"
+    # "Le he dicho a Ana…", "Ana ya está avisada": someone told is a message delivered.
+    r"(?:le|les)\s+(?:he\s+|hemos\s+)?(?:dicho|dije|avisado|avis[ée]|escrito|escrib[íi]|informado|inform[ée]|"
+    r"notificado|notifiqu[ée])|"
+    r"(?:est[áa]n?|qued[óa]|ha\s+sido|han\s+sido)\s+(?:ya\s+)?(?:avisad|informad|notificad)[oa]s?|"
     rf"contestad{_PART}|contest[ée]|entregad{_PART}|ya\s+tiene\s+tu\s+(?:correo|mensaje|email)|le\s+lleg[óo]|"
     r"acab(?:o|amos)\s+de\s+(?:envi|mand|reenvi|respond|contest)\w*"
 )
 _EN_SEND = (
-    r"sent|emailed|e-mailed|mailed|forwarded|replied|messaged|texted|delivered|"
+    r"sent|emailed|e-mailed|mailed|forwarded|replied|messaged|texted|delivered|paid|transferred|wired|"
+    # A payment told by its noun or by the debt it ends: "made the payment", "transfer done", "settled the bill".
+    r"(?:made|processed|completed|done|set\s+up)\s+(?:the|your|a|an)\s+(?:(?:bank|wire)\s+)?"
+    r"(?:payment|transfer|deposit)|"
+    r"(?:payment|transfer|deposit)\s+(?:is\s+|has\s+been\s+)?(?:made|done|complete|completed|processed|through)|"
+    r"settled\s+(?:the|your)(?:\s+[\w-]+){0,2}?\s+(?:bills?|invoices?|debts?|balance|account|rent|fees?)|"
+    # Shared with someone, who now knows or can see it: "shared with Pablo", "she's in the loop".
+    r"shared|(?:is|are)\s+(?:now\s+)?(?:in\s+the\s+loop|up\s+to\s+speed)|can\s+now\s+(?:see|view|open|access|edit)|"
+    r"now\s+(?:has|have)\s+access|"
+    # "Ana has been told", "I've let Ana know": someone told is a message delivered. ("As I told you"
+    # tells the user, here.)
+    r"(?:has|have|had|'s|'ve)\s+been\s+(?:told|informed|notified|warned|let\s+know)|"
+    r"(?:i|we)(?:'ve|\s+have|\s+just|\s+already)?\s+"
+    r"(?:(?:told|informed|notified|warned)\s+(?!you\b|me\b|ya\b)[\w'-]+|let\s+(?!you\b|me\b|ya\b)[\w'-]+\s+know)|"
     r"(?:has|have|got)\s+(?:the|your)\s+(?:email|e-mail|mail|message)"
 )
 _ES_REMIND = (
@@ -225,6 +261,13 @@ _FIRST_PERSON = re.compile(
     r"|\b\w{3,}(?:é|í)\b",
     _I,
 )
+
+
+def speaks_of_self(text: str) -> bool:
+    """The assistant speaks of itself ("I've paid", "lo he pagado", "pagué"): what it did, not what a source says."""
+    return bool(_FIRST_PERSON.search(_QUOTED.sub(" ", text)))
+
+
 _PRESUPPOSED = re.compile(
     r"^\W*(?:since|as|given\s+that|now\s+that|because|como|ya\s+que|puesto\s+que|dado\s+que|"
     r"porque|once|cuando|when|after|después\s+de\s+que)\b",
@@ -232,8 +275,12 @@ _PRESUPPOSED = re.compile(
 )
 
 # -- stance vocabulary ------------------------------------------------------------------
+# "Lists" is the verb only after what does the listing: "the shopping list", "both lists" are the noun,
+# and a report of a source must not hide "…and the flour I added" on the list.
 _REPORTS = re.compile(
-    r"\b(?:says?|said|reads?|lists?|shows?|mentions?|states?|according\s+to|it\s+(?:has|contains)|contains?|"
+    r"\b(?:says?|said|reads?|(?:it|that|this|which|note|file|page|entry|document|e-?mail|message|log|record|sheet|"
+    r"table|receipt|invoice|site|website|article|search|result)\s+lists|shows?|mentions?|states?|according\s+to|"
+    r"it\s+(?:has|contains)|contains?|"
     r"dice|dec[íi]a|pone|pon[íi]a|seg[úu]n|indica|recoge|menciona|muestra|cuenta\s+que)\b",
     _I,
 )
@@ -314,7 +361,9 @@ _OFFER = re.compile(
     r"i'?d\s+(?:rather|prefer|like\s+to)|prefiero|preferir[íi]a|"
     r"please\s+(?:confirm|tell|send|give|share)|puedo|podr[íi]a|puedes|quieres|prefieres|"
     r"si\s+quieres|si\s+te\s+parece|si\s+me|si\s+necesitas|dime|d[ií]game|ind[ií]came|av[ií]same|"
-    r"conf[ií]rmame|necesito\s+que|me\s+dices|te\s+parece|te\s+enseño|te\s+muestro|"
+    r"conf[ií]rmame|me\s+dices|te\s+parece|te\s+enseño|te\s+muestro|"
+    # Asking for what is missing: "necesito saber a qué correo", "me falta saber la hora".
+    r"necesito|necesitar[íi]a|me\s+(?:hace\s+)?falta(?:r[íi]a)?\s+(?:saber|conocer)|"
     # Handing over a draft or an idea to use is no report of something done ("here's your list" is).
     r"here(?:'s|\s+is|\s+are)\s+(?:a|an|one|some|two|three)\s+(?:(?:quick|short|possible|simple)\s+)?"
     r"(?:drafts?|suggestions?|ideas?|templates?|examples?|options?|proposals?|versions?|tips?|messages?\s+you\s+could)|"
@@ -416,6 +465,9 @@ _NOT_DONE_TOPIC = re.compile(
     r"añad|agreg|pon|pus|apunt|anot|guard|escri|redact|registr|actualiz|cambi|renombr|sustitu|reemplaz|"
     r"inclu|recuer|record|olvid|borr|elimin|quit|anul|envi|enví|mand|reenv|respond|contest|program|"
     r"agend|reserv|marc|archiv|hech|hice|hizo|hacer|toc|"
+    # Paying, sharing, telling, renewing, ordering, confirming ("Not shared.", "no he pagado nada").
+    r"shar|compart|pay|paid|pag[oaué]|transfer|settl|told|tell|inform|notif|avis|renew|renov|order|pedi|ped[íi]|"
+    r"compr[aoé]|buy|bought|purchas|encarg|confirm|"
     r"could|couldn|can|cannot|unable|fail|error|deni|declin|reject|expir|answer|respons|exist|found|find|"
     r"there|change|pud|pod|fall|deneg|rechaz|caduc|expir|respuesta|exist|encontr|hay|había|imposible)\w*"
     r"|\b(?:as\s+it\s+(?:is|was)|as\s+is|untouched|intact|unchanged|" + _STILL + r"|stays?\s+(?:as|where)|"
@@ -425,6 +477,8 @@ _NOT_DONE_TOPIC = re.compile(
     r"d[ée]jal[oa]|dejo\s+(?:la|el|lo|las|los)\b)",
     _I,
 )
+_WH_WORD = re.compile(r"\b(?:which|what|who|whom|where|when|how|cu[áa]l|cu[áa]les|qu[ée]|qui[ée]n|d[óo]nde|"
+                      r"cu[áa]ndo|c[óo]mo|cu[áa]nt[oa]s?)\b", _I)
 _WH_START = re.compile(r"^\W*(?:which|what|who|where|how|cuál|qué|quién|dónde|cuándo|cómo)\b", _I)
 _INTERJECTION = re.compile(
     r"^\W*(?:ok(?:ay)?|vale|sure|of\s+course|claro|entendido|understood|de\s+acuerdo|alright|all\s+right|"
@@ -475,10 +529,16 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in spans if text[a:b].strip()]
 
 
+# A participle between "a"/"an" and its noun describes a kind of thing ("so there's a written record",
+# "ask for an updated quote"): it tells of no action done.
+_ATTRIBUTIVE = re.compile(r"\b(?:a|an)\s+(?:[^\W\d_]+ly\s+)?[^\W\d_]+(?:ed|en)\s+(?=[^\W\d_]{2,})", _I)
+
+
 def claimed_kinds(text: str) -> frozenset[ActionKind]:
     """The kinds of action `text` says were done (rules only)."""
     # "Milk's on the list": the patterns know the verb as "is".
-    bare = _CONTRACTED.sub(lambda m: " are" if m.group(1).lower() == "re" else " is", _QUOTED.sub(" ", text))
+    bare = _CONTRACTED.sub(lambda m: " are" if m.group(1).lower() == "re" else " is",
+                           _ATTRIBUTIVE.sub(" ", _QUOTED.sub(" ", text)))
     kinds = frozenset(kind for kind, pattern in _KIND_PATTERNS if pattern.search(bare))
     if ActionKind.SEND in kinds and _INTO_A_NOTE.search(bare) and not _SENT_OUT.search(bare):
         # "I sent milk to your shopping note": sent into a note is stored there, not sent out.
@@ -496,6 +556,9 @@ _OWN_VERB = re.compile(
     r"mantengo|mantenid[oa]|conserv[ée]|conservad[oa]|respet[ée])\b",
     _I,
 )
+# "…and old-b as asked", "as you requested", "como pediste": a manner phrase, not a verb of the part's own.
+_AS_ASKED = re.compile(r"\b(?:as|like)\s+(?:you\s+|we\s+|i\s+)?(?:[^\W\d_]{2,}ed|said|told|wanted|agreed)\b"
+                       r"|\bcomo\s+(?:me\s+|nos\s+|lo\s+)?(?:ped[íi]ste|dijiste|quer[íi]as|acordamos|indicaste)\b", _I)
 
 
 def _cut(text: str, separator: re.Pattern[str]) -> list[str]:
@@ -515,7 +578,7 @@ def claimed_parts(text: str) -> str:
     parts = _cut(text, _AND)
     if len(parts) == 1:
         return text
-    kept = [p for p in parts if claimed_kinds(p) or not _OWN_VERB.search(_QUOTED.sub(" ", p))]
+    kept = [p for p in parts if claimed_kinds(p) or not _OWN_VERB.search(_AS_ASKED.sub(" ", _QUOTED.sub(" ", p)))]
     return " ".join(kept)
 
 
@@ -597,7 +660,8 @@ def _clause(text: str, last_of_question: bool) -> Clause:
         stance=stance,
         kinds=kinds,
         closer=bool(_CLOSER.search(bare)),
-        second_person=bool(_SECOND_PERSON.search(bare)) and not _FIRST_PERSON.search(bare),
+        # "…old-b, como pediste", "as you asked": the user's request, not a report of what they did.
+        second_person=bool(_SECOND_PERSON.search(_AS_ASKED.sub(" ", bare))) and not _FIRST_PERSON.search(bare),
         presupposed=bool(_PRESUPPOSED.match(bare)),
         everything=bool(_EVERYTHING.search(bare)),
         not_done=stance is Stance.NEGATED and bool(_NOT_DONE_TOPIC.search(_IDENTIFIER.sub(" x ", bare))),
@@ -614,7 +678,10 @@ def parse(text: str) -> list[Sentence]:
         question = sentence.rstrip().endswith("?")
         clauses: list[Clause] = []
         for index, piece in enumerate(pieces):
-            clauses.extend(_coordinated(piece, question and index == len(pieces) - 1))
+            # "Sure — for when, and what should it say?": a piece with a question word and no claim
+            # belongs to the question the sentence ends in.
+            asks = index == len(pieces) - 1 or bool(_WH_WORD.search(piece) and not claimed_kinds(piece))
+            clauses.extend(_coordinated(piece, question and asks))
         sentences.append(Sentence(sentence, start, end, _in_context(clauses)))
     return _elided(sentences)
 

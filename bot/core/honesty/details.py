@@ -427,6 +427,9 @@ class Details:
     # (sources only) the user asks a question of general knowledge ("at what temperature does water
     # boil?"): measures and figures of a textbook fact may then be given with no tool
     general: bool = False
+    # (sources only) the names such a question asks about ("la Tierra", "New York"): in the answer they
+    # are its topic, not a tie to someone's own world
+    general_names: frozenset[str] = frozenset()
     # (sources only) the user asks what something costs: a price said in words is the answer's detail
     asked_price: bool = False
 
@@ -471,7 +474,13 @@ def _said_codes(text: str) -> set[str]:
         elif letters and all(c.isupper() for c in letters) and len(compact) >= 4 \
                 and not _UNIT_SHAPED.match(compact):
             codes.add(compact)
+        elif len(compact) >= 6 and _CAPITAL_INSIDE.search(token):
+            codes.add(compact)  # "Office-2024-Blue", "iPhone15x": a password or an identifier, not a word
     return codes
+
+
+# A capital letter after the start of a token with digits: how passwords and identifiers are written.
+_CAPITAL_INSIDE = re.compile(r"(?<=[^\W_]|[-/#])[A-Z]")
 
 
 def _source_codes(text: str) -> set[str]:
@@ -684,10 +693,19 @@ _PARTICULAR = re.compile(
 _CAPITALISED_INSIDE = re.compile(r"(?<=[^\W\d_,;:])\s+(?!I\b|I'[a-z]|Celsius\b|Fahrenheit\b|Kelvin\b)[A-Z][^\W\d_]+")
 
 
-def _is_particular(text: str) -> bool:
-    """It speaks of someone's own things, a place or a moment ("tomorrow", "here", "Main St")."""
+def _is_particular(text: str, topics: frozenset[str] = frozenset()) -> bool:
+    """It speaks of someone's own things, a place or a moment ("tomorrow", "here", "Main St").
+
+    A name among `topics` is what a general question asked about ("how far is the Moon?"), no such tie.
+    """
     text = text[:MAX_PARTICULAR_CHARS]
-    return bool(_PARTICULAR.search(text) or _CAPITALISED_INSIDE.search(text))
+    return bool(_PARTICULAR.search(text)
+                or any(m.group(0).strip() not in topics for m in _CAPITALISED_INSIDE.finditer(text)))
+
+
+def _names(text: str) -> frozenset[str]:
+    """The capitalised names inside `text` ("Sol", "New", "York")."""
+    return frozenset(m.group(0).strip() for m in _CAPITALISED_INSIDE.finditer(text[:MAX_PARTICULAR_CHARS]))
 
 
 MAX_PARTICULAR_CHARS = 4_000
@@ -785,6 +803,7 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime) 
     numbers |= _calendar_counts(user_text)
     phones = set().union(*(d.phones for d in found))
     user = found[-1]
+    general = _asks_in_general(user_text)
     given_times = set(user.times) | {(now_local.hour, now_local.minute)}
     for hour in user.hours:
         given_times |= _both_halves(hour, 0)
@@ -797,7 +816,7 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime) 
         given_numbers=user.numbers | _fraction_operands(user_text),
         asked_calculation=bool(_CALCULATION.search(user_text)),
         asked_number=bool(_NUMBER_QUESTION.search(user_text)),
-        general=_asks_in_general(user_text),
+        general=general, general_names=_names(user_text) if general else frozenset(),
         asked_price=bool(_PRICE_QUESTION.search(user_text)),
         codes=frozenset().union(*(_source_codes(t) for t in texts)),
         weekdays=frozenset().union(*(d.weekdays for d in found)),
@@ -855,7 +874,7 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     # A textbook fact asked in general terms ("100 °C", "42,195 km") needs no tool; prices, times,
     # dates, contacts and codes are never such facts, nor is what a sentence ties to someone's world.
     textbook = (known.general and not claims_action and bool(said.measures or said.figures)
-                and bool(text) and not _is_particular(text))
+                and bool(text) and not _is_particular(text, known.general_names))
     missing += sorted(a for a in said.amounts if a not in known.numbers and a.replace(".", "") not in plain
                       and not (textbook and a in said.measures)
                       and not (arithmetic and _derived_number(a, said, known)))
@@ -880,6 +899,23 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
                     if offset in said.relative_days
                     and ((day := known.today + timedelta(days=offset)).month, day.day) not in known.dates]
     return missing
+
+
+# A time the assistant proposes for what it offers ("¿te lo pongo a las 9?", "shall I set it for 7?") is
+# a choice put to the user, not a fact it states. One tied to the user's things ("before your 07:45
+# flight") still states one.
+_PROPOSED_TIME = re.compile(
+    r"\b(?:at|for|around|about|by|a|para|sobre|hacia)\s+(?:las?\s+|the\s+)?\d{1,2}(?:[:.h]\d{2})?"
+    r"(?:\s*(?:am|pm|a\.\s?m\.|p\.\s?m\.|h|hrs?|horas?)\b)?(?![\d:.,]?\d)",
+    re.IGNORECASE,
+)
+
+
+def without_proposed_times(text: str) -> str:
+    """`text` (a question or an offer) without the times it proposes, unless it speaks of the user's things."""
+    if _POSSESSIVE.search(text[:MAX_PARTICULAR_CHARS]):
+        return text
+    return _PROPOSED_TIME.sub(" ", text[:MAX_SCAN_CHARS])
 
 
 _WEEKDAY_LABELS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -1014,8 +1050,10 @@ MIN_GENERAL_WORDS = 4
 
 
 def _asks_in_general(user_text: str) -> bool:
+    # The names it asks about are its topic ("¿cuánto tarda la Tierra en dar la vuelta al Sol?"): only
+    # words that tie it to the user's own world make it particular.
     text = user_text[:MAX_PARTICULAR_CHARS]
-    return (_GENERAL_QUESTION.search(text) is not None and not _is_particular(text)
+    return (_GENERAL_QUESTION.search(text) is not None and not _is_particular(text, _names(text))
             and not _POSSESSIVE.search(text) and not _REFERS_BACK.search(text)
             and len(re.findall(r"[^\W\d_]+", text)) >= MIN_GENERAL_WORDS)
 

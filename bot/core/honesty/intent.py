@@ -29,7 +29,16 @@ _VERBS: dict[ActionKind, str] = {
     ),
     ActionKind.SEND: (
         r"(?:send|email|e-mail|mail|text|message|forward)(?!\s+(?:me|it\s+to\s+me)\b)|reply|respond\s+to|answer\s+\w+|"
-        r"tell\s+\w+\s+(?:that|i'?m)|let\s+(?!me\b|us\b)\w+\s+know|shoot\s+(?:\w+\s+)?(?:an?\s+)?(?:email|e-mail|message|text|line)|"
+        r"tell\s+(?!me\b|us\b)\w+\s+(?:that|i\b|i'|we\b|we'|it'?s|about)|let\s+(?!me\b|us\b)\w+\s+know|"
+        # Sharing with someone, or letting them know: "share the list with Pablo", "avísale a mi jefe".
+        r"share|comparte|comp[áa]rte(?:la|lo|las|los|me)|compartir|av[íi]sa(?:le|les)|avisa\s+a|"
+        # Paying is sending money out: "pay the water bill", "transfer 50 to Ana", "págale a Luis".
+        r"pay(?!\s+attention)|"
+        r"(?:transfer|wire)\s+(?:[\d€$£]|money|funds|the\s+(?:money|rent|payment|amount|deposit))|"
+        r"settle\s+(?:the|my|our|this|that)\s+(?:[\w-]+\s+){0,2}?(?:bill|invoice|debt|balance|account|rent)|"
+        r"paga(?:r|le|les)?|p[áa]ga(?:me|le|les|la|lo)|transfiere(?:le)?|"
+        r"haz(?:me|le|les)?\s+(?:el|la|un|una)\s+(?:pago|transferencia|bizum|ingreso)|"
+        r"shoot\s+(?:\w+\s+)?(?:an?\s+)?(?:email|e-mail|message|text|line)|"
         r"drop\s+\w+\s+(?:an?\s+)?(?:email|e-mail|message|line|note)|"
         r"env[íi]a(?:r|le|les)?|manda(?:r|le|les)?|m[áa]ndale|env[íi]ale|responde(?:r|le)?|contesta(?:r|le)?|"
         r"reenv[íi]a(?:r|le)?|escr[íi]bele|dile\s+a|dile\s+que"
@@ -47,6 +56,10 @@ _VERBS: dict[ActionKind, str] = {
         r"ap[úu]nta(?:me|lo|la)|anota(?:r)?|an[óo]ta(?:me|lo|la)|escribe|escr[íi]be(?:lo|la)|escr[íi]beme(?!\s+(?:un|una|unos|unas)\s+(?!(?:nota|entrada|tarea|recordatorio)\b)\w)|crea(?:r)?|"
         r"cr[ée]a(?:me|la|lo)|guarda(?:r)?|gu[áa]rda(?:te|me|lo|la|melo|mela)|registra(?:r)?|recuerda(?:\s+que)?|"
         r"programa(?:r)?|agenda(?:r)?|reserva(?:r)?|mueve|mover|cambia(?:r)?|c[áa]mbia(?:me|le|lo|la)|"
+        # Renewing, confirming, ordering, buying: changes made on the user's behalf, as a booking is.
+        r"renew|confirm(?!\s+(?:if|whether|that|what|which|how)\b)|order(?!\s+(?:of|by|in|to)\b)|buy|purchase|"
+        r"renueva(?:r)?|renu[ée]va(?:me|lo|la)|confirma(?:r)?|conf[íi]rma(?:me|lo|la)|pide(?:me)?|p[íi]de(?:me|lo|la)|"
+        r"encarga(?:r)?|enc[áa]rga(?:me|lo|la)|compra(?:r|me)?|c[óo]mpra(?:me|lo|la|le)|"
         r"renombra(?:r)?|ren[óo]mbra(?:le|lo|la)|actualiza(?:r)?|actual[íi]za(?:me|le|lo|la)|"
         r"sustituye|sustituir|reemplaza(?:r)?|sobrescribe|edita(?:r)?|marca(?:r)?|completa(?:r)?|archiva(?:r)?|"
         r"memoriza(?:r)?|acu[ée]rdate|deja(?:r)?\s+constancia|ten\s+en\s+cuenta|gr[áa]ba(?:te|lo|la)?|ap[úu]nta(?:te)?|qu[ée]date\s+con"
@@ -199,9 +212,15 @@ _ADVICE_QUESTION = re.compile(
 )
 
 
+# Spanish moves the written accent when a pronoun is attached ("reserva" → "resérvame", "agéndalo"):
+# matched without accents, the clitic forms are the voseo ones the patterns know ("reservame").
+# One letter for one, so positions in the text stay where they were.
+_UNACCENTED = str.maketrans("áéíóúüÁÉÍÓÚÜ", "aeiouuAEIOUU")
+
+
 def asked_by_rules(user_text: str) -> frozenset[ActionKind]:
     """The kinds of action the user's words ask for with a verb the rules know (no classifier)."""
-    text = _ADVICE_QUESTION.sub(" ", user_text[:4000])
+    text = _ADVICE_QUESTION.sub(" ", user_text[:4000]).translate(_UNACCENTED)
     kinds: set[ActionKind] = set()
     for kind, pattern in _PATTERNS:
         for match in pattern.finditer(text):

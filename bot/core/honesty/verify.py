@@ -25,7 +25,7 @@ from enum import StrEnum
 
 from bot.core.honesty.actions import BACKS, ActionKind, kind_of_tool
 from bot.core.honesty.claim_model import MAX_TEXTS as MAX_CLASSIFIED
-from bot.core.honesty.claims import NOT_PAST_ED, Clause, Sentence, Stance, claimed_parts, parse
+from bot.core.honesty.claims import NOT_PAST_ED, Clause, Sentence, Stance, claimed_parts, parse, speaks_of_self
 from bot.core.honesty.details import (
     MAX_SCAN_CHARS,
     Documents,
@@ -33,6 +33,7 @@ from bot.core.honesty.details import (
     misattributed,
     source_details,
     unsourced,
+    without_proposed_times,
 )
 from bot.core.honesty.intent import asked_actions, asked_by_rules, continues_request, reported_actions
 from tools.registry import Risk
@@ -125,8 +126,8 @@ events entry journal diary todo called named new old one two first second both p
 las los del que con una uno por para como pero sus tus mis nos les ese esa esto esta este estos estas
 nota notas lista listas cosa cosas memoria recordatorio correo mensaje tarea evento diario ahora
 también hoy ayer mañana dos primera segunda ambas ambos todo toda todos todas
-está están estaba estaban estar sigue siguen hay tiene tienen ahí allí aquí still got
-tomorrow tonight today morning evening afternoon tarde noche
+está están estaba estaban estar sigue siguen hay tiene tienen tienes tengo ahí allí aquí still got
+tomorrow tonight today morning evening afternoon tarde noche yes yeah yep
 january february march april may june july august september october november december
 enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre
 monday tuesday wednesday thursday friday saturday sunday
@@ -185,6 +186,8 @@ class _Turn:
     earlier_effects: tuple[CallRecord, ...] = ()
     # The names this turn's successful lookups gave ("recipes.md" from a search), whole.
     looked_up: frozenset[str] = frozenset()
+    # What those lookups gave, normalised: the words a report of what they found repeats.
+    looked_up_text: str = ""
 
 
 def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[ActionKind],
@@ -203,10 +206,10 @@ def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[Ac
     words = frozenset(w.lower() for w in _WORD.findall(user_text[:4000]))
     objects = frozenset(_norm(t).strip(".-") for t in _objects(user_text[:4000]))
     guessed = bool(asked) and not asked_by_rules(user_text) and not continues_request(user_text)
-    looked_up = _names_in(" ".join(_norm(c.result[:MAX_LOOKED_UP_CHARS]) for c in calls
-                                   if not c.is_write and c.status is CallStatus.OK))
+    looked_up_text = " ".join(_norm(c.result[:MAX_LOOKED_UP_CHARS]) for c in calls
+                              if not c.is_write and c.status is CallStatus.OK)
     return _Turn(asked, reported_actions(user_text), ok_effects, unsettled, read_ok, strict, words, objects, guessed,
-                 earlier_ok if asked else (), looked_up)
+                 earlier_ok if asked else (), _names_in(looked_up_text), looked_up_text)
 
 
 MAX_LOOKED_UP_CHARS = 20_000
@@ -217,19 +220,28 @@ _DONE_VERB = re.compile(rf"\b(?!(?:{NOT_PAST_ED})\b)[^\W\d_]{{2,}}(?:ed|ad[oa]s?
                         r"|\b(?:put|set|kept|wrote|written|made|done|puest[oa]s?|escrit[oa]s?|hech[oa]s?)\b", re.I)
 
 
-def _found_by_lookup(clause: Clause, turn: _Turn) -> bool:
-    """Asked for nothing, a lookup ran, and the clause only says where a thing it found is.
+def _found_by_lookup(clause: Clause, turn: _Turn, neighbours: str = "") -> bool:
+    """Asked for nothing, a lookup ran, and the clause only tells what it found.
 
     "It's in recipes.md", "you'll find it in recipes.md" after a search that gave recipes.md report
     what the search found; "I've saved it in recipes.md" is a verb of doing, which a lookup never backs.
+    Without such a place, "the rent is paid", "en tu lista tienes: huevos…" report the read when every
+    word of it (and of the verbless clauses beside it) is in what the lookups gave, and the assistant
+    does not speak of itself ("I've paid the rent" is its own action, whatever the note says).
     """
-    if turn.asked or not turn.read_ok or clause.kinds != {ActionKind.STORE}:
-        return False
-    bare = re.sub(r"[\w.-]*\d[\w.-]*|[\w-]+\.md\b", " ", clause.text)  # names are no verbs
-    if _DONE_VERB.search(bare):
+    if turn.asked or not turn.read_ok or not clause.kinds:
         return False
     names = [_norm(t).strip(".-") for t in _objects(clause.text)]
-    return bool(names) and all(name in turn.looked_up for name in names)
+    if any(name not in turn.looked_up for name in names):
+        return False
+    bare = re.sub(r"[\w.-]*\d[\w.-]*|[\w-]+\.md\b", " ", clause.text)  # names are no verbs
+    if names and clause.kinds == {ActionKind.STORE} and not _DONE_VERB.search(bare):
+        return True
+    if speaks_of_self(clause.text):
+        return False
+    words = [w.lower() for w in _WORD.findall(f"{claimed_parts(clause.text)} {neighbours}")]
+    said = [w for w in words if w not in _STOP and w not in _FUNCTION_WORDS]
+    return bool(said) and all(_stem_in(w, turn.looked_up_text) for w in said)
 
 
 def _backing(kind: ActionKind, turn: _Turn) -> list[CallRecord]:
@@ -288,7 +300,8 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
             # (the classifier's reading of "ayúdame a organizar la mudanza"): advice claims nothing.
             return None
         return "an action was asked for and none of that kind succeeded"
-    if clause.second_person or (clause.presupposed and kinds <= turn.reported) or _found_by_lookup(clause, turn):
+    if (clause.second_person or (clause.presupposed and kinds <= turn.reported)
+            or _found_by_lookup(clause, turn, neighbours)):
         return None
     kinds -= turn.reported  # "Since the invoice was sent…": the user's own action
     if not kinds and model_claim:
@@ -396,6 +409,10 @@ def _untouched_object(clause: Clause, turn: _Turn) -> str | None:
     return None
 
 
+# Stances of a sentence that puts a choice to the user: the times it names are proposals.
+_PROPOSING = frozenset({Stance.QUESTION, Stance.OFFER, Stance.INTERJECTION})
+
+
 def check(
     answer: str, calls: Sequence[CallRecord], user_text: str, now_local: datetime,
     context: Sequence[str] = (), asked: frozenset[ActionKind] | None = None,
@@ -435,7 +452,9 @@ def check(
                                                 _named_beside(sentence.clauses, i)))]
         if reasons:
             claim_problems.append((sentence, reasons[0]))
-        said = extract_details(sentence.text)
+        # A question or an offer proposes its times ("¿te lo pongo a las 9?"); it states none.
+        offered = all(c.stance in _PROPOSING for c in sentence.clauses)
+        said = extract_details(without_proposed_times(sentence.text) if offered else sentence.text)
         missing = unsourced(said, known,
                             claims_action=any(c.kinds and c.stance is Stance.AFFIRMATIVE for c in sentence.clauses),
                             text=sentence.text)
