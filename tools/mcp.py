@@ -23,6 +23,7 @@ import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 import jsonschema
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
@@ -32,6 +33,34 @@ from bot.errors import ConfigError, ToolDefinitionError, ToolError
 from tools.registry import BoundTool, Risk, ToolRegistry, ToolSpec, describe_arguments
 
 log = logging.getLogger(__name__)
+# The SDK's HTTP transport logs the endpoint URL at DEBUG, and hosted servers put their token
+# in it (…/s/<token>/mcp, ?key=…): kept at INFO even when LOG_LEVEL=DEBUG.
+_URL_LOGGERS = ("mcp.client.streamable_http", "mcp.client.sse")
+SECRET_SHOWN = "<secret>"
+
+
+def _quiet_url_loggers() -> None:
+    for name in _URL_LOGGERS:
+        logger = logging.getLogger(name)
+        if logger.getEffectiveLevel() < logging.INFO:
+            logger.setLevel(logging.INFO)
+
+
+def _secrets_of(config: McpServerConfig) -> list[str]:
+    """What of a server's configuration must never be printed: its URL's path, query and
+    login (where hosted servers keep their token), header and environment values."""
+    found = [value.get_secret_value() for value in (*config.headers.values(), *config.env.values())]
+    if config.url:
+        parts = urlsplit(config.url)
+        found += [config.url, parts.path, parts.query, parts.username or "", parts.password or ""]
+    # Longest first, so a whole URL goes before the path inside it; short parts ("/mcp") say nothing.
+    return sorted({value for value in found if len(value) >= 8}, key=len, reverse=True)
+
+
+def without_secrets(text: str, config: McpServerConfig) -> str:
+    for secret in _secrets_of(config):
+        text = text.replace(secret, SECRET_SHOWN)
+    return text
 
 DESCRIPTION_CHARS = 600
 PARAMETER_DESCRIPTION_CHARS = 200
@@ -256,7 +285,8 @@ async def _serve(config: McpServerConfig, ready: asyncio.Future[tuple[list[Any],
                 try:
                     return await client.call_tool(remote, arguments)
                 except MCPError as exc:
-                    raise ToolError(f"MCP server {config.name} refused {remote}: {exc.error.message}") from exc
+                    message = without_secrets(str(exc.error.message), config)
+                    raise ToolError(f"MCP server {config.name} refused {remote}: {message}") from exc
                 except Exception as exc:  # the session broke: the model hears it, the turn goes on
                     leaf = _first_leaf(exc)
                     raise ToolError(f"MCP server {config.name} is not reachable ({type(leaf).__name__})") from exc
@@ -281,6 +311,8 @@ async def connect_mcp_servers(configs: Sequence[McpServerConfig], registry: Tool
     """Connect every configured server and register its tools; a server that fails is
     logged, listed in `failures` and skipped (the others and the assistant keep working)."""
     connections = McpConnections()
+    if any(config.transport == "http" for config in configs):
+        _quiet_url_loggers()
     for config in configs:
         if config.name in connections.servers:
             raise ConfigError(f"MCP_SERVERS: two servers are named {config.name!r}")
@@ -294,7 +326,8 @@ async def connect_mcp_servers(configs: Sequence[McpServerConfig], registry: Tool
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
             leaf = _first_leaf(exc)
-            reason = f"{type(leaf).__name__}: {leaf}".strip()[:300]
+            # An HTTP error's text carries the URL it failed on, token and all.
+            reason = without_secrets(f"{type(leaf).__name__}: {leaf}".strip(), config)[:300]
             log.error("MCP server %s unavailable, its tools are left out: %s", config.name, reason)
             connections.failures[config.name] = reason
             continue

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
 
 from bot.errors import ToolArgumentsError, ToolDefinitionError
+from tools.invisible import reveal_flagged
 
 if TYPE_CHECKING:
     from tools.context import ToolContext
@@ -281,13 +282,17 @@ class BoundTool:
     def describe(self, args: BaseModel) -> str:
         """The sentence an approval shows: what will happen, with the real arguments.
 
-        Short arguments come first, in full; a long value is summarised with its size, so
+        Hidden characters (bidi overrides, zero-width spaces) are written out as ⟨U+…⟩ and
+        flagged. Short arguments come first, in full; a long value is summarised with its size, so
         it can never push another argument (a recipient) out of view. The exact arguments
         are always one "show all" away.
         """
         if self.spec.describe is not None:
-            return self.spec.describe(args)
-        return f"{self.name}({describe_arguments(args.model_dump(mode='json'))})"
+            described = self.spec.describe(args)
+        else:
+            described = f"{self.name}({describe_arguments(args.model_dump(mode='json'))})"
+        # Whoever wrote the describe function, an invisible character never reaches the owner as such.
+        return reveal_flagged(described)
 
 
 def describe_arguments(values: Mapping[str, Any]) -> str:

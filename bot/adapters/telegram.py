@@ -123,6 +123,7 @@ UNSUPPORTED = ("I can read text, voice notes, locations, photos and files; I can
                "kind of message.")
 FILE_TOO_BIG = ("That file is too large for me ({size:,} bytes; the limit is {limit:,}, "
                 "TELEGRAM_MAX_FILE_BYTES). I did not keep it.")
+FORWARDED_FILENAME = "forwarded-message.txt"
 TOO_MANY_FILES = "I take up to {limit} photos or files per message; the rest of this album was not kept."
 # Albums arrive as one message per item sharing a media_group_id; remember a bounded number.
 MAX_REMEMBERED_ALBUMS = 1_000
@@ -553,6 +554,12 @@ class TelegramAdapter:
             await self._assistant.receive(event, source)
 
     def _event_for(self, chat: ChatRef, message: Message) -> InboundEvent | None:
+        if message.text is not None and message.forward_origin is not None:
+            # A forwarded message is somebody else's words (the owner only passed it on): it
+            # reaches the core as a file sent in, read as third-party text, never as the
+            # owner's request or command.
+            return AttachmentMessage(chat, AttachmentKind.DOCUMENT, message.text.encode("utf-8"),
+                                     FORWARDED_FILENAME, "text/plain", "", str(message.message_id))
         if message.text is not None:
             command = parse_command(message, self._bot_username)
             if command is not None:

@@ -22,6 +22,7 @@ from bot.clock import Clock
 from bot.core.events import ApprovalDecision, ChatRef, Platform
 from bot.core.grants import GrantStore, scope_from_json, scope_to_json
 from memory.db import Database
+from tools.invisible import reveal
 from tools.policy import GrantScope
 from tools.registry import LONG_VALUE_CHARS
 
@@ -72,7 +73,8 @@ class ApprovalRequest:
 
     def full_text(self) -> str:
         """Everything the approval is about, nothing summarised: for a "show all" view."""
-        exact = json.dumps(self.arguments_dict(), ensure_ascii=False, indent=2)
+        # The exact values, with hidden characters written out (the fingerprint is of the raw ones).
+        exact = reveal(json.dumps(self.arguments_dict(), ensure_ascii=False, indent=2))
         return (f"{self.description}\n\nTool: {self.tool}\n"
                 f"Exact arguments (fingerprint {self.fingerprint}):\n{exact}\n")
 

@@ -308,7 +308,23 @@ def _extract_html(content: bytes, url: str) -> tuple[str | None, str]:
 
 
 def _describe_fetch(args: BaseModel) -> str:
-    return f"Open the web page {getattr(args, 'url', '?')} (the address itself reaches that site)."
+    """The address as given, then what it really reaches when that is not what it reads as."""
+    url = str(getattr(args, "url", "?"))
+    lines = [f"Open the web page {url} (the address itself reaches that site)."]
+    try:
+        parsed = httpx.URL(url.strip())
+        site = parsed.raw_host.decode("ascii")
+    except (httpx.InvalidURL, TypeError, ValueError, UnicodeDecodeError):
+        return lines[0]  # the fetch refuses it before connecting anywhere
+    if site != parsed.host or any(label.startswith("xn--") for label in site.lower().split(".")):
+        # "gооgle.com" with Cyrillic o's reads as google.com and is another site.
+        lines.append(f"⚠ international domain: {parsed.host} is the site {site}")
+    if parsed.userinfo:
+        # "https://mybank.example@evil.example/" names a bank but goes to evil.example (and
+        # would hand it the part before "@" as a login).
+        before = parsed.userinfo.decode("ascii", "replace")
+        lines.append(f"⚠ the part before “@” ({before}) is not the site: the site is {site}")
+    return "\n".join(lines)
 
 
 class WebSkill(SkillPlugin):
