@@ -671,6 +671,9 @@ class EnvironmentSkill(SkillPlugin):
             r"\baround here\b",
             r"\bpor aqu[ií]\b",
             r"\bhow far (?:is|are|to|away|from)\b",
+            # Asked indirectly the verb comes last ("tell me how far it is", "how far the station is").
+            r"\bhow far (?:away )?(?:it|that|this|(?:the|that|this) \w+(?: \w+)?)(?:'s| is| are)\b",
+            r"\ba cu[aá]nto (?:me |nos )?(?:queda|quedan|pilla|cae)\b",
             r"\bqu[eé] distancia\b",
             r"\b(?:qu[eé]|q) tiempo\b",
             r"\btiempo (?:hace|har[aá]|va a hacer)\b",

@@ -71,7 +71,13 @@ class RemindersSkill(SkillPlugin):
             r"\bremind me\b",
             r"\brecu[eé]rdame\b",
             r"\bav[ií]same\b",
-            r"\bto-?dos?\b",
+            # "todo" unhyphenated is mostly Spanish ("lo quiero todo", "todo bien"): the English noun
+            # is hyphenated, written as the list's name, or owned ("my todos"); alone it names the list.
+            r"\bto-dos?\b",
+            r"\bto[-\s]?do(?:-|\s+)?lists?\b",
+            r"\btodos?\s+(?:app|items?)\b",
+            r"\b(?:my|the|your|our|any|open|new)\s+todos?\b",
+            r"^\W*to-?dos?\W*$",
             r"\btasks?\b",
             r"\btareas?\b",
             r"\bpendientes\b",

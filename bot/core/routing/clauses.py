@@ -137,7 +137,10 @@ _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", 
                        "así está bien", "ahora no",
                        # Asking after the assistant, and closing for the day, ask for nothing either.
                        "and you", "how about you", "what about you", "y tú", "y tú qué tal", "y a ti",
-                       "tú qué tal", "y tú cómo estás",
+                       "tú qué tal", "y tú cómo estás", "y vos", "y usted",
+                       # Answering "how are you?": "por aquí" is where the user is, not a place to search near.
+                       "todo bien por aquí", "por aquí todo bien", "todo bien por acá", "por acá todo bien",
+                       "todo tranquilo", "todo tranquilo por aquí", "all good here", "all good on my end",
                        "how are you", "how are you doing", "how are you today", "how are you doing today",
                        "how s it going", "how is it going", "how s your day", "how s your day going",
                        "how is your day going", "what s up", "that s all", "that s it", "that s all for today",
