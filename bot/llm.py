@@ -9,12 +9,14 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit, urlunsplit
 
 from bot.clock import Clock
 from bot.config import LLMSettings
@@ -207,7 +209,7 @@ class ModelClient:
         if isinstance(exc, openai.APITimeoutError):
             return ModelTimeout(f"the model did not answer within {self._timeout(request_timeout):g} s")
         if isinstance(exc, openai.APIConnectionError):
-            return ModelUnavailable(f"nothing answered at {self.settings.base_url}",
+            return ModelUnavailable(f"nothing answered at {shown_url(self.settings.base_url or '')}",
                                     failure=ModelFailure.UNREACHABLE)
         if isinstance(exc, openai.APIResponseValidationError):
             return ModelGarbage(f"the model endpoint returned an unusable answer: {exc.message}")
@@ -221,9 +223,19 @@ class ModelClient:
                                 failure=failure, reason=reason, retry_after=retry_after)
 
     def _scrub(self, text: str) -> str:
-        """A server may echo the key back (e.g. "Incorrect API key provided: sk-…"); it never leaves here."""
+        """A server may echo the key back (e.g. "Incorrect API key provided: sk-…"), and an error may
+        quote the URL with its user and password (a proxy's basic auth): neither ever leaves here."""
         key = self.settings.api_key.get_secret_value()
-        return text.replace(key, "[LLM_API_KEY]") if len(key) >= 4 else text
+        if len(key) >= 4:
+            text = text.replace(key, "[LLM_API_KEY]")
+        netloc = urlsplit(self.settings.base_url or "").netloc
+        if "@" in netloc:
+            userinfo = netloc.rpartition("@")[0]
+            text = text.replace(userinfo + "@", "")  # the URL as quoted, whatever the password's length
+            password = userinfo.partition(":")[2]
+            if len(password) >= 4:  # quoted on its own (a shorter one would garble every message)
+                text = text.replace(password, "[password]")
+        return text
 
     async def _record(
         self,
@@ -248,7 +260,8 @@ class ModelClient:
                 usage.completion_tokens,
                 latency_ms,
                 int(error is None),
-                None if error is None else f"{type(error).__name__}: {str(error)[:200]}",
+                # The SDK's own message quotes the server's body, which may echo the key.
+                None if error is None else self._scrub(f"{type(error).__name__}: {error!s}")[:200],
                 self._clock.now().isoformat(),
             ),
         )
@@ -259,6 +272,18 @@ _CONTEXT_SIGNS = ("context length", "context_length", "context window", "context
                   "reduce the length")
 _MODEL_SIGNS = ("model_not_found", "does not exist", "not found", "unknown model", "invalid model",
                 "no such model", "model not available")
+
+
+def shown_url(url: str) -> str:
+    """The URL as it may appear in a message or a log: without the user and password in it."""
+    parts = urlsplit(url)
+    if parts.username is None and parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = f"{host}:{parts.port}" if parts.port is not None else host
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def classify_status(status: int, reason: str) -> ModelFailure:
@@ -322,6 +347,39 @@ def _retry_after(headers: Any) -> float | None:
     return None
 
 
+# Half of a UTF-16 surrogate pair (half an emoji, cut by a server or proxy): valid in a JSON
+# escape, but no UTF-8 exists for it, so neither SQLite nor a messenger would take the answer.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _valid_text(text: str) -> str:
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
+def _valid_json(value: Any) -> Any:
+    if isinstance(value, str):
+        return _valid_text(value)
+    if isinstance(value, list):
+        return [_valid_json(item) for item in value]
+    if isinstance(value, dict):
+        return {_valid_text(str(key)): _valid_json(item) for key, item in value.items()}
+    return value
+
+
+def _valid_arguments(arguments: str) -> str:
+    """Arguments whose decoded strings are valid text; untouched (byte for byte, since approvals
+    bind to them) unless a lone surrogate is in them, raw or as a JSON escape."""
+    arguments = _valid_text(arguments)
+    if "\\ud" not in arguments.lower():
+        return arguments
+    try:
+        decoded = json.loads(arguments)
+    except ValueError:
+        return arguments  # the tool's own parse reports it to the model
+    cleaned = _valid_json(decoded)
+    return arguments if cleaned == decoded else json.dumps(cleaned, ensure_ascii=False)
+
+
 def _elapsed_ms(started: float) -> int:
     return int((time.perf_counter() - started) * 1000)
 
@@ -343,7 +401,8 @@ def _parse(response: Any, model: str, latency_ms: int) -> Completion:
         # Servers that omit ids still need one per call, unique in the turn; 9 alphanumerics
         # is the strictest shape servers demand (Mistral).
         calls.append(ToolCall(id=call.get("id") or uuid.uuid4().hex[:9], name=str(function["name"]),
-                              arguments=arguments if isinstance(arguments, str) else json.dumps(arguments)))
+                              arguments=_valid_arguments(arguments if isinstance(arguments, str)
+                                                         else json.dumps(arguments))))
     usage = Usage()
     counted = response.get("usage")
     if isinstance(counted, dict):
@@ -353,7 +412,7 @@ def _parse(response: Any, model: str, latency_ms: int) -> Completion:
             cached_tokens=(details.get("cached_tokens") or 0) if isinstance(details, dict) else 0,
             completion_tokens=counted.get("completion_tokens") or 0,
         )
-    text = message.get("content") if isinstance(message.get("content"), str) else None
+    text = _valid_text(message["content"]) if isinstance(message.get("content"), str) else None
     if text is None and not calls:
         raise ModelGarbage("the model returned neither text nor a tool call")
     return Completion(text=text, tool_calls=tuple(calls), usage=usage,

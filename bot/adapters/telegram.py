@@ -108,6 +108,8 @@ SEND_CONNECTIONS = 128
 # A RetryAfter (flood control) longer than this is not waited out.
 MAX_RETRY_AFTER_SECONDS = 60.0
 MAX_WEBHOOK_BODY_BYTES = 1024 * 1024
+# Characters per part when text goes out as written: at most two UTF-16 units each, so under 4096.
+PLAIN_PART_CHARS = 2000
 # Strangers get one refusal each per process; the set is bounded so it cannot grow forever.
 MAX_REMEMBERED_STRANGERS = 10_000
 
@@ -128,6 +130,9 @@ TOO_MANY_FILES = "I take up to {limit} photos or files per message; the rest of 
 # Albums arrive as one message per item sharing a media_group_id; remember a bounded number.
 MAX_REMEMBERED_ALBUMS = 1_000
 VOICE_TOO_BIG = "That voice note is too large for me ({size:,} bytes; the limit is {limit:,})."
+FETCH_REFUSED = "Telegram would not hand me that {what} ({reason}), so I could not keep it. Please send it again."
+EDIT_NOT_READ = ("I saw you edited a message. I only read messages as they are first sent, not later edits, so I "
+                 "went by the original. If the change matters, send it again as a new message.")
 SHARE_LOCATION = "📍 Share my location"
 APPROVAL_HEADER = "Approval needed"
 APPROVAL_FOOTER = "Answer within {minutes} min; no answer means no."
@@ -346,6 +351,12 @@ class TelegramAdapter:
     async def send(self, chat: ChatRef, message: OutboundMessage) -> SentMessage | None:
         """Post Markdown as one or more messages; the first part's id is returned."""
         parts = with_receipts(render_markdown(message.text), message.receipts)
+        if not parts and message.text.strip():
+            # Markup alone ("<br>", an empty code block) renders to nothing: the words as written
+            # beat silence, which the outbox would record as delivered.
+            log.warning("telegram: a %s message rendered to nothing; sending it as written", message.kind)
+            text = message.text.strip()
+            parts = [RenderedPart(text[i:i + PLAIN_PART_CHARS]) for i in range(0, len(text), PLAIN_PART_CHARS)]
         if not parts:
             log.warning("telegram: nothing to send (empty %s message)", message.kind)
             return None
@@ -511,9 +522,17 @@ class TelegramAdapter:
             await self._translate(update)
         except asyncio.CancelledError:
             raise
-        except (DatabaseError, OSError, NetworkError) as exc:
+        except (DatabaseError, OSError) as exc:
             log.error("telegram: update %s not stored (%s); it will be fetched again", update.update_id, exc)
             return False
+        except TelegramError as exc:
+            if _transient(exc):
+                log.error("telegram: update %s not taken (%s); it will be fetched again", update.update_id, exc)
+                return False
+            # Telegram refused for good (BadRequest is a NetworkError to PTB, but asking again gets
+            # the same answer): fetching the update again would stall every later one for ever.
+            log.error("telegram: update %s skipped: Telegram refused a request it needs (%s)",
+                      update.update_id, exc)
         except Exception:
             # A bug for this one update must not stall every later one.
             log.exception("telegram: update %s failed and is skipped", update.update_id)
@@ -535,6 +554,10 @@ class TelegramAdapter:
             edited = update.edited_message
             if edited.location is not None:
                 await self._assistant.receive(self._live_update(chat, edited, edited.location), source)
+            elif edited.text is not None or edited.caption is not None:
+                # The first version was already answered; running the edit as a new message could
+                # repeat an action, and silence would let the user think the change was read.
+                await self._notice(chat, EDIT_NOT_READ)
             return
         message = update.message
         if message is None:
@@ -643,6 +666,12 @@ class TelegramAdapter:
         except TelegramError as exc:
             log.warning("telegram: could not answer a button press: %s", exc)
 
+    def _reason(self, exc: TelegramError) -> str:
+        """Telegram's words, for the user; a download error may carry the file URL, token included."""
+        token = self._settings.bot_token.get_secret_value() if self._settings.bot_token else ""
+        reason = exc.message.removeprefix("Bad Request: ")
+        return reason.replace(token, "[TELEGRAM_BOT_TOKEN]") if token else reason
+
     async def _notice(self, chat: ChatRef, text: str) -> None:
         await self.application.bot.send_message(int(chat.chat_id), text)
 
@@ -657,8 +686,14 @@ class TelegramAdapter:
             return
         with contextlib.suppress(TelegramError):
             await self.application.bot.send_chat_action(int(chat.chat_id), ChatAction.RECORD_VOICE)
-        file = await self._retrying(voice.get_file)
-        audio = bytes(await self._retrying(file.download_as_bytearray))
+        try:
+            file = await self._retrying(voice.get_file)
+            audio = bytes(await self._retrying(file.download_as_bytearray))
+        except TelegramError as exc:
+            if _transient(exc):
+                raise  # the update is fetched again
+            await self._notice(chat, FETCH_REFUSED.format(what="voice note", reason=self._reason(exc)))
+            return
         if len(audio) > limit:
             await self._notice(chat, VOICE_TOO_BIG.format(size=len(audio), limit=limit))
             return
@@ -696,11 +731,18 @@ class TelegramAdapter:
             kind = AttachmentKind.DOCUMENT
             filename = item.file_name or f"file-{message.message_id}"
             mime = item.mime_type or "application/octet-stream"
-        file = await self._retrying(item.get_file)
-        if file.file_size is not None and file.file_size > limit:
-            await self._notice(chat, FILE_TOO_BIG.format(size=file.file_size, limit=limit))
+        what = "photo" if message.photo else "file"
+        try:
+            file = await self._retrying(item.get_file)
+            if file.file_size is not None and file.file_size > limit:
+                await self._notice(chat, FILE_TOO_BIG.format(size=file.file_size, limit=limit))
+                return
+            data = bytes(await self._retrying(file.download_as_bytearray))
+        except TelegramError as exc:
+            if _transient(exc):
+                raise  # the update is fetched again
+            await self._notice(chat, FETCH_REFUSED.format(what=what, reason=self._reason(exc)))
             return
-        data = bytes(await self._retrying(file.download_as_bytearray))
         if len(data) > limit:
             await self._notice(chat, FILE_TOO_BIG.format(size=len(data), limit=limit))
             return
@@ -709,6 +751,20 @@ class TelegramAdapter:
 
     # -- outbound helpers --------------------------------------------------------------
     async def _send_part(
+        self, chat: ChatRef, part: RenderedPart, markup: InlineKeyboardMarkup | ReplyKeyboardMarkup | None
+    ) -> tuple[Message, int]:
+        try:
+            return await self._send_part_once(chat, part, markup)
+        except TelegramDeliveryError as exc:
+            cause = exc.__cause__
+            if not (part.entities and isinstance(cause, BadRequest) and "entit" in cause.message.lower()):
+                raise  # any other refusal would be refused again: not retried
+            # Telegram objects to the formatting (ours, not the user's words): the answer goes out
+            # plain rather than not at all, since a refused send is lost for good.
+            log.warning("telegram: a formatted message was refused (%s); sending it as plain text", exc)
+            return await self._send_part_once(chat, RenderedPart(part.text), markup)
+
+    async def _send_part_once(
         self, chat: ChatRef, part: RenderedPart, markup: InlineKeyboardMarkup | ReplyKeyboardMarkup | None
     ) -> tuple[Message, int]:
         bot = self.application.bot
@@ -900,6 +956,11 @@ def _command_for_another_bot(message: Message, bot_username: str | None) -> bool
         first is not None and first.type == MessageEntityType.BOT_COMMAND and first.offset == 0
         and parse_command(message, bot_username) is None
     )
+
+
+def _transient(exc: TelegramError) -> bool:
+    """A failure that asking again later can cure: network trouble and flood waits, not a refusal."""
+    return isinstance(exc, RetryAfter) or (isinstance(exc, NetworkError) and not isinstance(exc, BadRequest))
 
 
 def _answer_lost(exc: TimedOut) -> bool:

@@ -72,6 +72,8 @@ TurnListener = Callable[[ChatRef, int], Awaitable[None]]
 # An event cut short by a restart runs again once; a second cut means something in it
 # keeps killing the process, so the user is told instead.
 MAX_ATTEMPTS = 2
+# Telegram's own limit for a command name; longer ones are cut when quoted back.
+MAX_QUOTED_COMMAND = 32
 
 
 @dataclass(frozen=True)
@@ -679,7 +681,10 @@ class Assistant:
     async def _command(self, event: CommandMessage) -> None:
         command = self._commands.get(event.name.lower())
         if command is None:
-            await self.send(event.chat, OutboundMessage(replies.unknown_command(event.name, self.commands)))
+            # The name is the user's text quoted back: a 30,000-character "/xxx…" must get one
+            # short answer, not a flood of message parts.
+            name = event.name if len(event.name) <= MAX_QUOTED_COMMAND else event.name[:MAX_QUOTED_COMMAND] + "…"
+            await self.send(event.chat, OutboundMessage(replies.unknown_command(name, self.commands)))
             return
         await self.send(event.chat, await command.handler(event))
 
