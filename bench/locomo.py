@@ -3,7 +3,8 @@
 Every turn of a conversation becomes one card of that conversation's user (all ten users
 share one SQLite file, so isolation is exercised too); each question is asked through
 `Retriever.search` (the app's recall: both rankers, the question embedded without the names
-that are in a good share of the conversation, the cards of the days the question names, then the second
+that are in a good share of the conversation, the cards naming the usual members of a kind of thing
+the question asks for ("activities", "pets"), the cards of the days the question names, then the second
 round that follows the names in the best cards to cards of the same days, and the lift of cards
 whose subject the question names) and the returned cards map back to turns. No `today` is given,
 so only dates with a year name days (the questions are asked long after the conversations). Reports recall_any@k and
