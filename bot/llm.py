@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import re
 import time
 import uuid
 from collections.abc import Sequence
@@ -22,6 +21,7 @@ from bot.clock import Clock
 from bot.config import LLMSettings
 from bot.errors import ConfigError, ModelError, ModelFailure, ModelGarbage, ModelTimeout, ModelUnavailable
 from memory.db import Database
+from memory.text import valid_text
 
 if TYPE_CHECKING:
     import openai
@@ -347,29 +347,20 @@ def _retry_after(headers: Any) -> float | None:
     return None
 
 
-# Half of a UTF-16 surrogate pair (half an emoji, cut by a server or proxy): valid in a JSON
-# escape, but no UTF-8 exists for it, so neither SQLite nor a messenger would take the answer.
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _valid_text(text: str) -> str:
-    return _LONE_SURROGATE.sub("\ufffd", text)
-
-
 def _valid_json(value: Any) -> Any:
     if isinstance(value, str):
-        return _valid_text(value)
+        return valid_text(value)
     if isinstance(value, list):
         return [_valid_json(item) for item in value]
     if isinstance(value, dict):
-        return {_valid_text(str(key)): _valid_json(item) for key, item in value.items()}
+        return {valid_text(str(key)): _valid_json(item) for key, item in value.items()}
     return value
 
 
 def _valid_arguments(arguments: str) -> str:
     """Arguments whose decoded strings are valid text; untouched (byte for byte, since approvals
     bind to them) unless a lone surrogate is in them, raw or as a JSON escape."""
-    arguments = _valid_text(arguments)
+    arguments = valid_text(arguments)
     if "\\ud" not in arguments.lower():
         return arguments
     try:
@@ -412,7 +403,7 @@ def _parse(response: Any, model: str, latency_ms: int) -> Completion:
             cached_tokens=(details.get("cached_tokens") or 0) if isinstance(details, dict) else 0,
             completion_tokens=counted.get("completion_tokens") or 0,
         )
-    text = _valid_text(message["content"]) if isinstance(message.get("content"), str) else None
+    text = valid_text(message["content"]) if isinstance(message.get("content"), str) else None
     if text is None and not calls:
         raise ModelGarbage("the model returned neither text nor a tool call")
     return Completion(text=text, tool_calls=tuple(calls), usage=usage,

@@ -66,3 +66,13 @@ def normalise_key(text: str) -> str:
     folded = unicodedata.normalize("NFKD", text.casefold())
     stripped = "".join(ch for ch in folded if not unicodedata.combining(ch))
     return " ".join(_WORD.findall(stripped))
+
+
+# Half of a UTF-16 surrogate pair (half an emoji, cut by a server, a proxy or a client's JSON
+# escape): no UTF-8 exists for it, so neither SQLite nor a messenger would take the text.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def valid_text(text: str) -> str:
+    """`text` with every lone surrogate replaced by U+FFFD, so it can be stored and sent."""
+    return _LONE_SURROGATE.sub("\ufffd", text)

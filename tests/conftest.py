@@ -11,6 +11,7 @@ import pytest
 
 from bot.clock import ManualClock
 from memory.db import Database
+from tests.process import BotProcess
 from tests.scripted_model import ScriptedModel
 
 pytest_plugins = ["tests.peers"]
@@ -42,3 +43,12 @@ async def http() -> AsyncIterator[httpx.AsyncClient]:
     """A plain HTTP client for skills under test (no base URL, default timeouts)."""
     async with httpx.AsyncClient() as client:
         yield client
+
+
+@pytest.fixture
+async def bots() -> AsyncIterator[list[BotProcess]]:
+    """Bot processes a test starts; each is stopped (killed if it must be) when the test ends."""
+    started: list[BotProcess] = []
+    yield started
+    for bot in started:
+        await bot.ensure_stopped()

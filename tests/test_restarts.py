@@ -30,14 +30,6 @@ async def api() -> AsyncIterator[FakeBotApi]:
     await server.stop()
 
 
-@pytest.fixture
-async def bots() -> AsyncIterator[list[BotProcess]]:
-    started: list[BotProcess] = []
-    yield started
-    for bot in started:
-        await bot.ensure_stopped()
-
-
 async def _push(api: FakeBotApi, body: str) -> None:
     await api.push(updates.text(OWNER_ID, api.next_message_id(), datetime.now(UTC), body))
 

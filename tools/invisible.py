@@ -16,8 +16,8 @@ def hidden(char: str) -> bool:
 
 
 def reveal(text: str) -> str:
-    """`text` with every hidden character written as ⟨U+XXXX⟩ (a right-to-left override
-    would otherwise turn "exe.txt" into "txt.exe" on screen)."""
+    """`text` with every hidden character written out by its code point (⟨U+202E⟩ for a right-to-left override,
+    which would otherwise turn "exe.txt" into "txt.exe" on screen)."""
     if not any(hidden(char) for char in text):
         return text
     return "".join(f"⟨U+{ord(char):04X}⟩" if hidden(char) else char for char in text)

@@ -11,7 +11,6 @@ running under a live lease (see bot/core/ownership.py for who takes over after a
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -31,6 +30,7 @@ from bot.core.events import (
 )
 from memory.db import Database, Transaction
 from memory.messages import chat_key
+from memory.text import valid_text
 
 # How long a claim holds unless renewed (the heartbeat renews it while the turn runs).
 LEASE = timedelta(minutes=5)
@@ -38,15 +38,6 @@ LEASE = timedelta(minutes=5)
 DEDUPE_WINDOW = timedelta(days=2)
 
 QueuedEvent = TextMessage | VoiceMessage | CommandMessage | AttachmentMessage | ApprovalSettled
-
-# Half of a UTF-16 surrogate pair (a JSON escape from a Matrix client, a terminal's undecodable
-# byte): no UTF-8 exists for it, so SQLite refuses the row and the message would be lost.
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _valid_text(text: str) -> str:
-    return _LONE_SURROGATE.sub("\ufffd", text)
-
 
 class InboxStatus(StrEnum):
     QUEUED = "queued"
@@ -156,7 +147,7 @@ class Inbox:
             " source, received_at) SELECT ?,?,?,?,?,?,?,?,?,? WHERE ? IS NULL OR NOT EXISTS"
             " (SELECT 1 FROM chat_inbox WHERE source = ? AND received_at >= ?) RETURNING id",
             (chat_key(chat), chat.platform.value, chat.chat_id, chat.user_id, chat.kind.value, kind.value,
-             _valid_text(json.dumps(payload, ensure_ascii=False)), data, source, at.isoformat(),
+             valid_text(json.dumps(payload, ensure_ascii=False)), data, source, at.isoformat(),
              source, source, (at - DEDUPE_WINDOW).isoformat()),
         )
         return int(rows[0]["id"]) if rows else None

@@ -519,14 +519,6 @@ async def holding_api() -> AsyncIterator[HoldingBotApi]:
     await server.stop()
 
 
-@pytest.fixture
-async def bots() -> AsyncIterator[list[BotProcess]]:
-    started: list[BotProcess] = []
-    yield started
-    for bot in started:
-        await bot.ensure_stopped()
-
-
 async def _start(bots: list[BotProcess], env_file: Path, tmp_path: Path) -> BotProcess:
     bot = BotProcess(env_file, tmp_path / f"bot{len(bots)}.log")
     await bot.start()
@@ -666,9 +658,8 @@ async def test_f33_a_model_answer_with_a_broken_surrogate_is_still_stored_and_se
 
 async def test_f34_a_message_with_a_broken_surrogate_is_stored_and_answered_not_skipped(tg: Harness) -> None:
     tg.model.respond("Hola.")
-    update = updates.text(OWNER_ID, tg.api.next_message_id(), tg.clock.now(), "placeholder").to_dict()
-    update["message"]["text"] = "hola \ud83d"  # half an emoji: Matrix clients and terminals can send it
-    await tg.api.push(update)
+    # Half an emoji: Matrix clients and terminals can send it.
+    await tg.api.push(updates.text(OWNER_ID, tg.api.next_message_id(), tg.clock.now(), "hola \ud83d"))
     await tg.replies(1, predicate=lambda t: t == "Hola.")
     stored = await tg.db.fetchall("SELECT content FROM messages WHERE role = 'user'")
     assert [r["content"] for r in stored] == ["hola \ufffd"]
