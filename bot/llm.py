@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit, urlunsplit
 
 from bot.clock import Clock
 from bot.config import LLMSettings
 from bot.errors import ConfigError, ModelError, ModelFailure, ModelGarbage, ModelTimeout, ModelUnavailable
+from bot.redaction import shown_url, without_secrets
 from memory.db import Database
 from memory.text import valid_text
 
@@ -223,19 +223,8 @@ class ModelClient:
                                 failure=failure, reason=reason, retry_after=retry_after)
 
     def _scrub(self, text: str) -> str:
-        """A server may echo the key back (e.g. "Incorrect API key provided: sk-…"), and an error may
-        quote the URL with its user and password (a proxy's basic auth): neither ever leaves here."""
-        key = self.settings.api_key.get_secret_value()
-        if len(key) >= 4:
-            text = text.replace(key, "[LLM_API_KEY]")
-        netloc = urlsplit(self.settings.base_url or "").netloc
-        if "@" in netloc:
-            userinfo = netloc.rpartition("@")[0]
-            text = text.replace(userinfo + "@", "")  # the URL as quoted, whatever the password's length
-            password = userinfo.partition(":")[2]
-            if len(password) >= 4:  # quoted on its own (a shorter one would garble every message)
-                text = text.replace(password, "[password]")
-        return text
+        return without_secrets(text, self.settings.api_key.get_secret_value(), self.settings.base_url,
+                               "LLM_API_KEY")
 
     async def _record(
         self,
@@ -272,18 +261,6 @@ _CONTEXT_SIGNS = ("context length", "context_length", "context window", "context
                   "reduce the length")
 _MODEL_SIGNS = ("model_not_found", "does not exist", "not found", "unknown model", "invalid model",
                 "no such model", "model not available")
-
-
-def shown_url(url: str) -> str:
-    """The URL as it may appear in a message or a log: without the user and password in it."""
-    parts = urlsplit(url)
-    if parts.username is None and parts.password is None:
-        return url
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    netloc = f"{host}:{parts.port}" if parts.port is not None else host
-    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def classify_status(status: int, reason: str) -> ModelFailure:

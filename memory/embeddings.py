@@ -22,6 +22,7 @@ import numpy as np
 
 from bot.config import LLMSettings, MemorySettings
 from bot.errors import ConfigError, MayordomoError
+from bot.redaction import without_secrets
 
 log = logging.getLogger(__name__)
 
@@ -221,10 +222,13 @@ class OpenAIEmbedder(_CachingEmbedder):
     """Any OpenAI-compatible `/embeddings` endpoint; the width is learnt from its first answer."""
 
     def __init__(self, base_url: str, api_key: str, model: str, *, dim: int | None = None,
-                 timeout: float = 60.0, cache_size: int = 4096) -> None:
+                 timeout: float = 60.0, cache_size: int = 4096, key_setting: str = "MEMORY_EMBEDDING_API_KEY") -> None:
         super().__init__(cache_size)
         self._model = model
         self._dim = dim
+        self._base_url = base_url
+        self._api_key = api_key
+        self._key_setting = key_setting  # named in place of the key when a server echoes it
         import openai  # only when a remote embedder is configured: it takes seconds to import
 
         self._client = openai.AsyncOpenAI(base_url=base_url, api_key=api_key or "not-needed",
@@ -255,7 +259,8 @@ class OpenAIEmbedder(_CachingEmbedder):
         try:
             response = await self._client.embeddings.create(model=self._model, input=texts)
         except openai.APIError as exc:
-            raise EmbeddingError(f"the embeddings endpoint failed: {type(exc).__name__}: {exc}") from exc
+            reason = without_secrets(str(exc), self._api_key, self._base_url, self._key_setting)[:300]
+            raise EmbeddingError(f"the embeddings endpoint failed: {type(exc).__name__}: {reason}") from exc
         rows = sorted(response.data, key=lambda item: item.index)
         vectors = [np.asarray(row.embedding, dtype=np.float32) for row in rows]
         widths = {len(vector) for vector in vectors}
@@ -320,7 +325,9 @@ async def build_embedder(memory: MemorySettings, llm: LLMSettings) -> Embedder:
     base_url = memory.embedding_base_url or llm.base_url
     if not base_url:
         raise ConfigError("MEMORY_EMBEDDING_BASE_URL: expected the URL of an /embeddings API (it is empty)")
-    key = memory.embedding_api_key.get_secret_value() or llm.api_key.get_secret_value()
-    embedder = OpenAIEmbedder(base_url, key, memory.embedding_model, timeout=llm.effective_timeout)
+    own_key = memory.embedding_api_key.get_secret_value()
+    key = own_key or llm.api_key.get_secret_value()
+    embedder = OpenAIEmbedder(base_url, key, memory.embedding_model, timeout=llm.effective_timeout,
+                              key_setting="MEMORY_EMBEDDING_API_KEY" if own_key else "LLM_API_KEY")
     await embedder.probe()
     return embedder

@@ -50,6 +50,7 @@ class ScriptedModel:
         self.embedding_requests: list[dict[str, Any]] = []
         self.responder: Responder | None = None
         self.embedder: Callable[[list[str]], list[list[float]]] | None = None
+        self.embedding_failures: deque[tuple[int, str]] = deque()  # (status, message), answered in turn
         self._ids = itertools.count(1)
         self._runner: web.AppRunner | None = None
         self.base_url = ""
@@ -192,6 +193,9 @@ class ScriptedModel:
         body = await request.json()
         self.embedding_requests.append(body)
         texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+        if self.embedding_failures:
+            status, message = self.embedding_failures.popleft()
+            return web.json_response({"error": {"message": message, "type": "scripted"}}, status=status)
         if self.embedder is None:
             return web.json_response({"error": {"message": "no embedder set"}}, status=599)
         vectors = self.embedder(texts)

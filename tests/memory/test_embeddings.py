@@ -107,3 +107,19 @@ async def test_a_short_query_does_not_wait_for_a_long_text_another_chat_embeds()
     await embed("short", "hola")
     await long
     assert finished == ["short", "long"]
+
+
+async def test_an_endpoint_error_names_the_setting_and_never_shows_the_key_or_url_password(
+        model: ScriptedModel) -> None:
+    from memory.embeddings import EmbeddingError
+
+    key, password = "sk-embed-9f8e7d6c5b4a", "hunter2-proxy"
+    url = model.base_url.replace("://", f"://owner:{password}@")
+    embedder = OpenAIEmbedder(url, key, "m", key_setting="MEMORY_EMBEDDING_API_KEY")
+    model.embedding_failures.append((401, f"Incorrect API key provided: {key}. Proxy {url} refused."))
+    with pytest.raises(EmbeddingError) as caught:
+        await embedder.embed(["hola"], is_query=False)
+    await embedder.close()
+    shown = str(caught.value)
+    assert "401" in shown and "[MEMORY_EMBEDDING_API_KEY]" in shown
+    assert key not in shown and password not in shown and "owner:" not in shown
