@@ -393,6 +393,10 @@ class MatrixAdapter:
                 log.exception("Matrix sync failed; retrying in %.0f s", _RESYNC_BACKOFF_SECONDS)
                 await self._clock.sleep(_RESYNC_BACKOFF_SECONDS)
 
+    def _no_longer_private(self, room_id: str) -> bool:
+        room = self._require_client().rooms.get(room_id)
+        return room is not None and room.member_count > 2
+
     def _require_client(self) -> AsyncClient:
         if self._client is None:
             raise ConfigError("the Matrix adapter is not started")
@@ -400,6 +404,14 @@ class MatrixAdapter:
 
     # -- Messenger -------------------------------------------------------------------
     async def send(self, chat: ChatRef, message: OutboundMessage) -> SentMessage | None:
+        if chat.kind is ChatKind.PRIVATE and self._no_longer_private(chat.chat_id):
+            # The owner's direct room gained (or invited) someone since it was last seen: a diary
+            # or an answer meant for the owner alone must not reach them.
+            reason = f"the room {chat.chat_id} is no longer a direct room (others joined or were invited)"
+            if message.delivery_id:
+                raise DeliveryError(f"Matrix: {reason}", permanent=True)
+            log.error("Matrix: message not sent: %s", reason)
+            return None
         text = message.text
         if message.suggestions:
             text += "\n\n" + " · ".join(f"_{s}_" for s in message.suggestions)
