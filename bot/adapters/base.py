@@ -15,6 +15,9 @@ APPROVAL_OUTCOME_LABELS = {
     ApprovalOutcome.PENDING: "⏳ Waiting for your answer.",
 }
 
+EDIT_NOT_READ = ("I saw you edited a message. I only read messages as they are first sent, not later edits, so I "
+                 "went by the original. If the change matters, send it again as a new message.")
+
 DECISION_NOTICES = {
     DecisionResult.ACCEPTED: "Got it.",
     DecisionResult.ACCEPTED_ALWAYS: "Got it; I won't ask again for this (/permissions to undo).",

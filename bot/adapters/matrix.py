@@ -46,7 +46,7 @@ from nio import (
     WhoamiError,
 )
 
-from bot.adapters.base import APPROVAL_OUTCOME_LABELS, DECISION_NOTICES, always_label
+from bot.adapters.base import APPROVAL_OUTCOME_LABELS, DECISION_NOTICES, EDIT_NOT_READ, always_label
 from bot.adapters.matrix_cross_signing import CrossSigning, CrossSigningOutcome, CrossSigningSecrets
 from bot.adapters.matrix_key_verification import KeyVerifications
 from bot.adapters.matrix_location import (
@@ -726,7 +726,12 @@ class MatrixAdapter:
             return
         relation = content.get("m.relates_to") or {}
         if relation.get("rel_type") == "m.replace":
-            return  # an edit of an earlier message does not start a new turn
+            # An edit does not start a new turn (the first version was already acted on, and running
+            # it again could repeat an action); silence would let the owner think the change was read.
+            if sender in self._allowed and room.member_count <= 2 and content.get("msgtype") in ("m.text", "m.emote"):
+                await self._receipt(room.room_id, event.event_id)
+                await self.send(chat, OutboundMessage(EDIT_NOT_READ, MessageKind.NOTICE))
+            return
         msgtype = content.get("msgtype")
         if not allowed:
             await self._refuse(room, sender, content)

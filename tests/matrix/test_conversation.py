@@ -146,3 +146,26 @@ async def test_an_encrypted_voice_note_is_decrypted_and_transcribed(world: Matri
     # The adapter's download really decrypts: the bytes are the ones Alice recorded.
     assert await bot.adapter.download_media(content) == audio
     assert "url" not in content and "file" in content
+
+
+async def test_an_edit_is_not_run_again_and_the_owner_is_told_it_was_not_read(world: MatrixWorld) -> None:
+    from bot.adapters.base import EDIT_NOT_READ
+
+    alice = await world.human("alice")
+    bot = await world.bot(allowed=[alice.client.user_id])
+    room = await alice.create_room([bot.user_id], encrypted=False)
+    await alice.wait_joined(room, bot.user_id)
+    world.model.respond("Apuntado.")
+    first = await alice.say(room, "apunta pan")
+    await alice.message_from(bot.user_id, room)
+    calls = len(world.model.requests)
+
+    mark = alice.mark
+    await alice.say(room, "* apunta pan y leche", **{
+        "m.new_content": {"msgtype": "m.text", "body": "apunta pan y leche"},
+        "m.relates_to": {"rel_type": "m.replace", "event_id": first},
+    })
+    notice = await alice.message_from(bot.user_id, room, after=mark)
+
+    assert notice.body == EDIT_NOT_READ and notice.content["msgtype"] == "m.notice"
+    assert len(world.model.requests) == calls  # the edit did not start a turn
