@@ -81,5 +81,14 @@ class DeliveryError(MayordomoError):
         self.uncertain = uncertain
 
 
+class FetchError(MayordomoError):
+    """A messenger did not hand over a file it announced; the message is for the user (written
+    by the adapter, no secret). `transient`: asking again later may work (network, flood wait)."""
+
+    def __init__(self, message: str, *, transient: bool = False) -> None:
+        super().__init__(message)
+        self.transient = transient
+
+
 class StartupError(MayordomoError):
     """A part could not start (a messenger unreachable, a token rejected); the message says which."""

@@ -9,8 +9,10 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -189,6 +191,54 @@ async def test_kill_9_mid_turn_after_a_write_tells_the_user_instead_of_repeating
     assert len(told) == 1 and "notes_append" in told[0]
     assert len(calls) == 2  # not run again: the note got milk once
     assert (notes / "shopping.md").read_text(encoding="utf-8").count("milk") == 1
+
+
+@dataclass
+class HeldFilesBotApi(FakeBotApi):
+    """File downloads wait until `opened` is set (a voice note on a bad link)."""
+
+    opened: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def _download(self, request: Any) -> Any:
+        await self.opened.wait()
+        return await super()._download(request)
+
+
+async def test_kill_9_while_a_voice_note_downloads_fetches_it_again_and_answers_once(
+        tmp_path: Path, model: ScriptedModel, bots: list[BotProcess]) -> None:
+    api = HeldFilesBotApi()
+    await api.start()
+    try:
+        echo = EchoModel(model)
+        env_file = write_env(tmp_path, api, model, LLM_TRANSCRIPTION_MODEL="scripted-whisper")
+        db_file = tmp_path / "data" / "mayordomo.sqlite3"
+        first = await _start(bots, env_file, tmp_path)
+        await wait_until_polling(api)
+        file_id = api.add_file(b"OggS held audio", "voice/file.oga")
+        update_id = await api.push(updates.voice(OWNER_ID, api.next_message_id(), datetime.now(UTC), file_id, 15))
+        await api.wait_for("getFile", within=WAIT)
+        # The update is confirmed to Telegram while its download hangs: only the inbox has it now.
+        await api.wait_for("getUpdates", lambda c: int(c.params.get("offset") or 0) > update_id, within=WAIT)
+        rows = read_db(db_file, "SELECT kind, status FROM chat_inbox")
+        assert [(r["kind"], r["status"]) for r in rows] == [("file_to_fetch", "running")], first.log()
+        first.kill()
+        await first.wait()
+        assert model.transcription_requests == [] and _replies(api) == []
+
+        model.transcript("hola")
+        api.opened.set()
+        polls = len(api.calls_to("getUpdates"))
+        second = await _start(bots, env_file, tmp_path)
+        await wait_until_polling(api, after=polls)
+        assert await _all_settled(api, ["hola"]) == ["hola"], second.log()
+        await asyncio.sleep(1.0)  # time for a second answer, if there were one
+        assert _replies(api) == ["🎙️ hola", "echo: hola"]
+        assert echo.turns == ["hola"] and len(model.transcription_requests) == 1
+        assert len(api.calls_to("getFile")) == 2  # asked again by the new process
+        rows = read_db(db_file, "SELECT kind, status, attempts FROM chat_inbox")
+        assert [(r["kind"], r["status"], r["attempts"]) for r in rows] == [("file_to_fetch", "done", 2)]
+    finally:
+        await api.stop()
 
 
 @pytest.mark.parametrize("problem", ["closed port", "rejected token"])

@@ -9,6 +9,8 @@ Device keys, Olm/Megolm sessions and the sync token live in `MATRIX_STORE_PATH`;
 device id is kept there too, so a restart logs in as the same device and still decrypts.
 The sync token is saved only after every event of its sync was handled (stored in the
 core's inbox), never before as nio would: a crash makes the homeserver send them again.
+A media event is stored unfetched (a FileToFetch holding its URL and keys) and downloaded
+by its chat's worker through `fetch`, so one slow download holds up no other room.
 """
 
 from __future__ import annotations
@@ -57,7 +59,17 @@ from bot.adapters.matrix_location import (
     location_from_beacon,
     location_from_message,
 )
-from bot.adapters.matrix_media import MatrixMediaError, MediaTooLarge, audio_filename, fetch, media_ref, mime_type_of
+from bot.adapters.matrix_media import (
+    MatrixMediaError,
+    MediaTooLarge,
+    audio_filename,
+    check_declared,
+    download,
+    media_handle,
+    media_ref,
+    mime_type_of,
+    ref_of_handle,
+)
 from bot.adapters.matrix_render import (
     CHUNK_CHARS,
     NO_PREVIEWS,
@@ -73,11 +85,11 @@ from bot.core.approvals import ApprovalOutcome, ApprovalRequest, DecisionResult
 from bot.core.assistant import Assistant
 from bot.core.events import (
     ApprovalDecision,
-    AttachmentKind,
-    AttachmentMessage,
     ChatKind,
     ChatRef,
     CommandMessage,
+    FileKind,
+    FileToFetch,
     InboundEvent,
     LocationShared,
     MessageKind,
@@ -86,9 +98,8 @@ from bot.core.events import (
     Progress,
     SentMessage,
     TextMessage,
-    VoiceMessage,
 )
-from bot.errors import ConfigError, DeliveryError, MayordomoError
+from bot.errors import ConfigError, DeliveryError, FetchError, MayordomoError
 from memory.db import Database
 
 log = logging.getLogger(__name__)
@@ -118,8 +129,9 @@ MEDIA_UNREADABLE = "I could not read that {what}: {reason}. I did not keep it."
 # nio hands over an event that fails its schema (a file without its key) as a BadEvent: it is
 # routed too, so its sender hears why it was not read.
 _ROOM_EVENTS = (Event, BadEvent)
-# What each media msgtype becomes for the core; the noun names it in a refusal.
-_ATTACHMENT_KINDS = {"m.image": (AttachmentKind.PHOTO, "photo"), "m.file": (AttachmentKind.DOCUMENT, "file")}
+# What each media msgtype becomes for the core, and the noun that names it in a refusal.
+_MEDIA_KINDS = {"m.audio": FileKind.VOICE, "m.image": FileKind.PHOTO, "m.file": FileKind.DOCUMENT}
+_WHAT = {FileKind.VOICE: "audio", FileKind.PHOTO: "photo", FileKind.DOCUMENT: "file"}
 
 
 class MatrixSendError(MayordomoError):
@@ -145,6 +157,13 @@ class _Undecryptable:
     room_id: str
     event: MegolmEvent
     syncs: int = 0
+
+
+def _refusal(what: str, exc: MatrixMediaError) -> str:
+    """What the sender is told about media that was not read."""
+    if isinstance(exc, MediaTooLarge):
+        return FILE_TOO_BIG.format(size=exc.size, limit=exc.limit)
+    return MEDIA_UNREADABLE.format(what=what, reason=exc)
 
 
 def _variant_free(key: str) -> str:
@@ -232,6 +251,8 @@ class MatrixAdapter:
         self._verifications = KeyVerifications(client, self._put, self._clock, self._allowed, signer.master_public)
         client.add_event_callback(self._on_invite, InviteMemberEvent)  # type: ignore[arg-type]
         client.add_to_device_callback(self._on_to_device, UnknownToDeviceEvent)  # type: ignore[arg-type]
+        # Before the first sync: a resumed one stores media events for the workers to fetch.
+        self._assistant.add_file_fetcher(self.platform, self)
         resumed = bool(client.loaded_sync_token)
         if resumed:
             # Events that arrived while we were down are answered; a first-ever sync is history.
@@ -747,10 +768,8 @@ class MatrixAdapter:
             await self._on_text(room, chat, event, content)
         elif room.member_count > 2:
             return  # media in a group is not addressed to the bot
-        elif msgtype == "m.audio":
-            await self._on_audio(chat, event, content)
-        elif msgtype in _ATTACHMENT_KINDS:
-            await self._on_attachment(chat, event, content, *_ATTACHMENT_KINDS[msgtype])
+        elif msgtype in _MEDIA_KINDS:
+            await self._on_media(chat, event, content, _MEDIA_KINDS[msgtype])
         elif msgtype != "m.notice":
             await self._receipt(room.room_id, event.event_id)
             await self.send(chat, OutboundMessage(UNSUPPORTED, MessageKind.ERROR))
@@ -809,46 +828,44 @@ class MatrixAdapter:
                 return True, text[match.end():]
         return True, text
 
-    async def _on_audio(self, chat: ChatRef, event: Event | BadEvent, content: dict[str, Any]) -> None:
-        """A voice note: downloaded (and decrypted) here, transcribed by the core."""
-        await self._receipt(chat.chat_id, event.event_id)
+    async def _on_media(self, chat: ChatRef, event: Event | BadEvent, content: dict[str, Any],
+                        kind: FileKind) -> None:
+        """A voice note, photo or file: checked as declared, then stored unfetched; the chat's
+        worker downloads (and decrypts) it through `fetch`, so a slow one holds up no other room."""
+        what = _WHAT[kind]
         try:
             ref = media_ref(content)
-            audio = await fetch(self._require_client(), ref, self._settings.max_file_bytes)
-        except MatrixMediaError as exc:
-            await self._refuse_media(chat, "audio", exc)
-            return
-        await self._assistant.receive(
-            VoiceMessage(chat, audio, filename=audio_filename(ref), message_id=event.event_id), event.event_id)
-
-    async def _on_attachment(self, chat: ChatRef, event: Event | BadEvent, content: dict[str, Any],
-                             kind: AttachmentKind, what: str) -> None:
-        """A photo or a file: checked as declared, downloaded (and decrypted), then the core's.
-
-        It is fetched before the sync that brought it is acknowledged, and stored with it."""
-        try:
-            ref = media_ref(content)
-            data = await fetch(self._require_client(), ref, self._settings.max_file_bytes)
+            check_declared(ref, self._settings.max_file_bytes)
         except MatrixMediaError as exc:
             await self._receipt(chat.chat_id, event.event_id)
             await self._refuse_media(chat, what, exc)
             return
-        name = ref.filename or f"{what}-{event.event_id.lstrip('$')[:12]}"
-        fallback = "image/jpeg" if kind is AttachmentKind.PHOTO else "application/octet-stream"
-        attachment = AttachmentMessage(chat, kind, data, name, mime_type_of(ref, name, fallback), ref.caption,
-                                       event.event_id)
-        await self._assistant.receive(attachment, event.event_id)
+        if kind is FileKind.VOICE:
+            name, mime, caption = audio_filename(ref), ref.mime_type or "audio/ogg", ""
+        else:
+            name = ref.filename or f"{what}-{event.event_id.lstrip('$')[:12]}"
+            fallback = "image/jpeg" if kind is FileKind.PHOTO else "application/octet-stream"
+            mime, caption = mime_type_of(ref, name, fallback), ref.caption
+        await self._assistant.receive(FileToFetch(chat, kind, media_handle(content), name, mime, caption,
+                                                  event.event_id, ref.declared_size), event.event_id)
         await self._receipt(chat.chat_id, event.event_id)
+
+    async def fetch(self, file: FileToFetch) -> bytes:
+        """The bytes of a media message stored unfetched (the core's FileFetcher), decrypted when
+        it came encrypted; FetchError says why not, in the words a refusal at sync time used."""
+        try:
+            return await download(self._require_client(), ref_of_handle(file.ref), self._settings.max_file_bytes)
+        except MatrixMediaError as exc:
+            # nio itself waits out rate limits and dropped connections; what is left is an answer.
+            raise FetchError(_refusal(_WHAT[file.kind], exc)) from None
 
     async def _refuse_media(self, chat: ChatRef, what: str, exc: MatrixMediaError) -> None:
         log.info("Matrix: %s from %s not read: %s", what, chat.user_id, exc)
-        text = (FILE_TOO_BIG.format(size=exc.size, limit=exc.limit) if isinstance(exc, MediaTooLarge)
-                else MEDIA_UNREADABLE.format(what=what, reason=exc))
-        await self.send(chat, OutboundMessage(text, MessageKind.ERROR))
+        await self.send(chat, OutboundMessage(_refusal(what, exc), MessageKind.ERROR))
 
     async def download_media(self, content: dict[str, Any]) -> bytes:
         """The bytes of a media message, decrypted when it came as an encrypted file."""
-        return await fetch(self._require_client(), media_ref(content), self._settings.max_file_bytes)
+        return await download(self._require_client(), media_ref(content), self._settings.max_file_bytes)
 
     async def _on_location(self, chat: ChatRef, event: Event | BadEvent, content: dict[str, Any], *,
                            beacon: bool) -> None:

@@ -2,12 +2,14 @@
 
 An encrypted room carries `file` (url, AES-CTR key, iv, SHA-256 of the ciphertext); an
 unencrypted one carries `url`. What an event declares is read and checked before anything is
-downloaded; nio downloads and decrypts (its `decrypt_attachment` checks the hash first).
+downloaded; nio downloads and decrypts (its `decrypt_attachment` checks the hash first). The
+download happens later, in the chat's worker: until then the event's `media_handle` is stored.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import mimetypes
 import re
 from dataclasses import dataclass
@@ -87,6 +89,26 @@ def media_ref(content: dict[str, Any]) -> MediaRef:
                     filename, caption)
 
 
+def media_handle(content: dict[str, Any]) -> str:
+    """What finds (and decrypts) a media event's bytes, as text to store until they are fetched."""
+    return json.dumps({key: content[key] for key in ("url", "file", "info") if key in content})
+
+
+def ref_of_handle(handle: str) -> MediaRef:
+    """The MediaRef a stored `media_handle` stands for."""
+    try:
+        content = json.loads(handle)
+    except ValueError:
+        raise MatrixMediaError("its stored description is unreadable") from None
+    return media_ref(content if isinstance(content, dict) else {})
+
+
+def check_declared(ref: MediaRef, limit: int) -> None:
+    """Refuse, before any download, a file whose declared size is over `limit`."""
+    if ref.declared_size is not None and ref.declared_size > limit:
+        raise MediaTooLarge(ref.declared_size, limit)
+
+
 def _name_and_caption(content: dict[str, Any]) -> tuple[str, str]:
     """Spec 1.10 captions: with `filename` set and different, `body` is a caption."""
     body = content.get("body")
@@ -110,11 +132,10 @@ def audio_filename(ref: MediaRef) -> str:
     return "voice." + _AUDIO_EXTENSIONS.get(ref.mime_type, "ogg")
 
 
-async def fetch(client: AsyncClient, ref: MediaRef, limit: int) -> bytes:
+async def download(client: AsyncClient, ref: MediaRef, limit: int) -> bytes:
     """The media's bytes, decrypted when it came encrypted; a declared size over `limit` is
     refused before anything is downloaded."""
-    if ref.declared_size is not None and ref.declared_size > limit:
-        raise MediaTooLarge(ref.declared_size, limit)
+    check_declared(ref, limit)
     response = await client.download(mxc=ref.url)
     if not isinstance(response, DownloadResponse) or not isinstance(response.body, bytes):
         raise MatrixMediaError(f"the download failed ({getattr(response, 'message', response)})")

@@ -6,7 +6,10 @@ sends back. The adapter drives getUpdates itself, because PTB's Updater moves th
 (which tells Telegram an update was received) before its handlers run: here the offset
 moves past an update only once the core has stored it, so a crash loses nothing and a
 redelivered update is recognised by its id. The core works through what it stored, so
-polling (and button presses) go on while a turn runs or waits for an approval.
+polling (and button presses) go on while a turn runs or waits for an approval. A voice note,
+photo or file is stored as a FileToFetch (its file_id, after the checks that need no
+download) and downloaded by its chat's worker through `fetch`: a slow download holds up
+only its own chat, and the update is acknowledged at once.
 Long polling by default; a webhook server (aiohttp) when TELEGRAM_WEBHOOK_URL is set,
 which answers Telegram only after the update is stored.
 """
@@ -31,13 +34,11 @@ from aiohttp import web
 from telegram import (
     BotCommand,
     CallbackQuery,
-    Document,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     KeyboardButton,
     LinkPreviewOptions,
     Message,
-    PhotoSize,
     ReplyKeyboardMarkup,
     Update,
     User,
@@ -57,7 +58,7 @@ from telegram.ext import Application, ApplicationBuilder, Defaults
 from telegram.request import RequestData
 from telegram.warnings import PTBDeprecationWarning
 
-from bot.adapters.base import APPROVAL_OUTCOME_LABELS, DECISION_NOTICES, always_label
+from bot.adapters.base import APPROVAL_OUTCOME_LABELS, DECISION_NOTICES, EDIT_NOT_READ, always_label
 from bot.adapters.telegram_render import (
     MAX_DESCRIPTION_CHARS,
     SHOW_ALL,
@@ -79,6 +80,8 @@ from bot.core.events import (
     ChatKind,
     ChatRef,
     CommandMessage,
+    FileKind,
+    FileToFetch,
     InboundEvent,
     Location,
     LocationShared,
@@ -88,9 +91,8 @@ from bot.core.events import (
     Progress,
     SentMessage,
     TextMessage,
-    VoiceMessage,
 )
-from bot.errors import ConfigError, DatabaseError, DeliveryError, StartupError
+from bot.errors import ConfigError, DatabaseError, DeliveryError, FetchError, StartupError
 from memory.db import Database
 
 log = logging.getLogger(__name__)
@@ -131,8 +133,9 @@ TOO_MANY_FILES = "I take up to {limit} photos or files per message; the rest of 
 MAX_REMEMBERED_ALBUMS = 1_000
 VOICE_TOO_BIG = "That voice note is too large for me ({size:,} bytes; the limit is {limit:,})."
 FETCH_REFUSED = "Telegram would not hand me that {what} ({reason}), so I could not keep it. Please send it again."
-EDIT_NOT_READ = ("I saw you edited a message. I only read messages as they are first sent, not later edits, so I "
-                 "went by the original. If the change matters, send it again as a new message.")
+FETCH_FAILED = ("Telegram did not hand me that {what} even after I tried for a few minutes ({reason}), so I could "
+                "not keep it. Please send it again.")
+_WHAT = {FileKind.VOICE: "voice note", FileKind.PHOTO: "photo", FileKind.DOCUMENT: "file"}
 SHARE_LOCATION = "📍 Share my location"
 APPROVAL_HEADER = "Approval needed"
 APPROVAL_FOOTER = "Answer within {minutes} min; no answer means no."
@@ -306,6 +309,7 @@ class TelegramAdapter:
         self._app = app
         self._bot_username = app.bot.username
         self._assistant.add_messenger(self)
+        self._assistant.add_file_fetcher(self.platform, self)
         await self._set_commands()
         if settings.webhook_url:
             await self._start_webhook()
@@ -675,37 +679,27 @@ class TelegramAdapter:
     async def _notice(self, chat: ChatRef, text: str) -> None:
         await self.application.bot.send_message(int(chat.chat_id), text)
 
-    # -- voice -------------------------------------------------------------------------
+    # -- voice notes, photos and files ---------------------------------------------------
     async def _voice(self, chat: ChatRef, message: Message, source: str) -> None:
-        """Fetch the audio before the update is acknowledged, then hand it over to be stored."""
+        """Check the declared size; the audio is stored as a FileToFetch, fetched by the chat's worker."""
         voice = message.voice
         assert voice is not None
         limit = self._settings.max_voice_bytes
         if voice.file_size is not None and voice.file_size > limit:
             await self._notice(chat, VOICE_TOO_BIG.format(size=voice.file_size, limit=limit))
             return
-        with contextlib.suppress(TelegramError):
-            await self.application.bot.send_chat_action(int(chat.chat_id), ChatAction.RECORD_VOICE)
-        try:
-            file = await self._retrying(voice.get_file)
-            audio = bytes(await self._retrying(file.download_as_bytearray))
-        except TelegramError as exc:
-            if _transient(exc):
-                raise  # the update is fetched again
-            await self._notice(chat, FETCH_REFUSED.format(what="voice note", reason=self._reason(exc)))
-            return
-        if len(audio) > limit:
-            await self._notice(chat, VOICE_TOO_BIG.format(size=len(audio), limit=limit))
-            return
-        extension = (voice.mime_type or "audio/ogg").rsplit("/", 1)[-1]
+        mime = voice.mime_type or "audio/ogg"
+        extension = mime.rsplit("/", 1)[-1]
         filename = f"voice.{'ogg' if extension in ('ogg', 'opus', 'oga') else extension}"
-        await self._assistant.receive(VoiceMessage(chat, audio, filename, str(message.message_id)), source)
+        await self._assistant.receive(FileToFetch(chat, FileKind.VOICE, voice.file_id, filename, mime,
+                                                  message_id=str(message.message_id),
+                                                  declared_size=voice.file_size), source)
 
-    # -- photos and files --------------------------------------------------------------
     async def _attachment(self, chat: ChatRef, message: Message, source: str) -> None:
-        """Check what Telegram declares (size, album count) before downloading anything.
+        """Check what Telegram declares (size, album count) without downloading anything.
 
-        The file is fetched before the update is acknowledged and stored with it."""
+        The update is stored with the file's id, not its bytes: the chat's worker fetches
+        them (`fetch`) after the update is acknowledged."""
         settings = self._settings
         declared = message.photo[-1] if message.photo else message.document  # the largest photo size
         assert declared is not None
@@ -721,33 +715,39 @@ class TelegramAdapter:
                 if self._albums[group] == settings.max_files_per_message + 1:
                     await self._notice(chat, TOO_MANY_FILES.format(limit=settings.max_files_per_message))
                 return
-        limit = self._settings.max_file_bytes
         if message.photo:
-            item: PhotoSize | Document = message.photo[-1]
-            kind, filename, mime = AttachmentKind.PHOTO, f"photo-{message.message_id}.jpg", "image/jpeg"
+            kind, filename, mime = FileKind.PHOTO, f"photo-{message.message_id}.jpg", "image/jpeg"
         else:
             assert message.document is not None
-            item = message.document
-            kind = AttachmentKind.DOCUMENT
-            filename = item.file_name or f"file-{message.message_id}"
-            mime = item.mime_type or "application/octet-stream"
-        what = "photo" if message.photo else "file"
+            kind = FileKind.DOCUMENT
+            filename = message.document.file_name or f"file-{message.message_id}"
+            mime = message.document.mime_type or "application/octet-stream"
+        await self._assistant.receive(FileToFetch(chat, kind, declared.file_id, filename, mime, message.caption or "",
+                                                  str(message.message_id), declared.file_size), source)
+
+    async def fetch(self, file: FileToFetch) -> bytes:
+        """The bytes of a file stored unfetched (the core's FileFetcher), checked against the
+        limit as getFile states it and as they came; FetchError says why not, for the user."""
+        voice = file.kind is FileKind.VOICE
+        limit = self._settings.max_voice_bytes if voice else self._settings.max_file_bytes
+        too_big = VOICE_TOO_BIG if voice else FILE_TOO_BIG
+        bot = self.application.bot
+        if voice:
+            with contextlib.suppress(TelegramError):
+                await bot.send_chat_action(int(file.chat.chat_id), ChatAction.RECORD_VOICE)
         try:
-            file = await self._retrying(item.get_file)
-            if file.file_size is not None and file.file_size > limit:
-                await self._notice(chat, FILE_TOO_BIG.format(size=file.file_size, limit=limit))
-                return
-            data = bytes(await self._retrying(file.download_as_bytearray))
+            found = await self._retrying(lambda: bot.get_file(file.ref))
+            if found.file_size is not None and found.file_size > limit:
+                raise FetchError(too_big.format(size=found.file_size, limit=limit))
+            data = bytes(await self._retrying(found.download_as_bytearray))
         except TelegramError as exc:
+            what, reason = _WHAT[file.kind], self._reason(exc)
             if _transient(exc):
-                raise  # the update is fetched again
-            await self._notice(chat, FETCH_REFUSED.format(what=what, reason=self._reason(exc)))
-            return
+                raise FetchError(FETCH_FAILED.format(what=what, reason=reason), transient=True) from None
+            raise FetchError(FETCH_REFUSED.format(what=what, reason=reason)) from None
         if len(data) > limit:
-            await self._notice(chat, FILE_TOO_BIG.format(size=len(data), limit=limit))
-            return
-        await self._assistant.receive(AttachmentMessage(chat, kind, data, filename, mime, message.caption or "",
-                                                        str(message.message_id)), source)
+            raise FetchError(too_big.format(size=len(data), limit=limit))
+        return data
 
     # -- outbound helpers --------------------------------------------------------------
     async def _send_part(

@@ -35,6 +35,7 @@ from bot.core.events import (
     AttachmentMessage,
     ChatRef,
     CommandMessage,
+    FileToFetch,
     InboundEvent,
     Location,
     LocationShared,
@@ -47,6 +48,7 @@ from bot.core.events import (
     TextMessage,
     VoiceMessage,
 )
+from bot.core.fetching import FileFetcher, as_message, fetch_patiently
 from bot.core.images import IMAGE_SUFFIXES, ImageError, data_url, downscaled_jpeg
 from bot.core.inbox import Inbox, InboxItem, InboxStatus, QueuedEvent
 from bot.core.language import detect_language
@@ -58,7 +60,7 @@ from bot.core.prompt import PromptSource
 from bot.core.routing import SkillRouter, ToolExposure
 from bot.core.routing.toolset import ConversationToolSets
 from bot.core.turn import NOT_KEPT, Parked, TurnAttachment, TurnDeps, TurnOutcome, TurnRunner
-from bot.errors import ConfigError, ModelError
+from bot.errors import ConfigError, FetchError, ModelError
 from memory.attachments import AttachmentStore
 from memory.locations import LocationStore
 from memory.messages import ChatDirectory, MessageStore, chat_key
@@ -96,6 +98,7 @@ class Assistant:
         self.prompt_sources: list[PromptSource] = []
         self.turn_listeners: list[TurnListener] = []
         self._messengers: dict[Platform, Messenger] = {}
+        self._fetchers: dict[Platform, FileFetcher] = {}
         self._commands: dict[str, _Command] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._runner = TurnRunner(TurnDeps(
@@ -132,6 +135,10 @@ class Assistant:
         with contextlib.suppress(RuntimeError):  # no event loop yet: nothing can have waited
             asyncio.get_running_loop()
             self._in_background(self.outbox.platform_ready(messenger.platform))
+
+    def add_file_fetcher(self, platform: Platform, fetcher: FileFetcher) -> None:
+        """How the chats' workers download the files this platform's adapter stored unfetched."""
+        self._fetchers[platform] = fetcher
 
     def messenger(self, platform: Platform) -> Messenger:
         try:
@@ -345,6 +352,8 @@ class Assistant:
                 await self._voice(event, item)
             elif isinstance(event, AttachmentMessage):
                 await self._attachment(event, item)
+            elif isinstance(event, FileToFetch):
+                await self._file(event, item)
             else:
                 await self._text(event.chat, event.text, item)
         except Exception:
@@ -640,6 +649,24 @@ class Assistant:
         note = replies.document_note(event.filename, attachment_id, len(event.data),
                                      core.attachment_text_chars if cut else None)
         return TurnAttachment(note=note, document_text=text)
+
+    async def _file(self, event: FileToFetch, item: InboxItem) -> None:
+        """Download what the messenger announced, here in the chat's own worker (other chats go
+        on meanwhile), then handle it like a voice note or file that came with its bytes."""
+        fetcher = self._fetchers.get(event.chat.platform)
+        if fetcher is None:
+            raise ConfigError(f"no adapter is running for {event.chat.platform.value} to fetch the file from")
+        try:
+            data = await fetch_patiently(fetcher, event, self.deps.clock)
+        except FetchError as exc:
+            log.warning("a %s from %s was not fetched: %s", event.kind.value, event.chat.user_key, exc)
+            await self.send(event.chat, OutboundMessage(str(exc), MessageKind.ERROR))
+            return
+        message = as_message(event, data)
+        if isinstance(message, VoiceMessage):
+            await self._voice(message, item)
+        else:
+            await self._attachment(message, item)
 
     async def _voice(self, event: VoiceMessage, item: InboxItem) -> None:
         lang = detect_language("", self.deps.settings.core.language)

@@ -132,8 +132,35 @@ class AttachmentMessage:
     message_id: str | None = None
 
 
+class FileKind(StrEnum):
+    """What a file the messenger announced becomes once fetched: a voice note or an attachment."""
+
+    VOICE = "voice"
+    PHOTO = "photo"
+    DOCUMENT = "document"
+
+
+@dataclass(frozen=True)
+class FileToFetch:
+    """A voice note, photo or file the messenger announced but did not hand over yet.
+
+    The adapter stores this (so the update is acknowledged at once) and the chat's own
+    worker asks the platform's FileFetcher for the bytes: one slow download holds up
+    only its chat. `ref` is the platform's handle on the bytes (a Telegram file_id).
+    """
+
+    chat: ChatRef
+    kind: FileKind
+    ref: str
+    filename: str
+    mime_type: str
+    caption: str = ""
+    message_id: str | None = None
+    declared_size: int | None = None  # what the messenger said, if it did
+
+
 InboundEvent = (TextMessage | VoiceMessage | CommandMessage | LocationShared | ApprovalDecision
-                | AttachmentMessage)
+                | AttachmentMessage | FileToFetch)
 
 
 class MessageKind(StrEnum):

@@ -2,6 +2,8 @@
 
 An adapter acknowledges an update (Telegram's offset, Matrix's sync token) only after
 `put` returned, so a crash can never lose a message the messenger considers delivered.
+A voice note or file may be stored before it is downloaded, as a FileToFetch: the chat's
+worker fetches it (bot/core/fetching.py), and until then the row stays unfinished.
 Each chat's events are worked through in arrival order by one worker at a time: a worker
 claims the chat's oldest queued row with a lease (`claimed_by`, `claimed_until`), renewed
 while its turn runs, and no row of a chat is claimed while another row of that chat is
@@ -24,6 +26,8 @@ from bot.core.events import (
     ChatKind,
     ChatRef,
     CommandMessage,
+    FileKind,
+    FileToFetch,
     Platform,
     TextMessage,
     VoiceMessage,
@@ -37,7 +41,7 @@ LEASE = timedelta(minutes=5)
 # Telegram keeps an unacknowledged update for 24 h and may reuse ids after a quiet week.
 DEDUPE_WINDOW = timedelta(days=2)
 
-QueuedEvent = TextMessage | VoiceMessage | CommandMessage | AttachmentMessage | ApprovalSettled
+QueuedEvent = TextMessage | VoiceMessage | CommandMessage | AttachmentMessage | FileToFetch | ApprovalSettled
 
 class InboxStatus(StrEnum):
     QUEUED = "queued"
@@ -53,6 +57,7 @@ class EventKind(StrEnum):
     COMMAND = "command"
     ATTACHMENT = "attachment"
     APPROVAL_SETTLED = "approval_settled"
+    FILE_TO_FETCH = "file_to_fetch"  # stored as text: no migration for a new kind
 
 
 @dataclass(frozen=True)
@@ -74,7 +79,8 @@ class InboxItem:
             return self.event.text
         if isinstance(self.event, CommandMessage):
             return f"/{self.event.name} {self.event.argument}".strip()
-        if isinstance(self.event, AttachmentMessage):
+        if isinstance(self.event, AttachmentMessage) or (
+                isinstance(self.event, FileToFetch) and self.event.kind is not FileKind.VOICE):
             return f"📎 {self.event.filename} {self.event.caption}".strip()
         if isinstance(self.event, ApprovalSettled):
             return ""
@@ -91,6 +97,11 @@ def _encode(event: QueuedEvent) -> tuple[EventKind, dict[str, Any], bytes | None
             "kind": event.kind.value, "filename": event.filename, "mime_type": event.mime_type,
             "caption": event.caption, "message_id": event.message_id,
         }, event.data
+    if isinstance(event, FileToFetch):
+        return EventKind.FILE_TO_FETCH, {
+            "kind": event.kind.value, "ref": event.ref, "filename": event.filename, "mime_type": event.mime_type,
+            "caption": event.caption, "message_id": event.message_id, "declared_size": event.declared_size,
+        }, None
     if isinstance(event, ApprovalSettled):
         return EventKind.APPROVAL_SETTLED, {"request_id": event.request_id}, None
     return EventKind.COMMAND, {"name": event.name, "argument": event.argument}, None
@@ -108,6 +119,10 @@ def _decode(row: Any) -> QueuedEvent:
         return AttachmentMessage(chat, AttachmentKind(payload["kind"]), bytes(row["data"] or b""),
                                  payload["filename"], payload["mime_type"], payload.get("caption", ""),
                                  payload.get("message_id"))
+    if kind is EventKind.FILE_TO_FETCH:
+        return FileToFetch(chat, FileKind(payload["kind"]), payload["ref"], payload["filename"],
+                           payload["mime_type"], payload.get("caption", ""), payload.get("message_id"),
+                           payload.get("declared_size"))
     if kind is EventKind.APPROVAL_SETTLED:
         return ApprovalSettled(chat, payload["request_id"])
     return CommandMessage(chat, payload["name"], payload.get("argument", ""))

@@ -53,6 +53,9 @@ async def test_an_encrypted_photo_and_pdf_reach_the_core_decrypted(world: Matrix
     assert max(shown.size) == bot.assistant.deps.settings.core.image_max_side and shown.size[0] > shown.size[1]
     # The core keeps the original, decrypted byte for byte, under the name Element gave it.
     assert await _kept(world) == [("photo", "playa.jpg", "image/jpeg", photo)]
+    # The sync stored its URL and keys, not its bytes: the room's worker downloaded it.
+    kinds = [row["kind"] for row in await world.db.fetchall("SELECT kind FROM chat_inbox ORDER BY id")]
+    assert kinds == ["file_to_fetch"]
 
     pdf = _pdf("Invoice 2026-114: total 86.40 EUR, due 15 December")
     world.model.respond("El total es 86.40 EUR.")

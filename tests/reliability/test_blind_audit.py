@@ -38,7 +38,7 @@ F31 an approval given just before a stop              -> its call runs once afte
 F32 an approval asked while Telegram is down          -> cancelled, nothing runs, "not done" arrives later once
 F33 a model answer with half a surrogate pair          -> stored and sent (U+FFFD), not "something went wrong"
 F34 a user message with half a surrogate pair         -> stored and answered, not skipped in silence
-F35 one chat's slow voice-note download               -> another chat is answered meanwhile (xfail)
+F35 one chat's slow voice-note download               -> another chat is answered meanwhile
 """
 
 from __future__ import annotations
@@ -676,12 +676,6 @@ class SlowFilesBotApi(FakeBotApi):
         return await super()._download(request)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "The poller downloads a voice note or file before it stores the update and moves the getUpdates "
-    "offset, one update at a time, so every chat (and every button press) waits behind one slow "
-    "download. Telegram confirms updates only by fetching past them, so overtaking needs a durable "
-    "'file to fetch' inbox event (store the file_id, ack, download in the chat's own worker), not a "
-    "patch to the poll loop."))
 async def test_f35_one_chat_s_slow_download_does_not_stall_another_chat(
         tmp_path: Path, model: ScriptedModel, db: Database, clock: ManualClock) -> None:
     api = SlowFilesBotApi(file_delay=6.0)

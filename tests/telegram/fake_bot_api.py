@@ -159,7 +159,7 @@ class FakeBotApi:
         return file_id
 
     def fail_next(self, method: str, status: int = 502, times: int = 1) -> None:
-        """Answer the next `times` calls of `method` with an HTTP error status."""
+        """Answer the next `times` calls of `method` (or file downloads: "download") with an HTTP error status."""
         self._failures[method].extend([status] * times)
 
     def heal(self) -> None:
@@ -229,6 +229,10 @@ class FakeBotApi:
         path = request.match_info["path"]
         self.calls.append(ApiCall("download", {"path": path}, "query"))
         await self._notify()
+        failures = self._failures.get("download")
+        if failures:  # fail_next("download", …): the file server, not the Bot API, is in trouble
+            status = failures.popleft()
+            return _error(status, "Bad Gateway" if status == 502 else "Bad Request: injected failure")
         for file_path, content in self.files.values():
             if file_path == path:
                 return web.Response(body=content, content_type="application/octet-stream")
