@@ -693,7 +693,8 @@ class TelegramAdapter:
         filename = f"voice.{'ogg' if extension in ('ogg', 'opus', 'oga') else extension}"
         await self._assistant.receive(FileToFetch(chat, FileKind.VOICE, voice.file_id, filename, mime,
                                                   message_id=str(message.message_id),
-                                                  declared_size=voice.file_size), source)
+                                                  declared_size=voice.file_size,
+                                                  forwarded=message.forward_origin is not None), source)
 
     async def _attachment(self, chat: ChatRef, message: Message, source: str) -> None:
         """Check what Telegram declares (size, album count) without downloading anything.
@@ -723,7 +724,8 @@ class TelegramAdapter:
             filename = message.document.file_name or f"file-{message.message_id}"
             mime = message.document.mime_type or "application/octet-stream"
         await self._assistant.receive(FileToFetch(chat, kind, declared.file_id, filename, mime, message.caption or "",
-                                                  str(message.message_id), declared.file_size), source)
+                                                  str(message.message_id), declared.file_size,
+                                                  forwarded=message.forward_origin is not None), source)
 
     async def fetch(self, file: FileToFetch) -> bytes:
         """The bytes of a file stored unfetched (the core's FileFetcher), checked against the

@@ -614,8 +614,16 @@ class Assistant:
             attached = await self._photo(event, attachment_id, lang)
         else:
             attached = await self._document(event, attachment_id, lang)
-        if attached is not None:
-            await self._text(chat, event.caption, item, attached)
+        if attached is None:
+            return
+        if event.forwarded and event.caption.strip():
+            # Someone else's caption, passed on: read like the file, never as the owner's request.
+            text = f"{attached.document_text}\n\n{event.caption}" if attached.document_text else event.caption
+            attached = replace(attached, note=f"{attached.note} {replies.forwarded_caption_note()}",
+                               document_text=text)
+            await self._text(chat, "", item, attached)
+            return
+        await self._text(chat, event.caption, item, attached)
 
     async def _photo(self, event: AttachmentMessage, attachment_id: int, lang: str) -> TurnAttachment | None:
         settings = self.deps.settings
@@ -685,6 +693,11 @@ class Assistant:
             await self.send(event.chat, OutboundMessage(replies.transcription_empty(lang), MessageKind.ERROR))
             return
         await self.send(event.chat, OutboundMessage(f"🎙️ _{text}_", MessageKind.NOTICE))
+        if event.forwarded:
+            # Someone else's voice: what it says is third-party text, like a forwarded message.
+            await self._text(event.chat, "", item, TurnAttachment(note=replies.forwarded_voice_note(),
+                                                                   document_text=text))
+            return
         await self._text(event.chat, text, item)
 
     async def _location(self, event: LocationShared) -> None:

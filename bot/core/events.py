@@ -72,6 +72,7 @@ class VoiceMessage:
     audio: bytes
     filename: str = "voice.ogg"
     message_id: str | None = None
+    forwarded: bool = False  # passed on from someone else: their words, not the owner's request
 
 
 @dataclass(frozen=True)
@@ -130,6 +131,7 @@ class AttachmentMessage:
     mime_type: str
     caption: str = ""
     message_id: str | None = None
+    forwarded: bool = False  # passed on from someone else: the caption is theirs, not a request
 
 
 class FileKind(StrEnum):
@@ -157,6 +159,7 @@ class FileToFetch:
     caption: str = ""
     message_id: str | None = None
     declared_size: int | None = None  # what the messenger said, if it did
+    forwarded: bool = False  # passed on from someone else: its caption or speech is theirs
 
 
 InboundEvent = (TextMessage | VoiceMessage | CommandMessage | LocationShared | ApprovalDecision

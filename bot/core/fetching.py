@@ -52,6 +52,6 @@ async def fetch_patiently(fetcher: FileFetcher, file: FileToFetch, clock: Clock)
 def as_message(file: FileToFetch, data: bytes) -> VoiceMessage | AttachmentMessage:
     """The event the file would have been had it come with its bytes."""
     if file.kind is FileKind.VOICE:
-        return VoiceMessage(file.chat, data, file.filename, file.message_id)
+        return VoiceMessage(file.chat, data, file.filename, file.message_id, file.forwarded)
     return AttachmentMessage(file.chat, AttachmentKind(file.kind.value), data, file.filename, file.mime_type,
-                             file.caption, file.message_id)
+                             file.caption, file.message_id, file.forwarded)

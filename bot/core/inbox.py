@@ -91,16 +91,18 @@ def _encode(event: QueuedEvent) -> tuple[EventKind, dict[str, Any], bytes | None
     if isinstance(event, TextMessage):
         return EventKind.TEXT, {"text": event.text, "message_id": event.message_id}, None
     if isinstance(event, VoiceMessage):
-        return EventKind.VOICE, {"filename": event.filename, "message_id": event.message_id}, event.audio
+        return EventKind.VOICE, {"filename": event.filename, "message_id": event.message_id,
+                                 "forwarded": event.forwarded}, event.audio
     if isinstance(event, AttachmentMessage):
         return EventKind.ATTACHMENT, {
             "kind": event.kind.value, "filename": event.filename, "mime_type": event.mime_type,
-            "caption": event.caption, "message_id": event.message_id,
+            "caption": event.caption, "message_id": event.message_id, "forwarded": event.forwarded,
         }, event.data
     if isinstance(event, FileToFetch):
         return EventKind.FILE_TO_FETCH, {
             "kind": event.kind.value, "ref": event.ref, "filename": event.filename, "mime_type": event.mime_type,
             "caption": event.caption, "message_id": event.message_id, "declared_size": event.declared_size,
+            "forwarded": event.forwarded,
         }, None
     if isinstance(event, ApprovalSettled):
         return EventKind.APPROVAL_SETTLED, {"request_id": event.request_id}, None
@@ -114,15 +116,16 @@ def _decode(row: Any) -> QueuedEvent:
     if kind is EventKind.TEXT:
         return TextMessage(chat, payload["text"], payload.get("message_id"))
     if kind is EventKind.VOICE:
-        return VoiceMessage(chat, bytes(row["data"] or b""), payload["filename"], payload.get("message_id"))
+        return VoiceMessage(chat, bytes(row["data"] or b""), payload["filename"], payload.get("message_id"),
+                            bool(payload.get("forwarded", False)))
     if kind is EventKind.ATTACHMENT:
         return AttachmentMessage(chat, AttachmentKind(payload["kind"]), bytes(row["data"] or b""),
                                  payload["filename"], payload["mime_type"], payload.get("caption", ""),
-                                 payload.get("message_id"))
+                                 payload.get("message_id"), bool(payload.get("forwarded", False)))
     if kind is EventKind.FILE_TO_FETCH:
         return FileToFetch(chat, FileKind(payload["kind"]), payload["ref"], payload["filename"],
                            payload["mime_type"], payload.get("caption", ""), payload.get("message_id"),
-                           payload.get("declared_size"))
+                           payload.get("declared_size"), bool(payload.get("forwarded", False)))
     if kind is EventKind.APPROVAL_SETTLED:
         return ApprovalSettled(chat, payload["request_id"])
     return CommandMessage(chat, payload["name"], payload.get("argument", ""))
