@@ -84,26 +84,10 @@ async def _pong(tg: Harness, word: str = "Sigo aquí.", user_id: int = OWNER_ID)
     await tg.replies(1, chat_id=user_id, predicate=lambda t: t == word)
 
 
-def _owner_texts(tg: Harness) -> list[str]:
-    """What the owner really received (accepted sends only, in order)."""
-    return [m.text for m in tg.api.sent if m.chat_id == OWNER_ID]
-
-
 def _edited_text(user_id: int, message_id: int, sent: datetime, edited: datetime, body: str) -> Update:
     message = Message(message_id, sent, Chat(user_id, Chat.PRIVATE), from_user=updates.user(user_id),
                       text=body, edit_date=edited)
     return Update(0, edited_message=message)
-
-
-async def _moving_clock(tg: Harness, until: Any, step: float = 5.0, tries: int = 600) -> None:
-    """Advance the manual clock (backoffs, retry_after) and wake the outbox until `until()`."""
-    for _ in range(tries):
-        if until():
-            return
-        await tg.clock.advance(step)
-        tg.assistant.outbox.wake()
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"not reached; the owner got {_owner_texts(tg)}")
 
 
 # -- F12, F13, F14, F15: what arrives is odd -------------------------------------------
@@ -136,7 +120,7 @@ async def test_f13_malformed_updates_neither_stall_nor_vanish_silently(tg: Harne
     await _pong(tg)
     assert await tg.answer_to("bare-press") == DECISION_NOTICES[DecisionResult.UNKNOWN]
     assert await tg.answer_to("huge-press") == DECISION_NOTICES[DecisionResult.UNKNOWN]
-    assert _owner_texts(tg).count(UNSUPPORTED) == 1  # the empty message was told, once
+    assert tg.owner_texts().count(UNSUPPORTED) == 1  # the empty message was told, once
     assert len(tg.model.requests) == 1
 
 
@@ -185,14 +169,14 @@ async def test_f27_a_voice_note_rate_limited_past_the_retries_is_fetched_again_n
     tg.model.transcript("hola")
     tg.model.respond("Hola, ¿qué tal?")
     await tg.push(lambda mid: updates.voice(OWNER_ID, mid, tg.clock.now(), file_id, 15))
-    await _moving_clock(tg, lambda: "Hola, ¿qué tal?" in _owner_texts(tg), step=4.0)
+    await tg.advance_until(lambda: "Hola, ¿qué tal?" in tg.owner_texts(), step=4.0)
     assert len(tg.model.transcription_requests) == 1
 
 
 async def test_f28_a_30000_character_command_gets_one_short_answer(tg: Harness) -> None:
     await tg.say("/" + "x" * 30_000)
     await _pong(tg)
-    replies = _owner_texts(tg)[:-1]
+    replies = tg.owner_texts()[:-1]
     assert len(replies) == 1, f"{len(replies)} messages for one command"
     assert len(replies[0]) < 4096
 
@@ -219,8 +203,8 @@ async def test_f29_an_answer_whose_formatting_telegram_refuses_still_reaches_the
         model.respond("**Hecho a medida:** una respuesta con formato.")
         await tg.say("dime algo con formato")
         await _pong(tg)
-        got = [t for t in _owner_texts(tg) if "una respuesta con formato" in t]
-        assert got == ["Hecho a medida: una respuesta con formato."], _owner_texts(tg)
+        got = [t for t in tg.owner_texts() if "una respuesta con formato" in t]
+        assert got == ["Hecho a medida: una respuesta con formato."], tg.owner_texts()
     finally:
         await tg.stack.stop()
         await api.stop()
@@ -231,9 +215,9 @@ async def test_f5_flood_control_on_the_answer_delivers_it_once(tg: Harness) -> N
     tg.model.respond("Respuesta uno.")
     tg.api.fail_next("sendMessage", 429, times=2)
     await tg.say("pregunta uno")
-    await _moving_clock(tg, lambda: "Respuesta uno." in _owner_texts(tg), step=3.0)
+    await tg.advance_until(lambda: "Respuesta uno." in tg.owner_texts(), step=3.0)
     await _pong(tg)
-    assert _owner_texts(tg).count("Respuesta uno.") == 1
+    assert tg.owner_texts().count("Respuesta uno.") == 1
 
 
 async def test_f6_a_long_outage_delivers_every_answer_once_in_order(
@@ -247,13 +231,13 @@ async def test_f6_a_long_outage_delivers_every_answer_once_in_order(
         for word in said:
             await tg.say(f"pregunta {word}")
             await tg.wait_until(lambda word=word: _queued(tg, f"Respuesta {word}."))  # type: ignore[misc]
-        await _moving_clock(tg, lambda: len(_owner_texts(tg)) >= 3, step=20.0)
+        await tg.advance_until(lambda: len(tg.owner_texts()) >= 3, step=20.0)
         api.heal()
-        await _moving_clock(tg, lambda: len(_owner_texts(tg)) >= 3, step=20.0)
-        assert _owner_texts(tg) == [f"Respuesta {word}." for word in said]
+        await tg.advance_until(lambda: len(tg.owner_texts()) >= 3, step=20.0)
+        assert tg.owner_texts() == [f"Respuesta {word}." for word in said]
         await _pong(tg)
-        assert _owner_texts(tg)[:3] == [f"Respuesta {word}." for word in said]
-        assert len(_owner_texts(tg)) == 4
+        assert tg.owner_texts()[:3] == [f"Respuesta {word}." for word in said]
+        assert len(tg.owner_texts()) == 4
     finally:
         await tg.stack.stop()
 
@@ -275,9 +259,9 @@ async def test_f22_a_scheduled_post_during_an_outage_arrives_once_and_says_it_is
         assert await tg.assistant.deliver(USER_KEY, diary) is None  # not lost: waiting in the outbox
         await tg.clock.advance(600)
         api.heal()
-        await _moving_clock(tg, lambda: any(t.startswith("Hoy fue") for t in _owner_texts(tg)), step=30.0)
+        await tg.advance_until(lambda: any(t.startswith("Hoy fue") for t in tg.owner_texts()), step=30.0)
         await _pong(tg)
-        posts = [t for t in _owner_texts(tg) if t.startswith("Hoy fue")]
+        posts = [t for t in tg.owner_texts() if t.startswith("Hoy fue")]
         assert len(posts) == 1 and posts[0] != "Hoy fue un buen día."  # it says it is late
     finally:
         await tg.stack.stop()
@@ -295,7 +279,7 @@ async def test_f4_an_update_delivered_again_after_a_restart_is_answered_once(tg:
     await tg.api._notify()
     await tg.api.wait_for("getUpdates", lambda c: (c.params.get("offset") or 0) > first["update_id"])
     await _pong(tg)
-    assert _owner_texts(tg).count("Una sola vez.") == 1
+    assert tg.owner_texts().count("Una sola vez.") == 1
     assert len(tg.model.requests) == 2
 
 
@@ -332,14 +316,14 @@ async def test_f7_f8_f9_forged_foreign_and_simultaneous_decisions_run_the_tool_o
     status = await tg.db.fetchone("SELECT status FROM approvals WHERE id = ?", (request_id,))
     assert status is not None
     assert tg.skill.deleted == (["Groceries"] if status["status"] == "approved" else [])
-    answered = [t for t in _owner_texts(tg) if "Groceries" in t and "⚠️" not in t]
+    answered = [t for t in tg.owner_texts() if "Groceries" in t and "⚠️" not in t]
     assert len(answered) == 1, answered
 
 
 async def test_f10_silence_expires_to_not_done_and_a_late_yes_runs_nothing(tg: Harness) -> None:
     _, shown = await _ask(tg)
     tg.model.respond("No la he borrado: nadie lo aprobó a tiempo.")
-    await _moving_clock(tg, lambda: any(t.startswith("No la he borrado") for t in _owner_texts(tg)),
+    await tg.advance_until(lambda: any(t.startswith("No la he borrado") for t in tg.owner_texts()),
                         step=tg.settings.core.approval_timeout_seconds / 3)
     late = await tg.press(shown, approve=True)
     assert await tg.answer_to(late) == DECISION_NOTICES[DecisionResult.EXPIRED]
@@ -430,7 +414,7 @@ async def test_f20_f21_a_hanging_model_times_out_clearly_and_never_stalls_anothe
         started = time.monotonic()
         await tg.say("hola", user_id=PARTNER_ID)
         await tg.replies(1, chat_id=PARTNER_ID, predicate=lambda t: t == "Hola.")
-        assert _owner_texts(tg) == []  # the partner's answer did not wait for the owner's turn
+        assert tg.owner_texts() == []  # the partner's answer did not wait for the owner's turn
         assert time.monotonic() - started < 3.0
         [reply] = await tg.replies(1, chat_id=OWNER_ID)
         assert "LLM_TIMEOUT_SECONDS" in reply
@@ -592,8 +576,8 @@ async def test_f30_an_answer_that_renders_to_nothing_still_reaches_the_user(tg: 
     tg.model.respond("<br>")
     await tg.say("hola")
     await _pong(tg)
-    assert len(_owner_texts(tg)) == 2, _owner_texts(tg)  # one answer each, none swallowed
-    assert _owner_texts(tg)[0] == "<br>"  # as written: silence would be recorded as delivered
+    assert len(tg.owner_texts()) == 2, tg.owner_texts()  # one answer each, none swallowed
+    assert tg.owner_texts()[0] == "<br>"  # as written: silence would be recorded as delivered
 
     async def both_recorded() -> bool:
         row = await tg.db.fetchone("SELECT COUNT(*) AS n FROM outbox WHERE status = 'delivered'"
@@ -614,8 +598,8 @@ async def test_f31_an_approval_given_just_before_a_stop_runs_its_call_once(tg: H
     await tg.replies(1, predicate=lambda t: t.startswith("He borrado"))
     await _pong(tg)
     assert tg.skill.deleted == ["Groceries"]
-    assert [t for t in _owner_texts(tg) if t.startswith("He borrado")] != []
-    assert len([t for t in _owner_texts(tg) if "Groceries" in t and "⚠️" not in t]) == 1
+    assert [t for t in tg.owner_texts() if t.startswith("He borrado")] != []
+    assert len([t for t in tg.owner_texts() if "Groceries" in t and "⚠️" not in t]) == 1
 
 
 async def test_f32_an_approval_asked_while_telegram_is_down_runs_nothing_and_says_so_later(
@@ -629,10 +613,10 @@ async def test_f32_an_approval_asked_while_telegram_is_down_runs_nothing_and_say
         await tg.wait_until(lambda: _any_pending(tg))
         assert tg.skill.deleted == []
         api.heal()
-        await _moving_clock(tg, lambda: any(t.startswith("No la he borrado") for t in _owner_texts(tg)), step=20.0)
+        await tg.advance_until(lambda: any(t.startswith("No la he borrado") for t in tg.owner_texts()), step=20.0)
         await _pong(tg)
         assert tg.skill.deleted == []
-        assert len([t for t in _owner_texts(tg) if t.startswith("No la he borrado")]) == 1
+        assert len([t for t in tg.owner_texts() if t.startswith("No la he borrado")]) == 1
         assert not any(m.had_buttons for m in api.sent)
         status = await db.fetchone("SELECT status FROM approvals")
         assert status is not None and status["status"] == "cancelled"

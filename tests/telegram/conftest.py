@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -129,6 +130,20 @@ class Harness:
         return await self.api.push(
             updates.text(user_id, self.api.next_message_id(), self.clock.now(), body)
         )
+
+    def owner_texts(self) -> list[str]:
+        """What the owner really received (accepted sends only, in order)."""
+        return [m.text for m in self.api.sent if m.chat_id == OWNER_ID]
+
+    async def advance_until(self, until: Callable[[], bool], step: float = 5.0, tries: int = 600) -> None:
+        """Advance the manual clock (backoffs, retry waits) and wake the outbox until `until()`."""
+        for _ in range(tries):
+            if until():
+                return
+            await self.clock.advance(step)
+            self.assistant.outbox.wake()
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"not reached; the owner got {self.owner_texts()}")
 
     async def push(self, build: Callable[[int], Update]) -> int:
         """Push an update built with a fresh message id."""

@@ -7,7 +7,6 @@ tried again, not lost; one that never comes, or that Telegram refuses, is told t
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,21 +33,6 @@ class HeldFilesBotApi(FakeBotApi):
     async def _download(self, request: Any) -> Any:
         await self.opened.wait()
         return await super()._download(request)
-
-
-def _owner_texts(tg: Harness) -> list[str]:
-    return [m.text for m in tg.api.sent if m.chat_id == OWNER_ID]
-
-
-async def _moving_clock(tg: Harness, until: Callable[[], bool], step: float = 5.0, tries: int = 600) -> None:
-    """Advance the manual clock (the retries' waits) until `until()`."""
-    for _ in range(tries):
-        if until():
-            return
-        await tg.clock.advance(step)
-        tg.assistant.outbox.wake()
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"not reached; the owner got {_owner_texts(tg)}")
 
 
 async def _inbox(tg: Harness) -> list[tuple[str, str]]:
@@ -90,8 +74,8 @@ async def test_a_download_that_fails_for_a_while_is_fetched_later_not_lost(tg: H
     tg.model.transcript("¿me oyes?")
     tg.model.respond("Te oigo.")
     await tg.push(lambda mid: updates.voice(OWNER_ID, mid, tg.clock.now(), file_id, 16))
-    await _moving_clock(tg, lambda: "Te oigo." in _owner_texts(tg))
-    assert _owner_texts(tg) == ["🎙️ ¿me oyes?", "Te oigo."]  # answered once, no error on the way
+    await tg.advance_until(lambda: "Te oigo." in tg.owner_texts())
+    assert tg.owner_texts() == ["🎙️ ¿me oyes?", "Te oigo."]  # answered once, no error on the way
     assert len(tg.api.calls_to("download")) == failures + 1
     assert len(tg.model.transcription_requests) == 1
 
@@ -101,8 +85,8 @@ async def test_a_file_that_never_downloads_is_told_not_dropped_in_silence(tg: Ha
     tg.api.fail_next("download", 502, times=1000)
     await tg.push(lambda mid: updates.document(OWNER_ID, mid, tg.clock.now(), file_id, "plan.pdf",
                                                "application/pdf", 22, caption="léelo"))
-    await _moving_clock(tg, lambda: bool(_owner_texts(tg)), step=20.0)
-    assert _owner_texts(tg) == [FETCH_FAILED.format(what="file", reason="Bad Gateway")]
+    await tg.advance_until(lambda: bool(tg.owner_texts()), step=20.0)
+    assert tg.owner_texts() == [FETCH_FAILED.format(what="file", reason="Bad Gateway")]
     assert tg.model.requests == []
     assert await tg.db.fetchall("SELECT id FROM attachments") == []
     tg.api.heal()
