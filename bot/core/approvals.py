@@ -29,6 +29,10 @@ from tools.registry import LONG_VALUE_CHARS
 log = logging.getLogger(__name__)
 
 
+# An approved call waits at most this long (or the approval window, if longer) to run.
+STALE_AFTER_AT_LEAST = timedelta(minutes=15)
+
+
 class ApprovalOutcome(StrEnum):
     PENDING = "pending"
     APPROVED = "approved"
@@ -228,6 +232,16 @@ class ApprovalBroker:
         """Whether `arguments` are exactly the ones the request showed (by fingerprint)."""
         row = await self._db.fetchone("SELECT arguments FROM approvals WHERE id = ?", (request_id,))
         return row is not None and arguments_fingerprint(row["arguments"]) == arguments_fingerprint(arguments)
+
+    async def went_stale(self, request_id: str) -> bool:
+        """Whether the decision is older than the time the user had to give it (and at least
+        STALE_AFTER_AT_LEAST, so a chat's busy worker does not void it): a yes given just before
+        a crash is for then, not for a restart hours later."""
+        row = await self._db.fetchone("SELECT decided_at FROM approvals WHERE id = ?", (request_id,))
+        if row is None or not row["decided_at"]:
+            return False
+        age = self._clock.now() - datetime.fromisoformat(row["decided_at"])
+        return age > max(self.timeout, STALE_AFTER_AT_LEAST)
 
     async def cancel(self, request_id: str) -> bool:
         """The turn went away (or there is nowhere to ask): resolve as cancelled."""

@@ -761,6 +761,15 @@ class TurnRunner:
             log.error("approval %s… does not match the call's arguments; cancelled", approval_id[:6])
             outcome = ApprovalOutcome.CANCELLED
         target = resolved.target
+        if outcome is ApprovalOutcome.APPROVED and await broker.went_stale(approval_id):
+            # The call could not run when it was approved (a restart came in between): what was
+            # right then may not be now, so it asks again rather than acting late.
+            log.warning("approval %s… is older than the approval window; its call is not run", approval_id[:6])
+            await self._record(state, call, target, Decision.REQUIRE_APPROVAL, CallStatus.EXPIRED, "", "",
+                               description, approval_id)
+            return (f"NOT DONE: the user approved '{description}', but a restart delayed it past the time an "
+                    "approval holds, so it was not run. Do not retry it; tell the user it was not done and "
+                    "that they can ask again."), False
         if outcome is ApprovalOutcome.APPROVED and this_round.pin is not None:
             if target.spec.pin != this_round.pin:
                 log.error("tool %s changed again while approval %s… waited; cancelled", target.name, approval_id[:6])

@@ -34,7 +34,8 @@ F27 a voice note whose download is rate limited past the retries -> fetched agai
 F28 a /command of 30,000 characters                   -> one short answer, not a flood
 F29 Telegram refuses one rendered answer (400)        -> the answer still reaches the user
 F30 an answer whose Markdown renders to nothing ("<br>") -> something is still sent, not "delivered" silence
-F31 an approval given just before a stop              -> its call runs once after the start, one answer
+F31 an approval given just before a stop              -> its call runs once after the start, one answer;
+                                                         not at all if the start comes after the approval window
 F32 an approval asked while Telegram is down          -> cancelled, nothing runs, "not done" arrives later once
 F33 a model answer with half a surrogate pair          -> stored and sent (U+FFFD), not "something went wrong"
 F34 a user message with half a surrogate pair         -> stored and answered, not skipped in silence
@@ -600,6 +601,23 @@ async def test_f31_an_approval_given_just_before_a_stop_runs_its_call_once(tg: H
     assert tg.skill.deleted == ["Groceries"]
     assert [t for t in tg.owner_texts() if t.startswith("He borrado")] != []
     assert len([t for t in tg.owner_texts() if "Groceries" in t and "⚠️" not in t]) == 1
+
+
+async def test_f31_an_approval_whose_restart_came_much_later_does_not_run_late(tg: Harness) -> None:
+    request_id, _ = await _ask(tg)
+    tg.model.respond("No la he borrado: pasó demasiado tiempo desde tu aprobación.")
+    tg.assistant._accepting = False  # going down: no worker takes the resumption in this process
+    assert await tg.assistant.decide(ApprovalDecision(OWNER_CHAT, request_id, True)) is DecisionResult.ACCEPTED
+    await tg.stack.stop()
+    await tg.clock.advance(3 * 3600)  # back up three hours later
+    tg.stack = await start_stack(tg.settings, tg.db, tg.clock, tg.skill)
+    await tg.replies(1, predicate=lambda t: t.startswith("No la he borrado"))
+    await _pong(tg)
+    assert tg.skill.deleted == []
+    told = str(tg.model.requests[-2]["messages"])  # the round that followed the parked call
+    assert "NOT DONE" in told and "restart delayed it" in told
+    call = await tg.db.fetchone("SELECT status FROM tool_calls WHERE tool = 'delete_note'")
+    assert call is not None and call["status"] == "expired"
 
 
 async def test_f32_an_approval_asked_while_telegram_is_down_runs_nothing_and_says_so_later(
