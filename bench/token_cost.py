@@ -12,6 +12,9 @@ the real turn code (Assistant + the scripted model server of tests/) once per st
   until an idle gap (ROUTER_TOOL_SET_IDLE_MINUTES);
 - fixed: the same grown set, but its tools in the catalog's order rather than the order the
   skills joined (a joining skill then lands inside the list and the prefix breaks earlier);
+- oracle (measured, not shippable): each session's tools fixed from its first turn to every skill
+  the app's router picked in that session, so the list never changes within it; the floor any
+  growing set could reach;
 - deferred: every skill behind `search_tools` / `use_tool` (bot/core/routing/deferred.py).
 No message of the day is one of the router's examples (checked; the nearest example's
 similarity and the number of messages within NEAR_COPY of one are printed). Two days:
@@ -48,7 +51,7 @@ import statistics
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -66,6 +69,7 @@ from bot.clock import ManualClock  # noqa: E402
 from bot.config import RouterSettings, load_settings  # noqa: E402
 from bot.core.events import TextMessage  # noqa: E402
 from bot.core.prompt import SOFTWARE_NOTE, SOFTWARE_NOTE_END, users_words  # noqa: E402
+from bot.core.routing import RouteDecision, RouteRequest  # noqa: E402
 from bot.core.routing.deferred import DeferredExposure, deferral_pays  # noqa: E402
 from bot.core.routing.router import (  # noqa: E402
     EmbeddingRouter,
@@ -385,6 +389,7 @@ class Strategy:
     idle_minutes: int = 0
     deferred: bool = False
     fixed_order: bool = False  # the grown set in the catalog's order instead of the order skills joined
+    oracle: bool = False  # each session's whole set (what the router picked in it) from its first turn
 
 
 STRATEGIES = (
@@ -393,8 +398,40 @@ STRATEGIES = (
     Strategy("routed", routed=True, idle_minutes=RouterSettings(_env_file=None).tool_set_idle_minutes),  # type: ignore[call-arg]
     Strategy("fixed", routed=True, fixed_order=True,
              idle_minutes=RouterSettings(_env_file=None).tool_set_idle_minutes),  # type: ignore[call-arg]
+    Strategy("oracle", routed=True, oracle=True,
+             idle_minutes=RouterSettings(_env_file=None).tool_set_idle_minutes),  # type: ignore[call-arg]
     Strategy("deferred", routed=False, deferred=True),
 )
+
+
+class OracleRouter:
+    """Measured, not shippable: knows in advance every skill a session will need, so its tool
+    list never changes within the session (the best a growing set could do)."""
+
+    def __init__(self, by_turn: list[frozenset[str]]) -> None:
+        self._by_text: dict[str, list[frozenset[str]]] = {}
+        for (_, text, _), skills in zip(DAY, by_turn, strict=True):
+            self._by_text.setdefault(text, []).append(skills)
+
+    async def route(self, request: RouteRequest, available: Mapping[str, str]) -> RouteDecision:
+        queued = self._by_text[request.text]
+        skills = queued.pop(0) if len(queued) > 1 else queued[0]
+        return RouteDecision(skills=skills & frozenset(available), reason="oracle")
+
+
+def session_unions(turn_skills: list[frozenset[str]], idle_minutes: int) -> list[frozenset[str]]:
+    """For each turn of DAY, the union of the skills picked in its session (split at idle gaps)."""
+    sessions: list[list[int]] = []
+    for index, (minutes, _, _) in enumerate(DAY):
+        if not sessions or minutes > idle_minutes:
+            sessions.append([])
+        sessions[-1].append(index)
+    unions: list[frozenset[str]] = [frozenset()] * len(DAY)
+    for session in sessions:
+        union = frozenset().union(*(turn_skills[i] for i in session))
+        for i in session:
+            unions[i] = union
+    return unions
 
 
 @dataclasses.dataclass
@@ -404,9 +441,11 @@ class Run:
     exposed_skills: list[int]
     fail_open: int
     routing_ms: list[float]
+    turn_skills: list[frozenset[str]]
 
 
-async def run_day(strategy: Strategy, folder: Path, *, rounds: bool = True) -> Run:
+async def run_day(strategy: Strategy, folder: Path, *, rounds: bool = True,
+                  oracle: list[frozenset[str]] | None = None) -> Run:
     """The day through the real turn code; `rounds`: a turn that needs a skill makes a tool round."""
     model = ScriptedModel()
     await model.start()
@@ -420,7 +459,10 @@ async def run_day(strategy: Strategy, folder: Path, *, rounds: bool = True) -> R
     model.responder = script
 
     def configure(assistant: Any) -> None:
-        if strategy.routed:
+        if strategy.oracle:
+            assert oracle is not None
+            assistant.use_router(OracleRouter(oracle), assistant.deps.exposure)
+        elif strategy.routed:
             # The app's router: registry descriptions and tool texts, warmed, the app's budget.
             router = build_router(settings, registry=assistant.deps.registry)
             assistant.use_router(router, assistant.deps.exposure)
@@ -455,7 +497,8 @@ async def run_day(strategy: Strategy, folder: Path, *, rounds: bool = True) -> R
     routes = [json.loads(row["route_json"]) for row in rows]
     routing_ms = [float(m.group(1)) for route in routes if (m := re.search(r"; (\d+) ms$", route["reason"]))]
     return Run(timed, script.outputs, [len(route.get("exposed", route["skills"])) for route in routes],
-               sum(bool(route["fail_open"]) for route in routes), routing_ms)
+               sum(bool(route["fail_open"]) for route in routes), routing_ms,
+               [frozenset(route["skills"]) for route in routes])
 
 
 NEAR_COPY = 0.95  # cosine of the router's embeddings above which a message is a reworded example
@@ -555,7 +598,14 @@ async def main() -> None:
             runs: dict[str, Run] = {}
             results: dict[str, tuple[Figures, PrefixCache]] = {}
             for strategy in strategies:
-                runs[strategy.name] = run = await run_day(strategy, Path(folder), rounds=mode == "rounds")
+                oracle = None
+                if strategy.oracle:  # what the app's router picked, turn by turn, known in advance
+                    routed = next(s for s in STRATEGIES if s.name == "routed")
+                    picked = runs["routed"] if "routed" in runs else await run_day(
+                        routed, Path(folder), rounds=mode == "rounds")
+                    oracle = session_unions(picked.turn_skills, strategy.idle_minutes)
+                runs[strategy.name] = run = await run_day(strategy, Path(folder), rounds=mode == "rounds",
+                                                          oracle=oracle)
                 results[strategy.name] = measure(run.requests, run.outputs, args.min_cached, args.cache_block, ttl)
             report(mode, results, runs)
 
