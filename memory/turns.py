@@ -28,6 +28,17 @@ class TurnStore:
             (json.dumps(route, ensure_ascii=False), exposed_tokens, catalog_tokens, turn_id),
         )
 
+    async def mark_untrusted(self, turn_id: int) -> None:
+        """The turn saw third-party content itself (the chat's next turn inherits it)."""
+        await self._db.execute("UPDATE turns SET untrusted_seen = 1 WHERE id = ?", (turn_id,))
+
+    async def previous(self, chat: ChatRef, turn_id: int) -> tuple[int, bool] | None:
+        """The chat's turn before `turn_id`: its id, and whether it saw third-party content."""
+        row = await self._db.fetchone(
+            "SELECT id, untrusted_seen FROM turns WHERE chat_key = ? AND id < ? ORDER BY id DESC LIMIT 1",
+            (chat_key(chat), turn_id))
+        return None if row is None else (int(row["id"]), bool(row["untrusted_seen"]))
+
     async def record_call(
         self, turn_id: int, *, call_id: str, tool: str, arguments: str, risk: str, decision: str,
         status: str, result: str | None, error: str | None, at: datetime, approval_id: str | None = None,

@@ -519,26 +519,21 @@ class TurnRunner:
         (a read, a failed read, a file or photo sent in, a third party's tool descriptions), so
         the next turn, even after a restart, knows it too. Inherited taint is not passed on."""
         if state.untrusted_here:
-            await self._a.deps.db.execute(
-                "UPDATE turns SET route_json = json_set(COALESCE(route_json, '{}'), '$.untrusted_seen', json('true'))"
-                " WHERE id = ?", (state.turn_id,))
+            await self._a.turns.mark_untrusted(state.turn_id)
 
     async def _previous_turn_read_untrusted(self, chat: ChatRef, turn_id: int) -> bool:
         """Untrusted text read last turn can still steer this one ("now open that link")."""
         db = self._a.deps.db
-        previous = await db.fetchone(
-            "SELECT id, json_extract(route_json, '$.untrusted_seen') AS tainted FROM turns"
-            " WHERE chat_key = ? AND id < ? ORDER BY id DESC LIMIT 1",
-            (chat_key(chat), turn_id),
-        )
+        previous = await self._a.turns.previous(chat, turn_id)
         if previous is None:
             return False
-        if previous["tainted"]:
+        previous_id, tainted = previous
+        if tainted:
             return True
         # A turn cut short never recorded its taint: its calls say what it read. A read that
         # failed counts too: its error may quote the stranger (a header, a redirect target).
         rows = await db.fetchall(
-            "SELECT tool FROM tool_calls WHERE status IN ('ok', 'error') AND turn_id = ?", (previous["id"],))
+            "SELECT tool FROM tool_calls WHERE status IN ('ok', 'error') AND turn_id = ?", (previous_id,))
         for row in rows:
             bound = self._a.deps.registry.get(row["tool"])
             if bound is not None and bound.spec.untrusted_output:

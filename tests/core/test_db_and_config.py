@@ -136,3 +136,18 @@ def test_env_example_loads_as_is_and_documents_every_section() -> None:
         if f"{section.model_config.get('env_prefix') or ''}{field}".upper() not in text
     ]
     assert missing == [], f"settings missing from .env.example: {missing}"
+
+
+async def test_turn_taint_kept_in_route_json_moves_to_its_column(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "old.sqlite3")
+    # The database as 0093 left it: taint inside route_json, no column yet.
+    await db.execute("ALTER TABLE turns DROP COLUMN untrusted_seen")
+    await db.execute("DELETE FROM schema_migrations WHERE version = 94")
+    for route in ('{"skills": [], "untrusted_seen": true}', '{"skills": []}', None):
+        await db.execute("INSERT INTO turns(user_key, chat_key, started_at, route_json) VALUES (?,?,?,?)",
+                         ("u", "c", "2026-01-01T00:00:00+00:00", route))
+
+    assert await db.migrate() == ["0094_turn_taint.sql"]
+    rows = await db.fetchall("SELECT untrusted_seen FROM turns ORDER BY id")
+    assert [r["untrusted_seen"] for r in rows] == [1, 0, 0]
+    await db.close()
