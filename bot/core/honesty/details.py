@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from itertools import combinations, islice
 
+from tld import get_tld
+
 MAX_SCAN_CHARS = 100_000
 """Each text is scanned up to this many characters (an answer longer than that is cut)."""
 MAX_MATCHES = 5_000
@@ -152,9 +154,10 @@ _DOMAIN = re.compile(
     r"(/[^\s)>\]\"'<]{0,2000})?",
     re.IGNORECASE,
 )
-# A bare domain with a path or a query is a link whatever its top-level domain ("evil.ru/c?d=…"):
-# clients open it, and a TLD list is never complete. Without a path only the listed TLDs count,
-# so "main.py" or "config.yaml" in prose are not links.
+# A bare domain with a path or a query is a link for any real top-level domain ("evil.ru/c?d=…"):
+# clients open it. The public suffix list (`tld`) says which are real, so "Node.js/React" is
+# prose, as it is to Telegram and Element. Without a path only the listed TLDs count, so
+# "main.py" or "config.yaml" in prose are not links.
 _PATHED_DOMAIN = re.compile(
     r"(?<![\w.@/-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,6}[a-z]{2,24})"
     r"(/[^\s)>\]\"'<]{0,2000}|[?#][^\s)>\]\"'<]{1,2000})",
@@ -170,6 +173,16 @@ _WWW_DOMAIN = re.compile(
 # detail for the check but not for the reader ("20:\u200b45").
 _MARKDOWN_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _INVISIBLE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
+
+
+_LISTED_TLDS = frozenset(_TLDS.split("|"))  # also the reserved ones ("example", "test") the list leaves out
+get_tld("example.com", fix_protocol=True, fail_silently=True)  # parses the list now (~20 ms), not in a turn
+
+
+def _real_tld(domain: str) -> bool:
+    """Whether the domain ends in a top-level domain clients make links of."""
+    return (domain.rsplit(".", 1)[-1] in _LISTED_TLDS
+            or get_tld(domain, fix_protocol=True, fail_silently=True) is not None)
 
 
 def as_shown(text: str) -> str:
@@ -635,6 +648,8 @@ def extract_details(text: str) -> Details:
             urls.add((domain + m.group(2).rstrip(".,;:!?")).lower().rstrip("/"))
     for m in _each(_PATHED_DOMAIN, without_emails):
         domain = m.group(1).lower()
+        if not _real_tld(domain):
+            continue
         domains.add(domain)
         urls.add((domain + m.group(2).rstrip(".,;:!?")).lower().rstrip("/"))
     for m in _each(_WWW_DOMAIN, without_emails):
