@@ -664,8 +664,13 @@ class Assistant:
         fetcher = self._fetchers.get(event.chat.platform)
         if fetcher is None:
             raise ConfigError(f"no adapter is running for {event.chat.platform.value} to fetch the file from")
+        lang = detect_language(event.caption, self.deps.settings.core.language)
+
+        async def waiting() -> None:
+            await self.send(event.chat, OutboundMessage(replies.fetch_retrying(lang), MessageKind.NOTICE))
+
         try:
-            data = await fetch_patiently(fetcher, event, self.deps.clock)
+            data = await fetch_patiently(fetcher, event, self.deps.clock, waiting)
         except FetchError as exc:
             log.warning("a %s from %s was not fetched: %s", event.kind.value, event.chat.user_key, exc)
             await self.send(event.chat, OutboundMessage(str(exc), MessageKind.ERROR))

@@ -11,6 +11,7 @@ outlasts the waits, is told to the user.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from bot.clock import Clock
@@ -33,10 +34,12 @@ class FileFetcher(Protocol):
         ...
 
 
-async def fetch_patiently(fetcher: FileFetcher, file: FileToFetch, clock: Clock) -> bytes:
-    """The file's bytes, asking again while the failure is transient; the last FetchError is raised."""
+async def fetch_patiently(fetcher: FileFetcher, file: FileToFetch, clock: Clock,
+                          waiting: Callable[[], Awaitable[None]] | None = None) -> bytes:
+    """The file's bytes, asking again while the failure is transient; the last FetchError is raised.
+    `waiting` runs once, at the first wait (the chat is held meanwhile: the user should know why)."""
     wait = FIRST_WAIT_SECONDS
-    for _ in range(FETCH_ROUNDS - 1):
+    for round_ in range(FETCH_ROUNDS - 1):
         try:
             return await fetcher.fetch(file)
         except FetchError as exc:
@@ -44,6 +47,8 @@ async def fetch_patiently(fetcher: FileFetcher, file: FileToFetch, clock: Clock)
                 raise
             log.warning("a %s from %s could not be fetched (%s); trying again in %.0f s",
                         file.kind.value, file.chat.user_key, exc, wait)
+        if round_ == 0 and waiting is not None:
+            await waiting()
         await clock.sleep(wait)
         wait *= 2
     return await fetcher.fetch(file)

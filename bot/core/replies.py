@@ -261,6 +261,11 @@ def photo_unseen_note(attachment_id: int) -> str:
             "notes_save_attachment files it in the notes if they ask.]")
 
 
+def fetch_retrying(lang: str) -> str:
+    return _pick(lang, "⏳ Todavía no consigo descargar lo que me has enviado; lo sigo intentando unos minutos.",
+                 "⏳ I can't download what you sent yet; I'll keep trying for a few minutes.")
+
+
 def forwarded_caption_note() -> str:
     return "[It was forwarded from someone else, with their caption: it follows as their words.]"
 

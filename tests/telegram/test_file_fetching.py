@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.adapters.telegram import FETCH_FAILED, FETCH_REFUSED, FILE_TOO_BIG
 from bot.clock import ManualClock
+from bot.core.replies import fetch_retrying
 from memory.db import Database
 from tests.scripted_model import ScriptedModel
 from tests.telegram import updates
@@ -75,7 +76,9 @@ async def test_a_download_that_fails_for_a_while_is_fetched_later_not_lost(tg: H
     tg.model.respond("Te oigo.")
     await tg.push(lambda mid: updates.voice(OWNER_ID, mid, tg.clock.now(), file_id, 16))
     await tg.advance_until(lambda: "Te oigo." in tg.owner_texts())
-    assert tg.owner_texts() == ["🎙️ ¿me oyes?", "Te oigo."]  # answered once, no error on the way
+    # Told once why the chat waits, then answered once, with no error on the way.
+    # (a voice note says nothing of its language before it is transcribed: the configured one)
+    assert tg.owner_texts() == [fetch_retrying(tg.settings.core.language), "🎙️ ¿me oyes?", "Te oigo."]
     assert len(tg.api.calls_to("download")) == failures + 1
     assert len(tg.model.transcription_requests) == 1
 
@@ -86,7 +89,8 @@ async def test_a_file_that_never_downloads_is_told_not_dropped_in_silence(tg: Ha
     await tg.push(lambda mid: updates.document(OWNER_ID, mid, tg.clock.now(), file_id, "plan.pdf",
                                                "application/pdf", 22, caption="léelo"))
     await tg.advance_until(lambda: bool(tg.owner_texts()), step=20.0)
-    assert tg.owner_texts() == [FETCH_FAILED.format(what="file", reason="Bad Gateway")]
+    await tg.advance_until(lambda: len(tg.owner_texts()) >= 2, step=20.0)
+    assert tg.owner_texts() == [fetch_retrying("es"), FETCH_FAILED.format(what="file", reason="Bad Gateway")]
     assert tg.model.requests == []
     assert await tg.db.fetchall("SELECT id FROM attachments") == []
     tg.api.heal()
