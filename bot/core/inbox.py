@@ -43,6 +43,7 @@ DEDUPE_WINDOW = timedelta(days=2)
 
 QueuedEvent = TextMessage | VoiceMessage | CommandMessage | AttachmentMessage | FileToFetch | ApprovalSettled
 
+
 class InboxStatus(StrEnum):
     QUEUED = "queued"
     RUNNING = "running"

@@ -758,7 +758,7 @@ class TurnRunner:
         target = resolved.target
         if outcome is ApprovalOutcome.APPROVED and await broker.went_stale(approval_id):
             # The call could not run when it was approved (a restart came in between): what was
-            # right then may not be now, so it asks again rather than acting late.
+            # right then may not be now, so it is not run late; the user can ask for it again.
             log.warning("approval %s… is older than the approval window; its call is not run", approval_id[:6])
             await self._record(state, call, target, Decision.REQUIRE_APPROVAL, CallStatus.EXPIRED, "", "",
                                description, approval_id)
