@@ -1,8 +1,9 @@
 """Forget, selectively and verifiably.
 
 A plan lists what will go (shown in the approval): cards with their source messages
-(the echo), facts with theirs, profile rules, diary days, or everything matching a
-topic. Execution deletes rows, FTS entries and vector bytes in one transaction and
+(the echo), facts with theirs, profile rules, diary days, photos and files the user sent
+(with the message they came with), or everything matching a topic (a file's read text
+too). Execution deletes rows, FTS entries and vector bytes in one transaction and
 redacts the text from turn records and approvals; then FTS indexes are optimised, the
 WAL is checkpointed (TRUNCATE) until complete, and the database and WAL files are
 scanned for the forgotten text: the report says "verified gone" or what remains.
@@ -21,11 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from bot.clock import Clock
+from memory.attachments import AttachmentStore, StoredAttachment
 from memory.cards import Card, CardStore
 from memory.db import Database, Transaction
 from memory.diary import DiaryEntry, DiaryStatus, DiaryStore
 from memory.embeddings import Embedder
-from memory.messages import StoredMessage, _row
+from memory.messages import StoredMessage, _row, own_words
 from memory.profile import ProfileSection, ProfileStore
 from memory.text import normalise_key
 from memory.timeline import Fact, TimelineStore
@@ -42,6 +44,7 @@ class ForgetKind(StrEnum):
     RULE = "rule"
     DIARY = "diary"
     TOPIC = "topic"
+    FILE = "file"
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,7 @@ class ForgetTarget:
     rule_index: int | None = None
     day: date | None = None
     topic: str | None = None
+    attachment_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -71,10 +75,11 @@ class ForgetPlan:
     rules: tuple[ProfileRule, ...] = ()
     diary: tuple[DiaryEntry, ...] = ()
     messages: tuple[StoredMessage, ...] = ()
+    attachments: tuple[StoredAttachment, ...] = ()
 
     @property
     def empty(self) -> bool:
-        return not (self.cards or self.facts or self.rules or self.diary or self.messages)
+        return not (self.cards or self.facts or self.rules or self.diary or self.messages or self.attachments)
 
     def describe(self, limit: int = 8) -> str:
         """What will go, item by item (what an approval shows)."""
@@ -88,6 +93,8 @@ class ForgetPlan:
         lines += _listing("diary day", [e.day.isoformat() for e in self.diary], limit)
         lines += _listing("message", [f"{m.created_at.date()} {m.role}: {_clip(m.content, 60)}"
                                       for m in self.messages], limit)
+        lines += _listing("file", [f"#{a.id} {a.created_at.date()} {a.kind.value} “{_clip(a.filename, 40)}”"
+                                   for a in self.attachments], limit)
         lines.append("Their search-index entries and vectors go too; afterwards the file is checked.")
         return "\n".join(lines)
 
@@ -101,7 +108,11 @@ class ForgetPlan:
         found += [fact.fact for fact in self.facts]
         found += [rule.text for rule in self.rules]
         found += [entry.narrative for entry in self.diary if entry.narrative]
-        found += [message.content for message in self.messages]
+        # The user's words: the note the software added names a file in words every such note
+        # shares, which other messages keep (the row itself goes whole).
+        found += [own_words(message.content) for message in self.messages]
+        # A file's read text; not its name, which is often generic ("photo.jpg") and found elsewhere.
+        found += [attachment.text for attachment in self.attachments if attachment.text]
         return [text for text in dict.fromkeys(found) if len(text.strip()) >= 4]
 
 
@@ -128,7 +139,7 @@ class ForgetReport:
             return "Nothing matched, nothing was forgotten."
         counts = [f"{len(self.plan.cards)} cards", f"{len(self.plan.facts)} facts",
                   f"{len(self.plan.rules)} profile rules", f"{len(self.plan.diary)} diary days",
-                  f"{len(self.plan.messages)} messages"]
+                  f"{len(self.plan.messages)} messages", f"{len(self.plan.attachments)} files"]
         head = f"Forgotten: {', '.join(counts)}."
         if self.verification is Verification.VERIFIED_GONE:
             return f"{head} Verified gone: the database and WAL files no longer contain that text."
@@ -138,8 +149,9 @@ class ForgetReport:
 
 class Forgetter:
     def __init__(self, db: Database, cards: CardStore, timeline: TimelineStore, profile: ProfileStore,
-                 diary: DiaryStore, embedder: Embedder, clock: Clock) -> None:
+                 diary: DiaryStore, embedder: Embedder, clock: Clock, attachments: AttachmentStore) -> None:
         self._db = db
+        self._attachments = attachments
         self._cards = cards
         self._timeline = timeline
         self._profile = profile
@@ -152,6 +164,7 @@ class Forgetter:
         facts: list[Fact] = []
         rules: list[ProfileRule] = []
         diary: list[DiaryEntry] = []
+        attachments: list[StoredAttachment] = []
         message_ids: set[int] = set()
         if target.kind is ForgetKind.CARD and target.card_id is not None:
             card = await self._cards.get(user_key, target.card_id)
@@ -177,10 +190,18 @@ class Forgetter:
                      if e.status is DiaryStatus.WRITTEN and needle in normalise_key(e.body)]
             rows = await self._db.fetchall("SELECT * FROM messages WHERE user_key = ?", (user_key,))
             message_ids |= {row["id"] for row in rows if needle in normalise_key(row["content"])}
+            attachments = [a for a in await self._attachments.for_user(user_key)
+                           if needle in normalise_key(f"{a.filename} {a.text or ''}")]
+        elif target.kind is ForgetKind.FILE and target.attachment_id is not None:
+            attachment = await self._attachments.get(user_key, target.attachment_id)
+            attachments += [attachment] if attachment else []
+        # The message a file came with (its caption, the note naming it) goes with it, and so
+        # does what was made from that message.
+        message_ids |= await self._attachments.message_ids(user_key, [a.id for a in attachments])
         for card in cards:
             message_ids |= set(card.source_ids)
         message_ids |= {f.source_message_id for f in facts if f.source_message_id is not None}
-        if message_ids and target.kind in (ForgetKind.CARD, ForgetKind.FACT, ForgetKind.TOPIC):
+        if message_ids and target.kind in (ForgetKind.CARD, ForgetKind.FACT, ForgetKind.TOPIC, ForgetKind.FILE):
             # The echo: whatever else was made from the same messages repeats their words.
             known_cards = {c.id for c in cards}
             cards += [c for c in await self._cards.for_user(user_key)
@@ -189,7 +210,8 @@ class Forgetter:
             facts += [f for f in await self._timeline.for_user(user_key)
                       if f.id not in known_facts and f.source_message_id in message_ids]
         messages = await self._messages(user_key, sorted(message_ids))
-        return ForgetPlan(user_key, target, tuple(cards), tuple(facts), tuple(rules), tuple(diary), tuple(messages))
+        return ForgetPlan(user_key, target, tuple(cards), tuple(facts), tuple(rules), tuple(diary), tuple(messages),
+                          tuple(attachments))
 
     async def execute(self, plan: ForgetPlan) -> ForgetReport:
         if plan.empty:
@@ -205,6 +227,7 @@ class Forgetter:
             for entry in plan.diary:
                 await self._diary.delete(tx, user_key, entry.day)
             await self._delete_messages(tx, user_key, [m.id for m in plan.messages])
+            await self._attachments.delete(tx, user_key, [a.id for a in plan.attachments])
             await self._redact(tx, user_key, needles)
         self._embedder.forget(needles)
         complete = await self.scrub()
@@ -367,6 +390,8 @@ def _what(target: ForgetTarget) -> str:
             return f"the diary entry of {target.day}"
         case ForgetKind.TOPIC:
             return f"everything about “{target.topic}”"
+        case ForgetKind.FILE:
+            return f"the photo or file #{target.attachment_id}"
     return "memory"
 
 
@@ -374,12 +399,13 @@ class TargetError(ValueError):
     """A forget request that cannot be understood; the message says the accepted forms."""
 
 
-USAGE = ("card N | fact N | diary YYYY-MM-DD | rule <section> N | <topic> "
+USAGE = ("card N | fact N | file N | diary YYYY-MM-DD | rule <section> N | <topic> "
          f"(sections: {', '.join(s.value for s in ProfileSection)})")
 
 
 def parse_target(text: str) -> ForgetTarget:
-    """`card 12`, `fact 5`, `diary 2026-03-01`, `rule preferences 2` (1-based), or a topic."""
+    """`card 12`, `fact 5`, `file 3` (also `photo 3`), `diary 2026-03-01`, `rule preferences 2`
+    (1-based), or a topic."""
     parts = text.strip().split()
     if not parts:
         raise TargetError(f"say what to forget: {USAGE}")
@@ -389,6 +415,8 @@ def parse_target(text: str) -> ForgetTarget:
             return ForgetTarget(ForgetKind.CARD, card_id=int(parts[1].lstrip("#")))
         if head == "fact" and len(parts) == 2:
             return ForgetTarget(ForgetKind.FACT, fact_id=int(parts[1].lstrip("#")))
+        if head in ("file", "photo", "attachment") and len(parts) == 2:
+            return ForgetTarget(ForgetKind.FILE, attachment_id=int(parts[1].lstrip("#")))
         if head == "diary" and len(parts) == 2:
             return ForgetTarget(ForgetKind.DIARY, day=date.fromisoformat(parts[1]))
         if head == "rule" and len(parts) == 3:

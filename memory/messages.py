@@ -14,6 +14,20 @@ def chat_key(chat: ChatRef) -> str:
     return f"{chat.platform.value}:{chat.chat_id}"
 
 
+def with_note(words: str, note: str) -> str:
+    """A user message as stored with the software's note about what came with it (a file, a
+    photo): the note, in brackets, is its last line."""
+    return f"{words}\n{note}".strip()
+
+
+def own_words(content: str) -> str:
+    """A stored user message without the software's note: what the user said."""
+    head, newline, last = content.rpartition("\n")
+    if last.startswith("[") and last.endswith("]"):
+        return head if newline else ""
+    return content
+
+
 @dataclass(frozen=True)
 class StoredMessage:
     id: int

@@ -16,6 +16,7 @@ from bot.config import Settings
 from bot.core.events import ChatRef
 from bot.errors import ToolError
 from bot.llm import ModelClient
+from memory.attachments import AttachmentStore
 from memory.cards import CardDraft, CardStore
 from memory.consolidation import Consolidator, PassResult
 from memory.db import Database
@@ -66,7 +67,8 @@ class MemoryService:
         if memory.decompose_questions and model is not None:
             self.retriever.splitter = QuestionSplitter(model)
         self.reembedder = Reembedder(db, self.cards, embedder)
-        self.forgetter = Forgetter(db, self.cards, self.timeline, self.profile, self.diary, embedder, clock)
+        self.forgetter = Forgetter(db, self.cards, self.timeline, self.profile, self.diary, embedder, clock,
+                                   AttachmentStore(db))
         self.consolidator: Consolidator | None = None
         self.diary_writer: DiaryWriter | None = None
         if model is not None:

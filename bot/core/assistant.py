@@ -63,7 +63,7 @@ from bot.core.turn import NOT_KEPT, Parked, TurnAttachment, TurnDeps, TurnOutcom
 from bot.errors import ConfigError, FetchError, ModelError
 from memory.attachments import AttachmentStore
 from memory.locations import LocationStore
-from memory.messages import ChatDirectory, MessageStore, chat_key
+from memory.messages import ChatDirectory, MessageStore, chat_key, with_note
 from memory.turns import TurnStore
 
 log = logging.getLogger(__name__)
@@ -518,7 +518,7 @@ class Assistant:
         oversized = len(text) > core.max_message_chars
         message_id = item.message_id
         if message_id is None:  # not already stored by a run a restart cut short
-            stored = f"{text}\n{attached.note}".strip() if attached is not None and not oversized else text
+            stored = with_note(text, attached.note) if attached is not None and not oversized else text
             async with db.transaction() as tx:
                 # Oversized: kept whole in layer A (nothing lost) but not sent to the model.
                 message_id = await self.messages.add(chat, "user", stored, now, oversized=oversized, tx=tx)
@@ -609,7 +609,7 @@ class Assistant:
                                                   MessageKind.ERROR))
             return
         attachment_id = await self.attachments.add(chat, kind, event.filename, event.mime_type, event.data,
-                                                   self.deps.clock.now())
+                                                   self.deps.clock.now(), inbox_id=item.id)
         if kind is AttachmentKind.PHOTO:
             attached = await self._photo(event, attachment_id, lang)
         else:

@@ -302,3 +302,71 @@ async def test_forgetting_reaches_a_turn_parked_on_an_approval(
     kept = await parked.waiting_for("approval-1")
     assert kept is not None  # the turn still resumes, with the words gone
     assert "mi perrita" in kept.state and "traer el periódico" in kept.state and "Trufa" not in kept.state
+
+
+async def test_files_sent_in_are_forgotten_with_their_topic_or_by_number(
+        tmp_path: Path, db: Database, clock: ManualClock, model: ScriptedModel) -> None:
+    """A file's read text matches a topic; `/forget photo N` takes one; the bytes leave the file."""
+    import os
+
+    from bot.core.events import AttachmentKind, AttachmentMessage
+    from memory.attachments import AttachmentStore
+    from tests.memory.conftest import memory_settings
+    from tests.support import RecordingMessenger
+
+    settings = memory_settings(tmp_path, model.base_url, consolidate_tokens=100_000)  # no pass mid-test
+    messenger = RecordingMessenger(platform=Platform.TELEGRAM, auto_decide=True)
+    assistant, _ = await build_assistant(settings, db, clock, messenger=messenger)
+    await install_memory(assistant, Scheduler(db, clock), settings)
+    await assistant.chats.seen(ANA, clock.now())
+    report = f"Borrador del capítulo tres de {SECRET}: el jefe Ignacio descubre el manuscrito.".encode()
+    photo = os.urandom(4096)  # stands for a JPEG: no text in it to match
+    model.respond("Es un borrador.")
+    await assistant.handle(AttachmentMessage(ANA, AttachmentKind.DOCUMENT, report, "capitulo3.txt", "text/plain",
+                                             caption="¿qué te parece?"))
+    model.respond("Vale.")
+    await assistant.handle(AttachmentMessage(ANA, AttachmentKind.DOCUMENT, b"Lista de la compra: leche y pan",
+                                             "lista.txt", "text/plain"))
+    model.respond("Bonito.")
+    await assistant.handle(AttachmentMessage(ANA, AttachmentKind.PHOTO, photo, "photo.jpg", "image/jpeg",
+                                             caption="mira el Quetzal"))
+    bob_file = f"Bob's copy: {SECRET} jam labels".encode()
+    model.respond("Ok.")
+    await assistant.chats.seen(BOB, clock.now())
+    await assistant.handle(AttachmentMessage(BOB, AttachmentKind.DOCUMENT, bob_file, "labels.txt", "text/plain"))
+    store = AttachmentStore(db)
+    kept = {a.filename: a for a in await store.for_user(ANA.user_key)}
+    assert set(kept) == {"capitulo3.txt", "lista.txt", "photo.jpg"}
+    assert b"Ignacio descubre" in file_bytes(db) and photo[:64] in file_bytes(db)
+
+    await assistant.handle(CommandMessage(ANA, "forget", "ignacio"))
+    assert "file: #" in messenger.approvals[-1].description and "capitulo3.txt" in messenger.approvals[-1].description
+    assert "Verified gone" in messenger.texts[-1], messenger.texts[-1]
+    assert "1 files" in messenger.texts[-1]
+    left = {a.filename for a in await store.for_user(ANA.user_key)}
+    assert left == {"lista.txt", "photo.jpg"}
+    assert b"Ignacio descubre" not in file_bytes(db) and b"capitulo3" not in file_bytes(db)
+    assert b"Quetzal" in file_bytes(db)
+
+    await assistant.handle(CommandMessage(ANA, "forget", f"photo {kept['photo.jpg'].id}"))
+    assert "photo.jpg" in messenger.approvals[-1].description
+    assert "Verified gone" in messenger.texts[-1], messenger.texts[-1]
+    assert {a.filename for a in await store.for_user(ANA.user_key)} == {"lista.txt"}
+    assert photo[:64] not in file_bytes(db) and photo[2000:2064] not in file_bytes(db)
+    assert b"Quetzal" not in file_bytes(db)  # the message it came with went too
+    # Bob's file is his: Ana's forgetting neither lists nor touches it.
+    assert [a.filename for a in await store.for_user(BOB.user_key)] == ["labels.txt"]
+    assert await store.data(BOB.user_key, (await store.for_user(BOB.user_key))[0].id) == bob_file
+
+
+async def test_a_file_stored_again_for_the_same_inbox_item_is_the_same_attachment(db: Database) -> None:
+    """A turn re-run after a crash finds what it stored the first time: one copy, one number."""
+    from bot.core.events import AttachmentKind
+    from memory.attachments import AttachmentStore
+
+    store = AttachmentStore(db)
+    first = await store.add(ANA, AttachmentKind.PHOTO, "a.jpg", "image/jpeg", b"jpeg", START, inbox_id=7)
+    again = await store.add(ANA, AttachmentKind.PHOTO, "a.jpg", "image/jpeg", b"jpeg", START, inbox_id=7)
+    other = await store.add(ANA, AttachmentKind.PHOTO, "a.jpg", "image/jpeg", b"jpeg", START, inbox_id=8)
+    assert first == again != other
+    assert [a.id for a in await store.for_user(ANA.user_key)] == [first, other]

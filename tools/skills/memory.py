@@ -123,7 +123,7 @@ class MemorySkill(SkillPlugin):
         ctx.host.add_prompt_source(service)
         command = ForgetCommand(service, ctx.host)
         ctx.add_command("forget", command.handle,
-                        "forget something for good: /forget <topic> | card N | fact N | diary YYYY-MM-DD"
+                        "forget something for good: /forget <topic> | card N | fact N | file N | diary YYYY-MM-DD"
                         " | rule <section> N")
         ctx.host.add_turn_listener(service.after_turn)
 
@@ -188,7 +188,7 @@ class MemorySkill(SkillPlugin):
     @tool(risk=Risk.READ)
     async def forget_preview(
         self, ctx: ToolContext,
-        what: Annotated[str, "card N | fact N | diary YYYY-MM-DD | rule <section> N | a topic"],
+        what: Annotated[str, "card N | fact N | file N | diary YYYY-MM-DD | rule <section> N | a topic"],
     ) -> str:
         """List exactly what forgetting would delete; returns a plan id for `forget`."""
         try:
