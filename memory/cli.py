@@ -12,7 +12,7 @@ from bot.config import load_settings
 from bot.errors import MayordomoError
 from memory.db import Database
 from memory.embeddings import build_embedder, centre_of
-from memory.export import export_user
+from memory.export import export_user, file_name, safe_name
 from memory.forget import USAGE, TargetError, parse_target
 from memory.reembed import Reembedder, ReembedProgress
 from memory.service import MemoryService
@@ -56,15 +56,22 @@ async def _service(env_file: str = ".env") -> MemoryService:
 
 async def _export(args: argparse.Namespace) -> int:
     service = await _service(getattr(args, "env_file", ".env"))
+    safe = safe_name(args.user)
+    files = args.out / f"files-{safe}"
     try:
         exported = await export_user(service, args.user)
+        args.out.mkdir(parents=True, exist_ok=True)
+        for attachment in await service.attachments.for_user(args.user):
+            data = await service.attachments.data(args.user, attachment.id)  # one at a time: files can be large
+            if data is not None:
+                files.mkdir(exist_ok=True)
+                (files / file_name(attachment)).write_bytes(data)
     finally:
         await service.db.close()
-    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in args.user)
-    args.out.mkdir(parents=True, exist_ok=True)
     (args.out / f"memory-{safe}.md").write_text(exported.markdown, encoding="utf-8")
     (args.out / f"memory-{safe}.json").write_text(exported.json, encoding="utf-8")
-    print(f"wrote {args.out / f'memory-{safe}.md'} and .json")
+    also = f", and the files in {files}" if files.exists() else ""
+    print(f"wrote {args.out / f'memory-{safe}.md'} and .json{also}")
     return 0
 
 

@@ -1,4 +1,5 @@
-"""One user's whole memory as readable Markdown and as JSON (layers A to E)."""
+"""One user's whole memory as readable Markdown and as JSON (layers A to E), and the photos and
+files they sent, as they arrived."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from memory.attachments import StoredAttachment
 from memory.service import MemoryService
 
 
@@ -25,6 +27,7 @@ async def export_user(service: MemoryService, user_key: str) -> Export:
     facts = await service.timeline.for_user(user_key)
     diary = await service.diary.for_user(user_key)
     messages = await service.messages_of(user_key)
+    files = await service.attachments.for_user(user_key)
     data: dict[str, Any] = {
         "user": user_key,
         "profile": {section.value: list(lines) for section, lines in profile.sections.items()},
@@ -39,6 +42,9 @@ async def export_user(service: MemoryService, user_key: str) -> Export:
                    "tags": list(e.tags), "mood": e.mood.value if e.mood else None} for e in diary],
         "messages": [{"id": m.id, "at": m.created_at.isoformat(), "chat": m.chat_key, "role": m.role,
                       "content": m.content, "processed": m.processed} for m in messages],
+        "files": [{"id": a.id, "at": a.created_at.isoformat(), "kind": a.kind.value, "filename": a.filename,
+                   "mime_type": a.mime_type, "size": a.size, "saved_as": file_name(a), "text": a.text}
+                  for a in files],
     }
     md = [f"# Memory of {user_key}", "", "## Profile", "", profile.render() or "(empty)", "", "## Timeline", ""]
     md += [f"- {f.line}" for f in facts] or ["(empty)"]
@@ -56,4 +62,16 @@ async def export_user(service: MemoryService, user_key: str) -> Export:
         md += [f"*Source messages:* {', '.join(map(str, card.source_ids)) or 'none'}", ""]
     md += ["## Messages", ""]
     md += [f"- [{m.id}] {m.created_at.isoformat()} {m.role}: {m.content}" for m in messages] or ["(empty)"]
+    md += ["", "## Photos and files", ""]
+    md += [f"- [{a.id}] {a.created_at.isoformat()} {a.kind.value} {a.filename} ({a.size} bytes): {file_name(a)}"
+           for a in files] or ["(empty)"]
     return Export("\n".join(md) + "\n", data)
+
+
+def file_name(attachment: StoredAttachment) -> str:
+    """The name an exported file is written under: unique (its number first) and safe on any disk."""
+    return f"{attachment.id}-{safe_name(attachment.filename) or 'file'}"
+
+
+def safe_name(text: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in text).strip(".")

@@ -67,8 +67,9 @@ class MemoryService:
         if memory.decompose_questions and model is not None:
             self.retriever.splitter = QuestionSplitter(model)
         self.reembedder = Reembedder(db, self.cards, embedder)
+        self.attachments = AttachmentStore(db)
         self.forgetter = Forgetter(db, self.cards, self.timeline, self.profile, self.diary, embedder, clock,
-                                   AttachmentStore(db))
+                                   self.attachments)
         self.consolidator: Consolidator | None = None
         self.diary_writer: DiaryWriter | None = None
         if model is not None:

@@ -233,9 +233,13 @@ async def test_command_line_export_and_forget(service: MemoryService, db: Databa
     import argparse
     import asyncio
 
+    from bot.core.events import AttachmentKind
     from memory import cli
 
     await fill(service, db, model)
+    photo = await service.attachments.add(ANA, AttachmentKind.PHOTO, "../../etc/passwd", "image/jpeg", b"\xff\xd8jpeg",
+                                          START)
+    await service.attachments.add(BOB, AttachmentKind.PHOTO, "bob.jpg", "image/jpeg", b"bob's", START)
     await db.close()  # the command line opens the file itself
     monkeypatch.setenv("DATABASE_PATH", str(db.path))
     monkeypatch.setenv("MEMORY_EMBEDDER", "local")
@@ -251,7 +255,13 @@ async def test_command_line_export_and_forget(service: MemoryService, db: Databa
     assert await asyncio.to_thread(run, "memory", "export", "--user", ANA.user_key, "--out", str(out)) == 0
     markdown = (out / "memory-telegram_100.md").read_text(encoding="utf-8")
     assert "Trufa fetches" in markdown and "jam" not in markdown
-    assert json.loads((out / "memory-telegram_100.json").read_text(encoding="utf-8"))["user"] == ANA.user_key
+    exported = json.loads((out / "memory-telegram_100.json").read_text(encoding="utf-8"))
+    assert exported["user"] == ANA.user_key
+    # The photos and files come too, as they arrived, under names that stay inside the folder.
+    [listed] = exported["files"]
+    assert listed["id"] == photo and listed["saved_as"] == f"{photo}-_.._etc_passwd"
+    assert [p.name for p in (out / "files-telegram_100").iterdir()] == [listed["saved_as"]]
+    assert (out / "files-telegram_100" / listed["saved_as"]).read_bytes() == b"\xff\xd8jpeg"
     code = await asyncio.to_thread(run, "memory", "forget", "--user", ANA.user_key, "--yes", "Trufa")
     assert code == 0
     assert b"Trufa" not in file_bytes(db)
