@@ -1519,3 +1519,72 @@ def test_asked_for_a_password_any_word_with_digits_is_the_code_and_needs_a_sourc
 def test_a_www_domain_is_a_link_whatever_its_tld(answer: str, sourced: bool) -> None:
     verdict = check(answer, _read("Form: https://www.becas.example.es"), "where is the grant form?", NOW)
     assert verdict.ok is sourced, verdict.violations
+
+
+@pytest.mark.parametrize("user", [
+    "actually make it 9:00 instead of 10:00", "no, Friday instead of Thursday", "mejor a las 9",
+    "que sea el martes", "pásalo al jueves", "ok, tomorrow instead", "on second thought, make it Monday",
+])
+@pytest.mark.parametrize("answer", ["Moved it: it'll go off at the new time.", "The reminder is at the new time now.",
+                                    "Cambiado, mismo día."])
+def test_a_follow_up_that_changes_when_is_a_request_the_turn_before_does_not_back(user: str, answer: str) -> None:
+    earlier = [_call("set_reminder", at="2027-02-03T10:00", text="renew the parking permit")]
+    verdict = check(answer, [], user, NOW, earlier=earlier)
+    assert not verdict.ok and verdict.kept == "", verdict
+
+
+@pytest.mark.parametrize("user", ["make it quick: what's the weather?", "I'll have tea at 5 instead of 4",
+                                  "mejor así, gracias", "voy el lunes en vez del martes"])
+def test_saying_when_you_will_do_something_or_how_to_answer_asks_for_no_change(user: str) -> None:
+    verdict = check("Sounds good. Enjoy it!", [], user, NOW)
+    assert verdict.ok and verdict.kept == "Sounds good. Enjoy it!", verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("I just paid the gas bill and booked the car in for its service on Friday",
+     "Nice: you've paid the gas bill and the car is booked in for Friday. Want a reminder on Friday morning?"),
+    ("We renewed the insurance, then scheduled the boiler check", "Good: the insurance is renewed and the boiler "
+     "check is scheduled. Anything else?"),
+])
+def test_actions_the_user_says_they_did_after_and_are_theirs_too(user: str, answer: str) -> None:
+    verdict = check(answer, [], user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+def test_an_action_the_user_did_and_asks_for_again_still_needs_a_call() -> None:
+    calls = [_call("notes_append", path="log.md", text="emailed Luis")]
+    verdict = check("Emailed Luis and noted it in log.", calls, "I emailed Ana; now email Luis and note it in log", NOW)
+    assert not verdict.ok
+
+
+@pytest.mark.parametrize(("user", "answer", "text"), [
+    ("apunta en salud que me toca la vacuna del tétanos", "He apuntado en salud que te toca la vacuna del tétanos.",
+     "- vacuna del tétanos pendiente"),
+    ("note in health that I need the tetanus shot", "Noted in health that you need the tetanus shot.",
+     "tetanus shot due"),
+])
+def test_the_users_own_verbs_repeated_in_a_claim_are_no_things_the_call_must_hold(
+        user: str, answer: str, text: str) -> None:
+    verdict = check(answer, [_call("notes_append", path="salud.md" if "salud" in user else "health.md", text=text)],
+                    user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+def test_a_thing_the_call_did_not_hold_is_still_caught_after_a_name() -> None:
+    calls = [_call("notes_append", path="compra.md", text="leche")]
+    verdict = check("He añadido leche y mantequilla a compra.", calls, "añade leche y mantequilla a compra", NOW)
+    assert not verdict.ok
+
+
+@pytest.mark.parametrize(("answer", "result", "invented"), [
+    ("Te cubre hasta marzo de 2027.", "", True),
+    ("It's valid until March 2027, on the 3rd.", "", True),
+    ("It's due in April 2027.", "Renewal due 2027-03-15", True),
+    ("It's due in March 2027 (the 15th).", "Renewal due 2027-03-15", False),
+    ("Tu pasaporte caduca en marzo de 2027.", "Pasaporte: caduca 03/2027", False),
+    ("Caduca en marzo de 2027.", "Caduca el 3 de marzo", False),
+])
+def test_a_month_of_a_year_is_a_date_that_needs_a_source(answer: str, result: str, invented: bool) -> None:
+    calls = _read(result) if result else [_call("notes_read", CallStatus.ERROR, Risk.READ, error="no such note")]
+    verdict = check(answer, calls, "¿hasta cuándo? mira la nota", NOW)
+    assert (Rule.UNSOURCED_DETAIL in {v.rule for v in verdict.violations}) is invented, verdict.violations

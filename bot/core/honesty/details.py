@@ -102,6 +102,9 @@ _MONTHS = {
 _MONTH_NAMES = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _DAY_MONTH = re.compile(rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:de\s+|of\s+)?({_MONTH_NAMES})\b", re.IGNORECASE)
 _MONTH_DAY = re.compile(rf"\b({_MONTH_NAMES})\s+(\d{{1,2}})(?:st|nd|rd|th)?(?!\d)", re.IGNORECASE)
+# A month of a year: "marzo de 2027", "March 2027", "in March of 2027" (a date within it too).
+_MONTH_YEAR = re.compile(rf"\b({_MONTH_NAMES})\s*,?\s+(?:de\s+|del\s+|of\s+)?(\d{{4}})(?!\d)", re.IGNORECASE)
+_NUM_MONTH_YEAR = re.compile(r"(?<![\d/.-])(\d{1,2})[/-](\d{4})(?![\d/.-])")  # "03/2027" on a card or a label
 _WEEKDAYS = {
     "monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6,
     "mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5, "sun": 6,
@@ -468,6 +471,9 @@ class Details:
     # (weekday 0-6, year or 0, month or 0, day): a weekday said with its date ("martes 10 de marzo")
     weekdays: frozenset[tuple[int, int, int, int]] = frozenset()
     full_dates: frozenset[tuple[int, int, int]] = frozenset()  # dates said with their year
+    # (year, month) of a month said with its year and no day ("hasta marzo de 2027"); for sources,
+    # every month of a year they give, and (0, month) for the months of their dates without a year
+    month_years: frozenset[tuple[int, int]] = frozenset()
     relative_days: frozenset[int] = frozenset()  # "tomorrow" 1, "ayer" -1, "pasado mañana" 2
     today: date | None = None  # (sources only) the clock's date
     # Weekdays named without a date ("on Friday at 9"); for sources, every weekday they name or that a
@@ -706,6 +712,12 @@ def extract_details(text: str) -> Details:
         month_days = {int(m.group(1) or m.group(2)) for m in _each(_DAY_ALONE, dateless)}
     month_days |= {_spelled_day(m) for m in _each(_SPELLED_DAY, without_urls)}
     weekdays, full_dates = _weekday_dates(without_urls, dates_with_years)
+    month_years: set[tuple[int, int]] = set()
+    if _FOUR_DIGITS.search(without_urls):
+        month_years = {(int(m.group(2)), _MONTHS[m.group(1).lower()]) for m in _each(_MONTH_YEAR, without_urls)}
+        month_years |= {(int(m.group(2)), int(m.group(1))) for m in _each(_NUM_MONTH_YEAR, without_urls)
+                        if 1 <= int(m.group(1)) <= 12}
+        month_years -= {(y, m) for y, m, _ in full_dates}
     lone_weekdays = _lone_weekdays(without_urls) if weekdays or _WEEKDAY_HINT.search(without_urls) else set()
     lowered = without_urls.lower()
     relative_days = ({_relative_offset(m) for m in _each(_RELATIVE_DAY, without_urls)}
@@ -720,7 +732,8 @@ def extract_details(text: str) -> Details:
                    spoken_numbers=frozenset(_number(m.group(1))
                                             for m in _each(_FIGURE, _blank(spelled, _FIGURE_FREE))),
                    weekdays=frozenset(weekdays),
-                   full_dates=frozenset(full_dates), relative_days=frozenset(relative_days),
+                   full_dates=frozenset(full_dates), month_years=frozenset(month_years),
+                   relative_days=frozenset(relative_days),
                    lone_weekdays=frozenset(lone_weekdays), measures=frozenset(measures),
                    short_codes=frozenset(_short_codes(without_urls)),
                    coded_words=frozenset(_coded_words(without_urls)))
@@ -899,6 +912,9 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime) 
         codes=frozenset().union(*(_source_codes(as_shown(t)) for t in texts)),
         weekdays=frozenset().union(*(d.weekdays for d in found)),
         full_dates=frozenset().union(*(d.full_dates for d in found)), today=now_local.date(),
+        month_years=frozenset().union(*(d.month_years for d in found))
+        | {(y, m) for d in found for y, m, _ in d.full_dates} | {(0, m) for d in found for m, _ in d.dates}
+        | {(now_local.year, now_local.month)},
         lone_weekdays=frozenset(_known_weekdays(texts, found, dates, now_local.date())),
     )
 
@@ -940,6 +956,8 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     missing += [f"{d:02d}/{m:02d}" for m, d in new_dates if not (arithmetic and _derived_date((m, d), said, known))]
     known_days = {day for _, day in known.dates}
     missing += [f"day {d}" for d in sorted(said.month_days) if d not in known_days and str(d) not in known.numbers]
+    missing += [f"{y}-{m:02d}" for y, m in sorted(said.month_years)
+                if (y, m) not in known.month_years and (0, m) not in known.month_years]
     missing += [f"{h}:00" for h in sorted(said.hours)
                 if not any(kh % 12 == h % 12 and km == 0 for kh, km in known.times)]
     missing += sorted(said.emails - known.emails)

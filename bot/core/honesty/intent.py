@@ -163,11 +163,37 @@ _PLEASANTRY = re.compile(r"\b(?:thanks?|thank\s+you|cheers|you\s+too|me\s+too|sa
                          r"gracias|igualmente|t[úu]\s+tambi[ée]n|adi[óo]s|hasta\s+luego|buenas|hola)\b", _I)
 
 
+# "make it 9 instead", "actually Friday instead of Thursday", "mejor a las 9", "que sea el lunes",
+# "pásalo al martes": a short follow-up that changes when the request before is for, with no verb
+# the rules know. Only a time or a day after it: "make it quick" and "mejor así" change nothing.
+_WHEN = (r"(?:\d|noon|midnight|tomorrow|tonight|today|next\b|this\s+(?:morning|afternoon|evening|week)|"
+         r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|half\s+past|quarter|"
+         r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|"
+         r"ma[ñn]ana|hoy|pasado|mediod[íi]a|medianoche|lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo|"
+         r"(?:la|las)\s+(?:\d|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce)|"
+         r"(?:el|la)\s+(?:semana|d[íi]a|pr[óo]xim[oa]|siguiente|otr[oa])|al?\s+(?:d[íi]a|lunes|martes|mi[ée]rcoles|"
+         r"jueves|viernes|s[áa]bado|domingo))")
+_AMENDS = re.compile(
+    r"^\W*(?:(?:actually|no|nah|wait|sorry|oops|oh|hmm|ok|okay|on\s+second\s+thought|mejor\s+dicho|perd[óo]n|"
+    r"perdona|espera|oye|vale|bueno|uy|ah|mm+)\W+)*"
+    rf"(?:make\s+(?:it|that)|let'?s\s+(?:say|make\s+it|go\s+with|do)|(?:push|bump|switch)\s+(?:it|that)\s+to|"
+    rf"(?:at|on|for)|a(?=\s+las?\b)|mejor|que\s+sea|hazlo|d[ée]jalo|p[áa]salo|c[áa]mbialo|mu[ée]velo|ponlo)\W+"
+    rf"(?:(?:at|on|for|to|a|al|para|en|el|la|las)\s+)?{_WHEN}"
+    rf"|\b(?:instead\s+of|rather\s+than|en\s+(?:vez|lugar)\s+de)\s+(?:(?:at|on|the|a|el|la|las)\s+)?{_WHEN}"
+    rf"|^\W*(?:\w+\W+){{0,2}}?{_WHEN}[^.!?\n]{{0,20}}?\binstead\W*$",
+    _I,
+)
+# Someone saying what they did or will do ("I'll have tea at 5 instead of 4") changes no request.
+_OWN_PLAN = re.compile(r"\b(?:i|i'?ll|i'?d|i'?m|we|we'?ll|yo|voy|vamos|he|hemos|iré|llegaré)\b", _I)
+
+
 def continues_request(user_text: str) -> bool:
-    """A short follow-up that asks for more of the same ("and eggs too"), with no verb of its own."""
+    """A short follow-up that asks for more of the same ("and eggs too") or changes when it is for
+    ("make it 9 instead"), with no verb of its own."""
     text = user_text.strip()
-    return (len(text) <= MAX_GOING_ON_CHARS and "?" not in text and bool(_GOES_ON.search(text))
-            and not _PLEASANTRY.search(text) and not asked_by_rules(text))
+    if len(text) > MAX_GOING_ON_CHARS or "?" in text or _PLEASANTRY.search(text) or asked_by_rules(text):
+        return False
+    return bool(_GOES_ON.search(text)) or (bool(_AMENDS.search(text)) and not _OWN_PLAN.search(text))
 
 
 # "yes", "go ahead", "sí, adelante": the answer to "shall I…?". What it says yes to is in the
@@ -265,4 +291,14 @@ def reported_actions(user_text: str) -> frozenset[ActionKind]:
         window = text[match.start():match.end() + 40]
         kinds |= claimed_kinds(window[: len(match.group(0)) + 1])
         kinds |= claimed_kinds(match.group(0))
+        # "I paid the bill and booked the car in": the verbs after "and" have the same subject.
+        sentence = _SENTENCE_END.split(text[match.end():match.end() + 300], maxsplit=1)[0]
+        for verb in _COORDINATED_PAST.finditer(sentence):
+            kinds |= claimed_kinds(verb.group(1))
     return frozenset(kinds)
+
+
+_SENTENCE_END = re.compile(r"[.;!?\n]")
+_COORDINATED_PAST = re.compile(
+    r"(?:,|\band|\bthen)\s+(?:(?:also|then|just|already)\s+)?([^\W\d_]{2,}ed|sent|put|set|made|wrote|paid|bought|"
+    r"told|kept|gave|took|did|got)\b", _I)

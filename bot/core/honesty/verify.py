@@ -360,7 +360,9 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
     if (clause.second_person or (clause.presupposed and kinds <= turn.reported)
             or _found_by_lookup(clause, turn, neighbours)):
         return None
-    kinds -= turn.reported  # "Since the invoice was sent…": the user's own action
+    # "Since the invoice was sent…": the user's own action. Not a kind they also ask for ("I booked the
+    # flight, now book the hotel"): a claim of that needs a call still.
+    kinds -= turn.reported - turn.asked
     if not kinds and model_claim:
         kinds = set(turn.asked) - set(turn.reported)
     if clause.everything and turn.asked and (turn.unsettled or _untouched_asked(turn)):
@@ -391,13 +393,21 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
         name = _norm(token).strip(".-")
         if len(name) >= 3 and not name.isdigit() and name not in touched:
             return f"names {token!r}, which no successful call of that kind touched"
-    for word in _WORD.findall(f"{claimed_parts(clause.text)} {neighbours}"):
+    said = f"{claimed_parts(clause.text)} {neighbours}"
+    for spot in _WORD.finditer(said):
+        word = spot.group(0)
         lowered = word.lower()
         if lowered in _STOP or lowered not in turn.user_words or _ACTION_WORDS.match(lowered):
             continue
+        if _AFTER_PRONOUN.search(said[max(0, spot.start() - 6):spot.start()]):
+            continue  # a verb ("que te toca la vacuna", "that you need the form"): the things are its objects
         if not _stem_in(lowered, evidence):
             return f"says {word!r} was handled, but no successful call of that kind included it"
     return None
+
+
+# A subject or clitic pronoun: the word after it is a verb. ("la", "lo" are articles too: not here.)
+_AFTER_PRONOUN = re.compile(r"(?:^|\W)(?:me|te|se|nos|os|le|les|i|you|we|they|he|she)\s+$", re.I)
 
 
 # Words that say how or when, not what: a restatement of an earlier change names its things otherwise.
