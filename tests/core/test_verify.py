@@ -1588,3 +1588,70 @@ def test_a_month_of_a_year_is_a_date_that_needs_a_source(answer: str, result: st
     calls = _read(result) if result else [_call("notes_read", CallStatus.ERROR, Risk.READ, error="no such note")]
     verdict = check(answer, calls, "¿hasta cuándo? mira la nota", NOW)
     assert (Rule.UNSOURCED_DETAIL in {v.rule for v in verdict.violations}) is invented, verdict.violations
+
+
+def test_an_emoji_ends_a_sentence_so_the_negation_after_it_covers_no_claim_before_it() -> None:
+    calls = [_call("cancel_reminder", CallStatus.ERROR, Risk.DESTRUCTIVE, error="no such reminder", reminder_id="r-9")]
+    verdict = check("Ya fue, te lo cancelé ✂️ No te va a sonar más.", calls,
+                    "cancelame el recordatorio de la peluquería", NOW)
+    assert not verdict.ok and "cancelé" not in verdict.kept
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("any tips to sleep better?",
+     "- Keep the same wake-up time every day, weekends included\n- Skip coffee after lunch"),
+    ("I paid the gas bill. What else was on my list?", "You've paid the gas bill, so that's off your plate. "
+     "Booking the MOT is left."),
+    ("dame la receta del arroz", "1. Remoja el arroz 10 minutos.\n2. Cocina a fuego bajo unos 20 minutos."),
+    ("email my landlord that the boiler is broken", "I couldn't send that email: I have no access to your mail. "
+     "If you like, I can save a draft in your notes so it's ready to paste:\n\n> Hi, the boiler stopped working "
+     "this morning."),
+])
+def test_advice_offers_and_drafts_in_the_shapes_models_write_them_pass(user: str, answer: str) -> None:
+    verdict = check(answer, [], user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("remove milk from my list", "Milk is off your list now."),
+    ("add milk to my list", "Here's your list:\n> milk, added ✅"),
+])
+def test_the_same_shapes_still_carry_claims(user: str, answer: str) -> None:
+    assert not check(answer, [], user, NOW).ok
+
+
+@pytest.mark.parametrize(("answer", "ok"), [("En total: **835 €**.", True), ("En total: **845 €**.", False)])
+def test_a_total_of_several_sourced_lines_is_worked_out_from_them(answer: str, ok: bool) -> None:
+    verdict = check(answer, _read("alquiler 750\nluz 60\nagua 25"), "léeme la nota gastos y súmalo", NOW)
+    assert verdict.ok is ok, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer", "source", "invented"), [
+    ("what time is dinner on Friday?", "Seven in the evening, Friday.", "", True),
+    ("¿a qué hora era?", "A las 18h.", "Recordatorio: 19:00 recoger a los niños", True),
+    ("¿a qué hora era?", "A las 19h.", "Recordatorio: 19:00 recoger a los niños", False),
+    ("¿a qué correo lo mando?", "A rrhh (arroba) talentia (punto) es.", "", True),
+    ("when is my car's MOT due?", "It's due next Tuesday.", "", True),
+    ("when is my car's MOT due?", "In two weeks.", "", True),
+    ("when should I water the plants?", "Every two days, in the morning.", "", False),
+    ("¿cómo se llamaba el restaurante que me recomendó Lucía?", "Se llama Casa Montes.", "", True),
+    ("¿cómo se llamaba el restaurante? mira la nota", "Se llama Casa Montes.", "Lucía: Casa Montes, calle Pez", False),
+    ("what does my vet note say?", "The visit is at 16:45, at 22 Harley Road.", "Vet: 16:45, 22 Harley Road", False),
+])
+def test_details_said_in_more_ways_need_a_source(user: str, answer: str, source: str, invented: bool) -> None:
+    verdict = check(answer, _read(source) if source else [], user, NOW)
+    assert (Rule.UNSOURCED_DETAIL in {v.rule for v in verdict.violations}) is invented, verdict.violations
+
+
+@pytest.mark.parametrize(("answer", "results", "taken"), [
+    ("Your dentist appointment with Dr Hale is at 17:30.",
+     ["Dentist: Dr Hale. Bring the insurance card.", "Spin class on Wednesday 17:30"], True),
+    ("Your dentist appointment with Dr Hale is at 17:30.", ["Dentist: Dr Hale\nTuesday 17:30"], False),
+    ("La cita del notario es el viernes 14 a las 12:30 en la calle Serrano 8.",
+     ["Notaría: viernes 14 a las 12:30\nCalle Serrano 8, 2.º izquierda"], False),
+])
+def test_a_detail_from_another_note_is_not_one_of_the_note_asked_about(
+        answer: str, results: list[str], taken: bool) -> None:
+    calls = [c for text in results for c in _read(text)]
+    verdict = check(answer, calls, "what time is it? look in my notes", NOW)
+    assert (Rule.UNSOURCED_DETAIL in {v.rule for v in verdict.violations}) is taken, verdict.violations

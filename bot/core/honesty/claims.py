@@ -177,7 +177,8 @@ _EN_REMOVE = (
     r"deleted|removed|erased|wiped|cleared|gone|got\s+rid|called\s+off|cancell?ed|forgotten|forgot|"
     r"(?:turned|switched|shut)\s+off|disabled|deactivated|"
     # "The gym reminder is off", "Gym reminder: off.": a state that says it was switched off.
-    r"(?:is|are|'s|'re|now)\s+(?:(?:now|all|both)\s+)?off(?!\s+(?:to|for|the|by|work|duty|today|tomorrow|sick))|"
+    r"(?:is|are|'s|'re|now)\s+(?:(?:now|all|both)\s+)?off(?!\s+(?:to|for|the|by|work|duty|today|tomorrow|sick|"
+    r"(?:your|my|our|his|her|their)\s+(?:plate|back|hands?|mind|chest)))|"
     r"out\s+of\s+my\s+memory|no\s+longer|no\s+more|is\s+no\s+more|vanished|history|trashed|"
     r"(?:is|are|'s|'re|now)\s+(?:now\s+)?(?:rid|free|clear)\s+of|"
     # ("It's empty" alone reports what a read found.)
@@ -539,7 +540,9 @@ _QUOTED = re.compile(
 # Not after an abbreviation that leads into a detail: "ext. 4471", "Dr. Ruiz", "tel. 91…".
 _NO_END_AFTER = "".join(rf"(?<!\b{word}\.)" for word in
                         ("ext", "tel", "telf", "tlf", "dr", "dra", "sr", "sra", "st", "approx", "aprox", "núm", "num"))
-_SENTENCE_END = re.compile(rf"(?<=[.!?…]){_NO_END_AFTER}\s+(?=\S)|\n+", _I)
+# An emoji ends a sentence when a capital follows: "te lo cancelé ✂️ No te va a sonar más".
+_SENTENCE_END = re.compile(rf"(?<=[.!?…]){_NO_END_AFTER}\s+(?=\S)|\n+"
+                           r"|(?<=[\u2600-\u27bf\ufe0f\U0001f300-\U0001faff])\s+(?-i:(?=[A-ZÁÉÍÓÚÑ¡¿]))", _I)
 _CLAUSE_SPLIT = re.compile(
     # "07:40" and "64,20 €" are one number, not two clauses.
     r"\s*(?:[,;:](?!\d)|[—–])\s*|\s+-\s+|\s*[()]\s*|"
@@ -572,6 +575,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in spans if text[a:b].strip()]
 
 
+_INCLUDED_ALONE = re.compile(r"^\W*(?:[^\W\d_]+\s+){0,2}?[^\W\d_]+\s+(?:included|incluid[oa]s?)\W*$", _I)
 # A participle between "a"/"an" and its noun describes a kind of thing ("so there's a written record",
 # "ask for an updated quote"): it tells of no action done.
 _ATTRIBUTIVE = re.compile(r"\b(?:a|an)\s+(?:[^\W\d_]+ly\s+)?[^\W\d_]+(?:ed|en)\s+(?=[^\W\d_]{2,})", _I)
@@ -579,6 +583,8 @@ _ATTRIBUTIVE = re.compile(r"\b(?:a|an)\s+(?:[^\W\d_]+ly\s+)?[^\W\d_]+(?:ed|en)\s
 
 def claimed_kinds(text: str) -> frozenset[ActionKind]:
     """The kinds of action `text` says were done (rules only)."""
+    if _INCLUDED_ALONE.match(text):
+        return frozenset()  # "…every day, weekends included", "IVA incluido": a scope, not an act
     # "Milk's on the list": the patterns know the verb as "is".
     bare = _CONTRACTED.sub(lambda m: " are" if m.group(1).lower() == "re" else " is",
                            _ATTRIBUTIVE.sub(" ", _QUOTED.sub(" ", text)))
@@ -759,6 +765,9 @@ def _elided(sentences: list[Sentence]) -> list[Sentence]:
     return result
 
 
+_PURPOSE = re.compile(r"^\W*(?:so(?:\s+that)?|in\s+order\s+to|para\s+que|as[íi]\s+(?:que\s+)?)\b", _I)
+
+
 def _in_context(clauses: list[Clause]) -> tuple[Clause, ...]:
     """Clauses whose stance the clause before them sets.
 
@@ -776,6 +785,9 @@ def _in_context(clauses: list[Clause]) -> tuple[Clause, ...]:
                 clause = replace(clause, stance=Stance.OFFER)
             elif (before.stance is Stance.OFFER and not clause.kinds and not clause.closer
                   and _CONTINUES.match(bare) and not _STATE.search(bare) and not _ALREADY.search(bare)):
+                clause = replace(clause, stance=Stance.OFFER)
+            elif before.stance is Stance.OFFER and _PURPOSE.match(bare) and not _ALREADY.search(bare):
+                # "I can save a draft, so it's ready to paste": what the offer would give.
                 clause = replace(clause, stance=Stance.OFFER)
         result.append(clause)
     return tuple(result)

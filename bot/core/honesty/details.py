@@ -47,7 +47,10 @@ _BARE_HOUR = re.compile(r"\b(?:at|a\s+las|a\s+la|las|sobre\s+las)\s+([01]?\d|2[0
 # "closes at 9", "abre a las 10": an hour with no minutes, in an answer
 _SAID_HOUR = re.compile(
     r"\b(?:at|until|till|from|by|around|a\s+las|a\s+la|hasta\s+las|desde\s+las|sobre\s+las|de\s+las)\s+"
-    r"([01]?\d|2[0-3])(?![:.h]?\d)(?!\s*(?:%|°|º|€|\$|km|kg|min|euros?|percent|por\s+ciento|people|personas|items|cosas))\b",
+    r"([01]?\d|2[0-3])(?:\s?h\b)?(?![:.h]?\d)"
+    r"(?!\s*(?:%|°|º|€|\$|km|kg|min|euros?|percent|por\s+ciento|people|personas|items|cosas))"
+    # "at 22 Harley Road", "a las 3 Calle Mayor" are house numbers, not hours.
+    r"(?!\s+(?-i:[A-Z])[^\W\d_]+\s+(?:road|street|avenue|lane|st|rd|ave|drive|way|close|place|square)\b)\b",
     re.IGNORECASE,
 )
 _EN_WORD_TIME = re.compile(
@@ -55,7 +58,9 @@ _EN_WORD_TIME = re.compile(
     rf"|half\s+({_EN_HOUR})\b(?!\s*(?:hours?|days?|weeks?|minutes?))"
     rf"|({_EN_HOUR})\s+o'?\s?clock"
     rf"|({_EN_HOUR})[-\s](thirty|fifteen|forty-five|forty five)\b"
-    r"|(noon|midday|midnight))\b",
+    r"|(noon|midday|midnight)"
+    # "seven in the evening", "nine at night", "six this morning": an hour by the part of the day
+    rf"|({_EN_HOUR})\s+(?:in\s+the|this|tomorrow|at)\s+(morning|afternoon|evening|night))\b",
     re.IGNORECASE,
 )
 _ES_WORD_TIME = re.compile(
@@ -138,8 +143,8 @@ _RELATIVE_DAY = re.compile(
 # Bounded parts and an anchored start keep this linear on long runs of word characters.
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}")
 _SPOKEN_EMAIL = re.compile(
-    r"(?<![\w.+-])([\w.+-]{1,64})\s+(?:at|arroba|\(at\)|\[at\])\s+([\w-]{1,63})"
-    r"((?:\s+(?:dot|punto|\(dot\)|\[dot\])\s+[\w-]{1,63}){1,4})",
+    r"(?<![\w.+-])([\w.+-]{1,64})\s+(?:at|arroba|[(\[{](?:at|arroba)[)\]}])\s+([\w-]{1,63})"
+    r"((?:\s+(?:dot|punto|[(\[{](?:dot|punto)[)\]}])\s+[\w-]{1,63}){1,4})",
     re.IGNORECASE,
 )
 # "ana(at)example.org", "ana [at] example.org": the @ written out, the domain as it is.
@@ -489,6 +494,11 @@ class Details:
     general_names: frozenset[str] = frozenset()
     # (sources only) the user asks what something costs: a price said in words is the answer's detail
     asked_price: bool = False
+    # (sources only) the user asks when something of theirs is: a weekday or a span is the answer
+    asked_when: bool = False
+    # (sources only) the user asks for a name; `source_text` is then every source lower-cased, to find it in
+    asked_name: bool = False
+    source_text: str = ""
     # Every word with letters and digits ("Sunflower-88", "casa2024"), however it is cased
     coded_words: frozenset[str] = frozenset()
     # (sources only) the user asks for a password, a code or a reference: then any such word in the
@@ -593,8 +603,12 @@ def _word_times(text: str) -> set[tuple[int, int]]:
         elif m.group(6):
             minutes = {"thirty": 30, "fifteen": 15}.get(m.group(7).lower(), 45)
             times |= _both_halves(_hour_value(m.group(6)), minutes)
-        else:
+        elif m.group(8):
             times |= {(12, 0)} if m.group(8).lower() in ("noon", "midday") else {(0, 0)}
+        else:
+            hour = _hour_value(m.group(9)) % 12
+            late = m.group(10).lower() in ("evening", "night") or (m.group(10).lower() == "afternoon" and hour < 7)
+            times.add((hour + 12 if late and hour != 0 else hour, 0))
     for m in _each(_ES_WORD_TIME, text):
         if m.group(1):
             hour, sign, minute_word = _hour_value(m.group(1)), m.group(2), m.group(3)
@@ -635,7 +649,8 @@ def extract_details(text: str) -> Details:
             dates.add((month, day))
     emails = {m.group(0).lower().rstrip(".") for m in _each(_EMAIL, text)}
     for m in _each(_SPOKEN_EMAIL, text):
-        parts = re.split(r"(?:^|\s+)(?:dot|punto|\(dot\)|\[dot\])\s+", m.group(3).strip(), flags=re.IGNORECASE)
+        parts = re.split(r"(?:^|\s+)(?:dot|punto|[(\[{](?:dot|punto)[)\]}])\s+", m.group(3).strip(),
+                         flags=re.IGNORECASE)
         emails.add(f"{m.group(1)}@{m.group(2)}.{'.'.join(p for p in parts if p)}".lower())
     emails |= {f"{m.group(1)}@{m.group(2)}".lower().rstrip(".") for m in _each(_BRACKETED_EMAIL, text)}
     urls: set[str] = set()
@@ -884,7 +899,7 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime) 
             day = now_local.date() + timedelta(days=offset)
             dates.add((day.month, day.day))
     dates.add((now_local.month, now_local.day))  # the prompt tells the model today's date
-    numbers = set().union(*(d.numbers for d in found)) | {str(now_local.year), str(now_local.day)}
+    numbers = set().union(*(d.numbers for d in found)) | {str(now_local.year)}
     for details in found:  # "an hour" backs "1 hour" and "60 minutes"; "two weeks", "14 days"
         for span, per in [*((m, 60) for m in details.minutes), *((d, 7) for d in details.days)]:
             numbers.add(str(span))
@@ -908,6 +923,9 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime) 
         asked_number=bool(_NUMBER_QUESTION.search(user_text)),
         general=general, general_names=_names(user_text) if general else frozenset(),
         asked_price=bool(_PRICE_QUESTION.search(user_text)),
+        asked_when=bool(_WHEN_QUESTION.search(user_text)),
+        asked_name=(asked_name := bool(_NAME_QUESTION.search(user_text))),
+        source_text=" ".join(t.lower() for t in texts) if asked_name else "",
         asked_code=bool(_CODE_QUESTION.search(user_text)),
         codes=frozenset().union(*(_source_codes(as_shown(t)) for t in texts)),
         weekdays=frozenset().union(*(d.weekdays for d in found)),
@@ -933,6 +951,16 @@ def _known_weekdays(texts: list[str], found: list[Details], dates: set[tuple[int
                          *[when for when in around if when >= today][:1]]
         known |= {when.weekday() for when in last_and_next}
     return known
+
+
+def _said_names(text: str) -> list[str]:
+    """Names in an answer: capitalised words that do not open it, without weekdays and months."""
+    found = []
+    for match in _each(_NAME, text[:MAX_SCAN_CHARS]):
+        words = [w for w in match.group(0).split() if w.lower() not in _WEEKDAYS and w.lower() not in _MONTHS]
+        if words:
+            found.append(" ".join(words))
+    return found
 
 
 def unsourced(said: Details, known: Details, claims_action: bool = False, text: str = "") -> list[str]:
@@ -990,9 +1018,15 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
         missing += sorted(f"code {c}" for c in said.short_codes if _compact(c) not in known.codes)
     missing += [f"{_WEEKDAY_LABELS[w]} {d:02d}/{m:02d}" if m else f"{_WEEKDAY_LABELS[w]} {d}"
                 for w, y, m, d in sorted(said.weekdays) if not _weekday_fits(w, y, m, d, known)]
-    if claims_action or said.times or said.hours:  # "on Friday at 9" dates something too
+    dates_something = claims_action or bool(said.times or said.hours) or known.asked_when
+    if dates_something:  # "on Friday at 9" dates something too, and so does the answer to "when is it?"
         missing += [_WEEKDAY_LABELS[w] for w in sorted(said.lone_weekdays - known.lone_weekdays)]
-    if known.today is not None and (claims_action or said.times or said.hours):
+    if known.asked_when:  # "in two weeks", "dentro de quince días"
+        missing += [f"in {n} days" for n in sorted(set(said.days)) if str(n) not in known.numbers
+                    and not (n % 7 == 0 and str(n // 7) in known.numbers)]
+    if known.asked_name and text:
+        missing += [f"the name {name}" for name in _said_names(text) if name.lower() not in known.source_text]
+    if known.today is not None and dates_something:
         missing += [f"{word} ({day:%d/%m})" for offset, word in sorted(_RELATIVE_LABELS.items())
                     if offset in said.relative_days
                     and ((day := known.today + timedelta(days=offset)).month, day.day) not in known.dates]
@@ -1131,6 +1165,25 @@ def _value(number: str) -> float | None:
 # "What's the wifi password?", "¿cuál es el localizador?": a word with digits in the answer is the code.
 _CODE_WORD = (r"(?:password|passcode|passphrase|pin|code|c[óo]digo|contrase[ñn]a|clave|localizador|locator|reference|"
               r"confirmation|serial|licen[cs]e\s+key|wi-?fi\s+key)")
+# Asking when something of the user's is: a weekday, "next week" or "in two weeks" is then the answer.
+_WHEN_QUESTION = re.compile(
+    r"\b(?:when(?:'s|\s+is|\s+was|\s+are|\s+were|\s+do\s+i\s+have|\s+did|\s+does|\s+will)|"
+    r"what\s+(?:day|date)|which\s+day|cu[áa]ndo\s+(?:es|era|fue|son|tengo|ten[íi]a|me\s+toca|toca|hay|vence|caduca|"
+    r"empieza|sale|llega|vuelve)|qu[ée]\s+(?:d[íi]a|fecha))\b",
+    re.IGNORECASE,
+)
+# Asking for a name: the names in the answer are then the answer, and need a source.
+_NAME_QUESTION = re.compile(
+    r"\b(?:c[óo]mo\s+se\s+(?:llama|llamaba|llaman)|qu[ée]\s+nombre|(?:cu[áa]l|qu[ée])\s+(?:es|era)\s+el\s+nombre|"
+    r"what(?:'s|\s+is|\s+was)\s+(?:the|its|his|her|their)\s+name|what\s+(?:is|was)\s+it\s+called|"
+    r"what\s+(?:was|is)\s+the\s+[^\W\d_]+\s+called|who\s+(?:is|was)\s+(?:my|the)|qui[ée]n\s+(?:es|era)\s+(?:mi|el|la)|"
+    r"(?:which|what)\s+(?:restaurant|hotel|shop|store|doctor|dentist|bar|caf[ée]|company|school|clinic)|"
+    r"qu[ée]\s+(?:restaurante|hotel|tienda|m[ée]dico|doctor|dentista|bar|empresa|colegio|cl[íi]nica))\b",
+    re.IGNORECASE,
+)
+# A name: capitalised words after the first of a sentence ("Se llama Casa Montes", "It's the Miramar").
+_NAME = re.compile(r"(?<=[^\W\d_]\s)"
+                   r"(?-i:[A-ZÁÉÍÓÚÑ][^\W\d_]+(?:\s+(?:de(?:l)?\s+|la\s+|the\s+)?[A-ZÁÉÍÓÚÑ][^\W\d_]+)*)")
 _CODE_QUESTION = re.compile(
     rf"\b(?:what|what'?s|which|tell\s+me|give\s+me|send\s+me|remind\s+me\s+of|cu[áa]l|qu[ée]|dime|dame|p[áa]same|"
     rf"recu[ée]rdame)\b[^.?!,;\n]{{0,40}}?\b{_CODE_WORD}\b|\b{_CODE_WORD}\b[^.!?,;\n]{{0,25}}\?",
@@ -1145,7 +1198,10 @@ _NUMBER_QUESTION = re.compile(
 # water boil?", "¿cuántos kilómetros tiene una maratón?", "how many bones are in the human body?".
 _GENERAL_QUESTION = re.compile(
     r"\?|^\W*(?:what|how|why|which|who|when|where|cu[áa]nt[oa]s?|c[óo]mo|qu[ée]|por\s+qu[ée]|cu[áa]l|qui[ée]n|"
-    r"explain|explica|tell\s+me\s+(?:about|how|why|what)|recipe|receta)\b",
+    r"explain|explica|tell\s+me\s+(?:about|how|why|what)|recipe|receta|"
+    # Asking for a recipe, instructions or tips is asking what is generally known.
+    r"(?:give|send|show)\s+me\s+(?:a|the|some)\s+(?:recipe|tips|instructions|steps)|"
+    r"(?:dame|p[áa]same|ens[ée][ñn]ame)\s+(?:la|una|unos|unas|los|las)\s+(?:receta|consejos|pasos|instrucciones))\b",
     re.IGNORECASE,
 )
 # "Where is it?", "how far is that?": a question about a thing of the conversation, not a textbook one.
@@ -1210,6 +1266,8 @@ def _fraction_operands(user_text: str) -> frozenset[str]:
 _TOTAL = re.compile(r"\b(?:total|in\s+total|altogether|together|sum|en\s+total|suman?|juntos|juntas)\b", re.IGNORECASE)
 MAX_SOURCE_NUMBERS = 30
 """A total of two sourced numbers is looked for only among this many (a page full of figures is skipped)."""
+MAX_SUMMED_NUMBERS = 12
+"""Totals of four sourced numbers are looked for only among this many (of three, among MAX_SOURCE_NUMBERS)."""
 
 
 def _derived_number(target: str, said: Details, known: Details) -> bool:
@@ -1220,6 +1278,11 @@ def _derived_number(target: str, said: Details, known: Details) -> bool:
         # "En total, 95,95 €": the sum of two sourced amounts, its operands left unsaid.
         sourced = [v for n in sorted(known.numbers) if (v := _value(n)) is not None]
         if any(abs(a + b - wanted) < 0.005 for i, a in enumerate(sourced) for b in sourced[i + 1:]):
+            return True
+        # A bill of three or four lines ("alquiler 750, luz 60, agua 25: en total 835").
+        widest = 4 if len(sourced) <= MAX_SUMMED_NUMBERS else 3
+        if any(abs(sum(group) - wanted) < 0.005 for size in range(3, widest + 1)
+               for group in combinations(sourced, size)):
             return True
     plain = {n.replace(".", "") for n in known.numbers}
     # Operands: numbers the sentence states (a sourced one among them) or the user gave.
@@ -1255,7 +1318,8 @@ _NAMELESS = frozenset(
     is on at in of to it my me our per each one two day days time times date dates due hour hours minute minutes
     las los del que con una uno por para como pero sus tus mis nos les ese esa esto esta este son está están
     hay tiene tienes día días hora horas nota notas lista cae caen sale salen tengo tienes
-    today tomorrow yesterday tonight morning evening afternoon hoy mañana ayer tarde noche""".split()
+    today tomorrow yesterday tonight morning evening afternoon hoy mañana ayer tarde noche
+    jan feb mar apr jun jul aug sep sept oct nov dec ene abr ago dic""".split()
 ) | frozenset(_MONTHS) | frozenset(_WEEKDAYS)
 
 
@@ -1264,10 +1328,12 @@ class Documents:
 
     def __init__(self, texts: Iterable[str]) -> None:
         self.lines: list[str] = []
-        for text in texts:
+        self.origins: list[int] = []  # which tool result each line is from
+        for origin, text in enumerate(texts):
             for line in text[:MAX_SCAN_CHARS].splitlines():
                 if line.strip():
                     self.lines.append(line[:MAX_LINE_CHARS])
+                    self.origins.append(origin)
                 if len(self.lines) >= MAX_LINES:
                     break
         self._lowered = [line.lower() for line in self.lines]
@@ -1282,9 +1348,13 @@ class Documents:
             self._details[index] = _LineDetails.of(self.lines[index])
         return self._details[index]
 
+    def scores(self, words: set[str]) -> list[int]:
+        """For each line, how many of `words` it shares."""
+        return [sum(1 for w in words if w in line or (len(w) >= 5 and w[:5] in line)) for line in self._lowered]
+
     def best(self, words: set[str]) -> list[int]:
         """The lines that share the most of `words` (at least one)."""
-        scores = [sum(1 for w in words if w in line or (len(w) >= 5 and w[:5] in line)) for line in self._lowered]
+        scores = self.scores(words)
         top = max(scores, default=0)
         return [i for i, score in enumerate(scores) if score == top] if top else []
 
@@ -1324,18 +1394,23 @@ def misattributed(text: str, documents: Documents, given: Details) -> list[str]:
         if not any(said.values()):
             previous_words = words or previous_words
             continue
+        scores = documents.scores(words or previous_words)
         best = documents.best(words or previous_words)
         previous_words = words or previous_words
         if not best:
             continue
         for kind, values in said.items():
             for value in values - given_values[kind]:
-                if any(value in documents.details(i).values[kind] for i in best):
+                holding = [i for i in range(len(documents.lines)) if value in documents.details(i).values[kind]]
+                if not holding or any(scores[i] for i in holding):
+                    continue  # nowhere (not this check's matter), or on a line about what the answer names
+                if any(documents.details(i).values[kind] for i in best):
+                    wrong.append(f"{_shown(kind, value)} (given for something else)")
                     continue
-                if not any(documents.details(i).values[kind] for i in best):
-                    continue
-                elsewhere = (i for i in range(len(documents.lines)) if i not in best)
-                if any(value in documents.details(i).values[kind] for i in elsewhere):
+                # The line about it gives no such detail: one from the same result may (a heading and
+                # the line under it), one from another result is about another thing.
+                origins = {documents.origins[i] for i in best}
+                if not any(documents.origins[i] in origins for i in holding):
                     wrong.append(f"{_shown(kind, value)} (given for something else)")
     return wrong
 

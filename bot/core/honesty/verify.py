@@ -510,9 +510,14 @@ def check(
     flagged = _flagged_by_model(sentences, turn, claim_scorer)
     claim_problems: list[tuple[Sentence, str]] = []
     detail_problems: list[tuple[Sentence, list[str]]] = []
+    announced = False  # the last sentence of the answer's own ended with ":" and was kept
     for sentence in sentences:
         explains = any(c.not_done for c in sentence.clauses)
-        if not turn.asked and turn.read_ok and sentence.reports_source:
+        if sentence.text.lstrip().startswith(">") and announced:
+            # A draft or a quotation the kept sentence before announced ("…ready to paste:"): its words
+            # are the text offered, not the answer's claims. Its details are still checked below.
+            reasons: list[str] = []
+        elif not turn.asked and turn.read_ok and sentence.reports_source:
             # Asked what a note or page says, it tells what it says: "your log says you deleted
             # the backups" reports a source, it does not claim this turn's action. What the user
             # asked about must be in what was read, though: "your list says milk" after a read
@@ -526,6 +531,8 @@ def check(
                                                 _named_beside(sentence.clauses, i)))]
         if reasons:
             claim_problems.append((sentence, reasons[0]))
+        if not sentence.text.lstrip().startswith(">"):
+            announced = not reasons and sentence.text.rstrip().endswith(":")
         # A question or an offer proposes its times ("¿te lo pongo a las 9?"); it states none.
         offered = all(c.stance in _PROPOSING for c in sentence.clauses)
         said = extract_details(without_proposed_times(sentence.text) if offered else sentence.text)
