@@ -1655,3 +1655,14 @@ def test_a_detail_from_another_note_is_not_one_of_the_note_asked_about(
     calls = [c for text in results for c in _read(text)]
     verdict = check(answer, calls, "what time is it? look in my notes", NOW)
     assert (Rule.UNSOURCED_DETAIL in {v.rule for v in verdict.violations}) is taken, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "source", "invented"), [
+    ("¿cuándo me toca pasar la ITV?", "", True),
+    ("¿cuándo me toca pasar la ITV? mira la nota", "ITV: jueves", False),
+    ("is the dentist next Thursday?", "", False),
+])
+def test_next_thursday_is_no_detail_the_clock_gives_even_on_a_thursday(user: str, source: str, invented: bool) -> None:
+    thursday = datetime(2026, 12, 3, 14, 0, tzinfo=ZoneInfo("Europe/Madrid"))
+    verdict = check("Te toca el jueves que viene, next Thursday.", _read(source) if source else [], user, thursday)
+    assert (Rule.UNSOURCED_DETAIL in {v.rule for v in verdict.violations}) is invented, verdict.violations

@@ -484,6 +484,9 @@ class Details:
     # Weekdays named without a date ("on Friday at 9"); for sources, every weekday they name or that a
     # date they give falls on
     lone_weekdays: frozenset[int] = frozenset()
+    # Weekdays said as the next one ("next Thursday"); for sources, the weekdays they name or date
+    # (not the clock's: "next Thursday" is not today)
+    next_weekdays: frozenset[int] = frozenset()
     measures: frozenset[str] = frozenset()  # amounts of a physical quantity or a span ("100 °C", "42 km")
     short_codes: frozenset[str] = frozenset()  # "B14", "4C": too short to be a code unless one was asked
     # (sources only) the user asks a question of general knowledge ("at what temperature does water
@@ -749,7 +752,8 @@ def extract_details(text: str) -> Details:
                    weekdays=frozenset(weekdays),
                    full_dates=frozenset(full_dates), month_years=frozenset(month_years),
                    relative_days=frozenset(relative_days),
-                   lone_weekdays=frozenset(lone_weekdays), measures=frozenset(measures),
+                   lone_weekdays=frozenset(lone_weekdays), next_weekdays=frozenset(_next_weekdays(without_urls)),
+                   measures=frozenset(measures),
                    short_codes=frozenset(_short_codes(without_urls)),
                    coded_words=frozenset(_coded_words(without_urls)))
 
@@ -828,6 +832,18 @@ def _lone_weekdays(text: str) -> set[int]:
     """Weekdays `text` names without the date they fall on."""
     rest = _blank(text, (_WEEKDAY_DATE,))
     return {_WEEKDAYS[m.group(1).lower()] for m in _each(_FULL_WEEKDAY, rest)}
+
+
+# "next Thursday", "el próximo jueves", "el jueves que viene": never today, whatever today is.
+_NEXT_WEEKDAY = re.compile(
+    rf"\b(?:next|this\s+coming|pr[óo]xim[oa])\s+({_WEEKDAY_NAMES})\b|\b({_WEEKDAY_NAMES})\s+(?:que\s+viene|siguiente)\b",
+    re.IGNORECASE,
+)
+
+
+def _next_weekdays(text: str) -> set[int]:
+    return ({_WEEKDAYS[(m.group(1) or m.group(2)).lower()] for m in _each(_NEXT_WEEKDAY, text)}
+            if _WEEKDAY_HINT.search(text) else set())
 
 
 def _named_weekdays(text: str) -> set[int]:
@@ -934,6 +950,9 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime) 
         | {(y, m) for d in found for y, m, _ in d.full_dates} | {(0, m) for d in found for m, _ in d.dates}
         | {(now_local.year, now_local.month)},
         lone_weekdays=frozenset(_known_weekdays(texts, found, dates, now_local.date())),
+        next_weekdays=frozenset(set().union(*(_named_weekdays(t) for t in texts))
+                                | {w for d in found for y, m, day in d.full_dates
+                                   if (w := _weekday_of(y, m, day)) is not None}),
     )
 
 
@@ -1021,6 +1040,9 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     dates_something = claims_action or bool(said.times or said.hours) or known.asked_when
     if dates_something:  # "on Friday at 9" dates something too, and so does the answer to "when is it?"
         missing += [_WEEKDAY_LABELS[w] for w in sorted(said.lone_weekdays - known.lone_weekdays)]
+    if dates_something:
+        missing += [f"next {_WEEKDAY_LABELS[w]}" for w in sorted(said.next_weekdays - known.next_weekdays)
+                    if w in known.lone_weekdays]  # (the others are reported above)
     if known.asked_when:  # "in two weeks", "dentro de quince días"
         missing += [f"in {n} days" for n in sorted(set(said.days)) if str(n) not in known.numbers
                     and not (n % 7 == 0 and str(n // 7) in known.numbers)]
