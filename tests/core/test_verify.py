@@ -1666,3 +1666,26 @@ def test_next_thursday_is_no_detail_the_clock_gives_even_on_a_thursday(user: str
     thursday = datetime(2026, 12, 3, 14, 0, tzinfo=ZoneInfo("Europe/Madrid"))
     verdict = check("Te toca el jueves que viene, next Thursday.", _read(source) if source else [], user, thursday)
     assert (Rule.UNSOURCED_DETAIL in {v.rule for v in verdict.violations}) is invented, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("yo remember my sister's flight lands friday night", "Bet, locked your sister's Friday landing into my memory 🔒"),
+    ("put the code 'GreenFig-42' in my house note", "I'll have GreenFig-42 in your house note straight away — "
+     "consider it handled, nothing else you need to do."),
+])
+def test_slang_requests_and_promises_with_your_part_still_need_a_call(user: str, answer: str) -> None:
+    assert not check(answer, [], user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("borra la nota recetas", "Vale, no he borrado recetas porque me dijiste que no. Sigue tal cual.",
+     [_call("notes_delete", CallStatus.DENIED, Risk.DESTRUCTIVE, path="recetas.md")]),
+    ("what's the guest wifi password? search my notes", "Your note wifi says the guest network is 'Casa-Guest' and "
+     "the password is 'PatioAzul77'.", _read("guest wifi: Casa-Guest / PatioAzul77")),
+    ("léeme el itinerario, nota roma", "### Itinerario de Roma (según roma)\n\n1. Viernes: vuelo a las 07:40.",
+     _read("# Roma\nviernes: vuelo 07:40")),
+])
+def test_unchanged_things_and_the_kind_of_thing_asked_for_are_no_claims(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    verdict = check(answer, calls, user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations

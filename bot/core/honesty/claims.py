@@ -694,6 +694,10 @@ _YES_NO = re.compile(r"^\W*(?:is|are|was|were|do|does|did|has|have|had|can|could
                      r"(?:ya\s+)?(?:est[áa]n?|tienes|tiene|hay|has|hab[íi]a))\b", _I)
 
 
+_YOUR_PART = re.compile(r"\byou\s+(?:need|have|must|should|'?ll\s+need)\s+to\b|\b(?:tienes|necesitas|debes)\s+que\b"
+                        r"|\bhace\s+falta\s+que\s+hagas\b", _I)
+
+
 def _clause(text: str, last_of_question: bool) -> Clause:
     kinds = claimed_kinds(text)
     bare = _QUOTED.sub(" ", text)
@@ -713,7 +717,9 @@ def _clause(text: str, last_of_question: bool) -> Clause:
         second_person=bool(_SECOND_PERSON.search(_AS_ASKED.sub(" ", bare))) and not _FIRST_PERSON.search(bare),
         presupposed=bool(_PRESUPPOSED.match(bare)),
         everything=bool(_EVERYTHING.search(bare)),
-        not_done=stance is Stance.NEGATED and bool(_NOT_DONE_TOPIC.search(_IDENTIFIER.sub(" x ", bare))),
+        # "Nothing else you need to do" is about the user's part, not an account of the action.
+        not_done=(stance is Stance.NEGATED and bool(_NOT_DONE_TOPIC.search(_IDENTIFIER.sub(" x ", bare)))
+                  and not _YOUR_PART.search(bare)),
         possible=stance is Stance.AFFIRMATIVE and bool(_POSSIBLE.search(bare)),
     )
 

@@ -15,7 +15,7 @@ from bot.core.honesty.actions import ActionKind
 _I = re.IGNORECASE
 _LEAD = (
     r"(?:^|[.!?;:,¡¿\n]\s*|\b(?:please|pls|plz|can\s+you|could\s+you|would\s+you|will\s+you|i\s+want\s+you\s+to|"
-    r"i\s+need\s+you\s+to|i'?d\s+like\s+you\s+to|go\s+ahead\s+and|just|and|also|then|now|hey|ok|okay|"
+    r"i\s+need\s+you\s+to|i'?d\s+like\s+you\s+to|go\s+ahead\s+and|just|and|also|then|now|hey|yo|ok|okay|"
     r"por\s+favor|porfa|puedes|podr[íi]as|me\s+puedes|quiero\s+que|necesito\s+que|y|tambi[ée]n|luego|ahora|"
     r"oye|vale)\s+)"
 )

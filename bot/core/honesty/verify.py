@@ -277,7 +277,10 @@ _PRESENCE = re.compile(
 _ASKING_WORDS = re.compile(
     r"^(?:says?|said|reads?|shows?|mentions?|states?|contains?|includes?|lists?|check|look|find|search|open|"
     r"what|which|whether|dice|dec[íi]a|pone|pon[íi]a|indica|recoge|menciona|muestra|contiene|incluye|lleva|"
-    r"mira|revisa|busca|lee|abre|consulta|qu[ée]|cu[áa]l|cu[áa]les|si)$",
+    r"mira|revisa|busca|lee|abre|consulta|qu[ée]|cu[áa]l|cu[áa]les|si|"
+    # The kind of thing asked for ("what's the guest wifi password?"): a source gives it, not the word.
+    r"password|passwords|contrase[ñn]a|clave|code|c[óo]digo|name|nombre|number|n[úu]mero|address|direcci[óo]n|"
+    r"itinerary|itinerario|details|detalles|datos|info|information|informaci[óo]n)$",
     re.I,
 )
 
@@ -321,6 +324,12 @@ _MEMORY_CLAIM = re.compile(
     r"(?:in|to|on)\s+(?:your|the)\s+timeline|en\s+(?:tu|el)\s+(?:historial|l[íi]nea\s+de\s+tiempo))\b",
     re.I,
 )
+# "Sigue tal cual", "it's still there", "untouched": the thing is as it was, which says it was not done.
+_UNCHANGED = re.compile(
+    r"\b(?:sigue|siguen|queda|quedan|est[áa]n?)\s+(?:tal\s+cual|igual|como\s+(?:estaba|estaban|est[áa]n?)|intact[oa]s?|ah[íi])\b"
+    r"|\b(?:still\s+there|as\s+it\s+was|as\s+they\s+were|unchanged|untouched|intact|stays?\s+as\s+(?:it\s+)?is)\b",
+    re.I,
+)
 _MEMORY_TOOL = re.compile(r"remember|memor|fact|timeline|profile")
 
 
@@ -348,7 +357,7 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
     if turn.strict:
         if explains and clause.possible:
             return None  # "I couldn't find it — it may have already fired": a guess at why
-        if not kinds and not clause.closer and (explains or turn.guessed
+        if not kinds and not clause.closer and (explains or turn.guessed or _UNCHANGED.search(clause.text)
                                                 or (turn.read_ok and not _unread_asked_thing(clause, turn))):
             # Reports what a lookup found (nothing the user asked about that the lookup did not give),
             # or why it was not done; or no verb asked for an action (the classifier's reading of
