@@ -380,3 +380,23 @@ async def test_a_file_stored_again_for_the_same_inbox_item_is_the_same_attachmen
     other = await store.add(ANA, AttachmentKind.PHOTO, "a.jpg", "image/jpeg", b"jpeg", START, inbox_id=8)
     assert first == again != other
     assert [a.id for a in await store.for_user(ANA.user_key)] == [first, other]
+
+
+@pytest.mark.parametrize(("text", "attachment_id"), [("file 3", 3), ("photo #12", 12), ("attachment 7", 7)])
+def test_a_file_is_named_by_its_number(text: str, attachment_id: int) -> None:
+    target = parse_target(text)
+    assert target.kind is ForgetKind.FILE and target.attachment_id == attachment_id
+
+
+async def test_forgetting_a_file_that_is_not_there_or_not_yours_plans_nothing(
+        service: MemoryService, db: Database) -> None:
+    from bot.core.events import AttachmentKind
+    from memory.forget import TargetError
+
+    bobs = await service.attachments.add(BOB, AttachmentKind.PHOTO, "b.jpg", "image/jpeg", b"bob", START)
+    for missing in (bobs, bobs + 100):
+        plan = await service.forgetter.plan(ANA.user_key, parse_target(f"file {missing}"))
+        assert plan.empty and "Nothing" in plan.describe()
+    with pytest.raises(TargetError, match="expected card N"):
+        parse_target("file abc")
+    assert await service.attachments.data(BOB.user_key, bobs) == b"bob"
