@@ -1689,3 +1689,107 @@ def test_unchanged_things_and_the_kind_of_thing_asked_for_are_no_claims(
         user: str, answer: str, calls: list[CallRecord]) -> None:
     verdict = check(answer, calls, user, NOW)
     assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+BOOTS = "Boots were £50, paid £40"
+
+
+def _unsourced(user: str, answer: str, calls: list[CallRecord]) -> bool:
+    return Rule.UNSOURCED_DETAIL in {v.rule for v in check(answer, calls, user, NOW).violations}
+
+
+@pytest.mark.parametrize(("user", "answer", "source", "invented"), [
+    # Worked out in steps: a result is an operand of the next one.
+    ("what's the trip per head?", "Flights $1,020 plus hotel $480 is $1,500 altogether, so $375 each for the 4 of us.",
+     "Flights $1,020\nHotel $480\nPeople: 4", False),
+    ("¿a cuánto sale cada uno?", "Son 120 € (90 + 30) en total, a 40 € por cabeza entre los tres.",
+     "Casa rural 90 €\nLeña 30 €\nVamos 3", False),
+    ("what do the bills come to?", "Gas, water and internet add up to $210.",
+     "Gas $95\nWater $60\nInternet $55", False),
+    ("¿cuánto es luz más gas?", "La luz 40,10 € y el gas 22,30 €: suman 62,40 €.", "Luz 40,10 €\nGas 22,30 €", False),
+    # A share of two sourced numbers; a discount is a share of the higher price.
+    ("how close am I to the laptop goal?", "You have £900 of £1,200 — that's 75%.", "Goal £1,200\nSaved £900", False),
+    ("how close am I to the laptop goal?", "You have £900 of £1,200 — that's 80%.", "Goal £1,200\nSaved £900", True),
+    ("what discount did I get on the boots?", "From £50 down to £40, a 20% discount.", BOOTS, False),
+    ("what discount did I get on the boots?", "From £50 down to £40, a 25% discount.", BOOTS, True),
+    ("what discount did I get on the boots?", "That was a 25% discount on the boots.", BOOTS, True),
+    # A conversion it shows, rounded.
+    ("my oven is in fahrenheit, what for the cake?", "The note says 200 °C, about 392 °F, so 390-395 °F.",
+     "Cake: 200 °C, 40 minutes", False),
+    ("how far is the walk in miles?", "The note says 8 km, about 5 miles.", "Walk: 8 km loop", False),
+])
+def test_arithmetic_in_steps_shares_and_conversions_are_worked_out_not_invented(
+        user: str, answer: str, source: str, invented: bool) -> None:
+    assert _unsourced(user, answer, _read(source)) is invented
+
+
+@pytest.mark.parametrize(("answer", "invented"), [
+    ("You've got 5 things on it: bread, milk, eggs, rice and tea.", True),
+    ("Cuatro cosas: pan, leche, huevos y arroz.", True),
+    ("There are 3 things on it.", False),
+    ("Two of them are for breakfast: bread and eggs.", False),
+])
+def test_a_count_no_looked_up_list_holds_is_invented(answer: str, invented: bool) -> None:
+    calls = _read("Shopping\n- bread\n- milk\n- eggs")
+    assert _unsourced("how many things are on my shopping list?", answer, calls) is invented
+
+
+@pytest.mark.parametrize(("user", "answer", "source", "invented"), [
+    # A question in general terms, asked of a note that was read: its figures come from the note.
+    ("what dose of ibuprofen do I take?", "You take 600 mg, up to three times a day.", "Ibuprofen 400 mg with food",
+     True),
+    ("¿cuánto tiempo hay que dejar la masa reposar?", "Según tu receta, dos horas.", "Masa: reposar 40 minutos", True),
+    ("¿cuánto tiempo hay que dejar la masa reposar?", "Según tu receta, 40 minutos.",
+     "Masa: reposar 40 minutos", False),
+    # Who and where about the user's things: the names are what the lookup gave.
+    ("who's joining the offsite?", "Ana, Tom and Carla Ruiz.", "Offsite: Ana, Tom", True),
+    ("who's joining the offsite?", "It's Ana and Tom.", "Offsite: Ana, Tom", False),
+    ("¿dónde cenamos el viernes?", "Cenáis en la Taberna Roja, a las nueve.",
+     "Viernes: cena a las 21:00, sitio por decidir", True),
+    ("what did I write about the venue?", "Your note says:\n- **Hall Bellavista**, 200 seats",
+     "Venue: booked, 200 seats", True),
+])
+def test_figures_and_names_after_a_lookup_need_that_lookup(user: str, answer: str, source: str, invented: bool) -> None:
+    assert _unsourced(user, answer, _read(source)) is invented
+
+
+def test_who_and_where_in_general_terms_without_a_lookup_may_name_things() -> None:
+    verdict = check("Pablo Picasso painted it; it hangs in the Reina Sofía, in Madrid.", [],
+                    "who painted Guernica and where is it?", NOW)
+    assert verdict.ok, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer", "results", "taken"), [
+    # An address read from another note, for the thing asked about.
+    ("¿dónde es la comida? mira la nota", "La comida de Sara es en la calle Prado 12.",
+     ["Comida de Sara: domingo a las 14:00.", "Dentista en calle Prado 12."], True),
+    ("¿dónde es el dentista? mira la nota", "El dentista es en la calle Prado 12.",
+     ["Comida de Sara: domingo a las 14:00.", "Dentista en calle Prado 12."], False),
+    # A span or a time from the line about another thing, the thing said in the answer or only in the question.
+    ("how long is the ferry to Naxos?", "The Paros to Naxos ferry takes 3 h 10 min.",
+     ["Ferries\nPiraeus → Paros: 3 h 10 min\nParos → Naxos: 1 h 5 min"], True),
+    ("how long is the ferry to Naxos?", "The Paros to Naxos ferry takes 1 h 5 min.",
+     ["Ferries\nPiraeus → Paros: 3 h 10 min\nParos → Naxos: 1 h 5 min"], False),
+    ("¿a qué hora es el inglés de Marta?", "A las seis y cuarto, los martes.",
+     ["Marta: inglés, martes, 17:00\nLeo: piano, jueves, 18:15"], True),
+    # One sentence about two lines, each detail its own.
+    ("¿cuánto pago en total?", "Con 450 € al mes durante 12 meses son 5.400 €.",
+     ["Plazo: 12 meses\nCuota: 450 €/mes"], False),
+])
+def test_a_detail_is_the_one_its_own_line_gives(user: str, answer: str, results: list[str], taken: bool) -> None:
+    calls = [c for text in results for c in _read(text)]
+    assert _unsourced(user, answer, calls) is taken
+
+
+@pytest.mark.parametrize(("answer", "calls", "backed"), [
+    ("Cita confirmada para el miércoles.", [_call("notes_append", path="tareas.md", text="- pedir cita ITV")], False),
+    ("Booked! Your table is reserved for Friday.", [_call("notes_append", path="plans.md", text="- dinner friday")],
+     False),
+    ("Booked for Friday at 20:00.", [_call("create_event", title="dinner", start="2026-03-06T20:00")], True),
+    ("Apuntado en tareas: pedir cita de la ITV.", [_call("notes_append", path="tareas.md", text="- pedir cita ITV")],
+     True),
+])
+def test_a_booking_is_backed_by_a_call_that_books_not_by_a_note(
+        answer: str, calls: list[CallRecord], backed: bool) -> None:
+    verdict = check(answer, calls, "book dinner for friday at 20:00 / pide cita para la ITV", NOW)
+    assert (Rule.UNBACKED_CLAIM not in {v.rule for v in verdict.violations}) is backed, verdict.violations

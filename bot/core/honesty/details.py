@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from itertools import combinations, islice
@@ -401,6 +401,9 @@ _CON_CENTS = re.compile(r"(?<![\w.,])(\d{1,6})\s+con\s+(\d{2})(?![\w.,])", re.IG
 # text with numbers in words written as digits.
 _SPAN = re.compile(
     r"\b(?P<half_hour>an?\s+hour\s+and\s+a\s+half|(?:una\s+)?hora\s+y\s+media)\b"
+    r"|(?<![\w.,])(?P<n_half>\d{1,3})\s+(?:and\s+a\s+half\s+hours?|horas?\s+y\s+media)\b"
+    r"|(?<![\w.,:])(?P<hm_h>\d{1,3})\s?(?:h|hrs?|hours?|horas?)\s*(?:and\s+|y\s+)?(?P<hm_m>\d{1,2})\s?"
+    r"(?:min|mins|minutes?|minutos?)\b"
     r"|\b(?P<half>half\s+an\s+hour|media\s+hora)\b"
     r"|\b(?P<quarter>(?:a\s+)?quarter\s+of\s+an\s+hour|(?:un\s+)?cuarto\s+de\s+hora)\b"
     r"|\b(?:an?|one|una?)\s+(?P<one>hour|hora|day|d[ií]a|week|semana)\b"
@@ -425,6 +428,10 @@ def _spans(spelled: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     for m in _each(_SPAN, spelled):
         if m.group("half_hour"):
             minutes.append(90)
+        elif m.group("n_half"):
+            minutes.append(int(m.group("n_half")) * 60 + 30)
+        elif m.group("hm_h"):
+            minutes.append(int(m.group("hm_h")) * 60 + int(m.group("hm_m")))
         elif m.group("half"):
             minutes.append(30)
         elif m.group("quarter"):
@@ -460,6 +467,8 @@ class Details:
     days: tuple[int, ...] = ()  # spans of days said ("six weeks", "diez días"), in days
     operation: bool = False  # it says it adds, takes away or totals ("plus", "en total", "+")
     total: bool = False  # it says it totals ("in total", "suman")
+    change: str = ""  # "down" (a discount, a saving) or "up" (a rise): the base of a percentage of change
+    converts: bool = False  # it names two units of one quantity ("°C" and "°F", "km" and "miles")
     # (sources only) the user asks for a calculation ("15% of 80", "I pay half"): an answer
     # may then give a number worked out from the user's without saying how
     asked_calculation: bool = False
@@ -507,6 +516,13 @@ class Details:
     # (sources only) the user asks for a password, a code or a reference: then any such word in the
     # answer is the code asked for, not a name in passing
     asked_code: bool = False
+    # (sources only) the user asks who or where about their own things ("who's coming?", "¿dónde
+    # comemos?"), or what a note of theirs says: the names in the answer are then what it gives
+    asked_names: bool = False
+    # (sources only) the user asks how many; `listed` is then the most things the tool results list
+    # (items of a list, rows of a table, else lines), -1 when nothing was looked up
+    asked_count: bool = False
+    listed: int = -1
 
 
 # Booking references, passport, flight and order numbers: letters and digits in one word
@@ -744,7 +760,11 @@ def extract_details(text: str) -> Details:
     return Details(frozenset(times), frozenset(dates), frozenset(emails), frozenset(urls),
                    frozenset(domains), frozenset(amounts), frozenset(phones), frozenset(numbers), frozenset(hours),
                    frozenset(addresses), frozenset(figures - amounts - addresses), minutes, days,
-                   counted and bool(_OPERATION.search(without_urls)), counted and bool(_TOTAL.search(without_urls)),
+                   counted and bool(_OPERATION.search(without_urls) or _TOTAL.search(without_urls)),
+                   counted and bool(_TOTAL.search(without_urls)),
+                   change=_change(without_urls) if counted else "",
+                   converts=counted and any(a.search(without_urls) and b.search(without_urls)
+                                            for a, b in _PAIRED_UNITS),
                    month_days=frozenset(d for d in month_days if 1 <= d <= 31),
                    codes=frozenset(_said_codes(without_urls) | _spoken_codes(without_urls)),
                    spoken_numbers=frozenset(_number(m.group(1))
@@ -893,8 +913,13 @@ _RELATIVE_DAYS = {
 }
 
 
-def source_details(sources: Iterable[str], user_text: str, now_local: datetime) -> Details:
-    """What the sources, the user's words and the clock make known."""
+def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
+                   results: Sequence[str] = ()) -> Details:
+    """What the sources, the user's words and the clock make known.
+
+    `results`: what this turn's lookups gave. An answer after one tells what they gave: its figures
+    are no textbook facts (a question asked in general terms is about the user's note then).
+    """
     texts = [s[:MAX_SCAN_CHARS] for s in sources] + [user_text]
     found = [extract_details(t) for t in texts]
     times = set().union(*(d.times for d in found))
@@ -924,7 +949,8 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime) 
     numbers |= _calendar_counts(user_text)
     phones = set().union(*(d.phones for d in found))
     user = found[-1]
-    general = _asks_in_general(user_text)
+    looked_up = any(r.strip() for r in results)
+    general = _asks_in_general(user_text) and not looked_up
     given_times = set(user.times) | {(now_local.hour, now_local.minute)}
     for hour in user.hours:
         given_times |= _both_halves(hour, 0)
@@ -941,8 +967,12 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime) 
         asked_price=bool(_PRICE_QUESTION.search(user_text)),
         asked_when=bool(_WHEN_QUESTION.search(user_text)),
         asked_name=(asked_name := bool(_NAME_QUESTION.search(user_text))),
-        source_text=" ".join(t.lower() for t in texts) if asked_name else "",
+        source_text=" ".join(t.lower() for t in texts) if asked_name or looked_up else "",
         asked_code=bool(_CODE_QUESTION.search(user_text)),
+        asked_names=looked_up and not general
+        and bool(_WHO_OR_WHERE.search(user_text) or _SOURCE_QUESTION.search(user_text)),
+        asked_count=bool(_COUNT_QUESTION.search(user_text)),
+        listed=max((listed_things(r) for r in results), default=-1) if looked_up else -1,
         codes=frozenset().union(*(_source_codes(as_shown(t)) for t in texts)),
         weekdays=frozenset().union(*(d.weekdays for d in found)),
         full_dates=frozenset().union(*(d.full_dates for d in found)), today=now_local.date(),
@@ -1018,13 +1048,17 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     # dates, contacts and codes are never such facts, nor is what a sentence ties to someone's world.
     textbook = (known.general and not claims_action and bool(said.measures or said.figures)
                 and bool(text) and not _is_particular(text, known.general_names))
+    # Worked out in steps ("$966 in total, so $161 each"): a result is an operand of the next one.
+    derived = frozenset(n for n in said.amounts | said.figures
+                        if arithmetic and n not in known.numbers and _derived_number(n, said, known))
     missing += sorted(a for a in said.amounts if a not in known.numbers and a.replace(".", "") not in plain
                       and not (textbook and a in said.measures)
-                      and not (arithmetic and _derived_number(a, said, known)))
+                      and not (arithmetic and (a in derived or _derived_number(a, said, known, derived))))
     missing += sorted(f"number {a} of an address" for a in said.addresses
                       if a not in known.numbers and a.lstrip("0") not in known.numbers)
     missing += sorted(f for f in said.figures if f not in known.numbers and f.replace(".", "") not in plain
-                      and not textbook and not (arithmetic and _derived_number(f, said, known)))
+                      and not textbook
+                      and not (arithmetic and (f in derived or _derived_number(f, said, known, derived))))
     missing += sorted(p for p in said.phones if not any(p in k or k in p for k in known.phones))
     missing += sorted(f"code {c}" for c in said.codes - known.codes)
     if known.asked_number or known.asked_price:  # "which platform?" "Del siete.": the number is the answer
@@ -1046,8 +1080,13 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     if known.asked_when:  # "in two weeks", "dentro de quince días"
         missing += [f"in {n} days" for n in sorted(set(said.days)) if str(n) not in known.numbers
                     and not (n % 7 == 0 and str(n // 7) in known.numbers)]
-    if known.asked_name and text:
+    if (known.asked_name or known.asked_names) and text:
         missing += [f"the name {name}" for name in _said_names(text) if name.lower() not in known.source_text]
+    if known.asked_count and known.listed >= 0:
+        # "How many are on my list?" "8 items": more than any looked-up list holds, and no source says 8.
+        spans = {m // 60 for m in said.minutes} | set(said.days) | set(said.minutes)
+        missing += [f"count {n}" for n in sorted(said.spoken_numbers - said.amounts - said.figures)
+                    if n.isdigit() and int(n) > known.listed and n not in known.numbers and int(n) not in spans]
     if known.today is not None and dates_something:
         missing += [f"{word} ({day:%d/%m})" for offset, word in sorted(_RELATIVE_LABELS.items())
                     if offset in said.relative_days
@@ -1168,7 +1207,12 @@ def _derived_date(target: tuple[int, int], said: Details, known: Details) -> boo
 
 _OPERATION = re.compile(
     r"\b(?:plus|minus|more|less|total|sum|times|per|each|difference|off|discount|up|down|altogether|"
-    r"m[áa]s|menos|suma|por|cada|diferencia|descuento|sube|baja|subida|bajada|en\s+total)\b|[+×=−]|\d\s?x\s?\d",
+    r"m[áa]s|menos|suma|por|cada|diferencia|descuento|sube|baja|subida|bajada|en\s+total|percent|por\s+ciento|"
+    # a share, a conversion or what is left: "that's 75%", "about 356 °F", "£1,500 to go"
+    r"split|a\s+head|which\s+is|that'?s|to\s+go|left|remaining|entre\s+(?:los|las)\s+\w+|que\s+son|quedan|faltan|"
+    r"about|around|roughly|approximately|aproximadamente|unos|unas|a\s+(?:month|year|week|day)|"
+    r"al\s+(?:mes|a[ñn]o|d[íi]a)|a\s+la\s+semana|durante)\b"
+    r"|[+×=−%≈]|\d\s?x\s?\d",
     re.IGNORECASE,
 )
 
@@ -1206,6 +1250,36 @@ _NAME_QUESTION = re.compile(
 # A name: capitalised words after the first of a sentence ("Se llama Casa Montes", "It's the Miramar").
 _NAME = re.compile(r"(?<=[^\W\d_]\s)"
                    r"(?-i:[A-ZÁÉÍÓÚÑ][^\W\d_]+(?:\s+(?:de(?:l)?\s+|la\s+|the\s+)?[A-ZÁÉÍÓÚÑ][^\W\d_]+)*)")
+# Asking who or where: "who's coming to the planning?", "¿dónde comemos el domingo?".
+_WHO_OR_WHERE = re.compile(r"\b(?:who|whom|where|qui[ée]n(?:es)?|d[óo]nde|ad[óo]nde)\b", re.IGNORECASE)
+# Asking what a note (a list, a page) of the user's says.
+_SOURCE_QUESTION = re.compile(
+    r"\bwhat\s+(?:did|have)\s+i\s+(?:write|written|wrote|note|noted|put|jot|jotted|save|saved)\b"
+    r"|\bwhat\s+(?:does|do|did)\s+(?:my|the)\s+[^\W\d_]+(?:\s+[^\W\d_]+)?\s+say\b|\bwhat'?s\s+in\s+my\b"
+    r"|\bqu[ée]\s+(?:escrib[íi]|apunt[ée]|anot[ée]|puse|guard[ée]|tengo\s+(?:apuntado|anotado|escrito))\b"
+    r"|\bqu[ée]\s+(?:pone|dice|dec[íi]a|pon[íi]a)\b|\bqu[ée]\s+hay\s+en\s+(?:mi|mis|la|el)\b",
+    re.IGNORECASE,
+)
+# Asking how many: "how many items", "¿cuántas tareas?".
+_COUNT_QUESTION = re.compile(r"\bhow\s+many\b|\bcu[áa]nt[oa]s\b|\bnumber\s+of\b|\bn[úu]mero\s+de\b", re.IGNORECASE)
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d{1,3}[.)]|\[[ xX]\])\s+\S", re.MULTILINE)
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$", re.MULTILINE)
+_TABLE_RULE = re.compile(r"^\s*\|[\s:|-]+\|\s*$", re.MULTILINE)
+
+
+def listed_things(text: str) -> int:
+    """How many things a text lists: the items of its lists, else the rows of its tables, else its lines."""
+    text = text[:MAX_SCAN_CHARS]
+    items = len(_LIST_ITEM.findall(text))
+    if items:
+        return items
+    rows = len(_TABLE_ROW.findall(text))
+    if rows:
+        rules = len(_TABLE_RULE.findall(text))
+        return rows - 2 * rules if rules else rows  # each table's header and rule
+    return sum(1 for line in text.splitlines() if line.strip())
+
+
 _CODE_QUESTION = re.compile(
     rf"\b(?:what|what'?s|which|tell\s+me|give\s+me|send\s+me|remind\s+me\s+of|cu[áa]l|qu[ée]|dime|dame|p[áa]same|"
     rf"recu[ée]rdame)\b[^.?!,;\n]{{0,40}}?\b{_CODE_WORD}\b|\b{_CODE_WORD}\b[^.!?,;\n]{{0,25}}\?",
@@ -1285,14 +1359,50 @@ def _fraction_operands(user_text: str) -> frozenset[str]:
                      if re.search(rf"\b(?:{words})\b", user_text, re.IGNORECASE))
 
 
-_TOTAL = re.compile(r"\b(?:total|in\s+total|altogether|together|sum|en\s+total|suman?|juntos|juntas)\b", re.IGNORECASE)
+_TOTAL = re.compile(r"\b(?:total|in\s+total|altogether|together|sum|en\s+total|suman?|juntos|juntas|"
+                    r"add(?:s|ed)?\s+up|comes?\s+to|in\s+all|all\s+told)\b", re.IGNORECASE)
+# Which way a percentage of change goes: a discount is a share of the higher price, a rise of the lower.
+_DOWN = re.compile(r"\b(?:discount|off|less|cheaper|down|drop(?:ped)?|fell|descuento|rebaja(?:do|da)?|"
+                   r"menos|m[áa]s\s+barat[oa]|baj[óa]|bajada|cay[óo])\b", re.IGNORECASE)
+_UP = re.compile(r"\b(?:increase[ds]?|rise|rose|up|more\s+expensive|pricier|raised?|sub(?:e|i[óo]|ida)|aument\w*|"
+                 r"m[áa]s\s+car[oa]|encareci\w*)\b", re.IGNORECASE)
 MAX_SOURCE_NUMBERS = 30
 """A total of two sourced numbers is looked for only among this many (a page full of figures is skipped)."""
 MAX_SUMMED_NUMBERS = 12
 """Totals of four sourced numbers are looked for only among this many (of three, among MAX_SOURCE_NUMBERS)."""
 
 
-def _derived_number(target: str, said: Details, known: Details) -> bool:
+def _change(text: str) -> str:
+    down, up = bool(_DOWN.search(text)), bool(_UP.search(text))
+    return "down" if down and not up else "up" if up and not down else ""
+
+
+# Conversions an answer may show ("180 °C, which is about 356 °F", "5 km, unas 3,1 millas"): each a
+# function of the number converted. Rounded results pass within CONVERSION_TOLERANCE.
+_CONVERSIONS = (
+    lambda c: c * 9 / 5 + 32, lambda f: (f - 32) * 5 / 9,  # °C ↔ °F
+    lambda km: km / 1.609344, lambda mi: mi * 1.609344,
+    lambda kg: kg * 2.20462, lambda lb: lb / 2.20462,
+    lambda cm: cm / 2.54, lambda inch: inch * 2.54,
+    lambda m: m * 3.28084, lambda ft: ft / 3.28084,
+    lambda g: g / 28.3495, lambda oz: oz * 28.3495,
+    lambda litre: litre / 3.78541, lambda gal: gal * 3.78541,
+)
+CONVERSION_TOLERANCE = 0.02
+_PAIRED_UNITS = tuple((re.compile(a, re.IGNORECASE), re.compile(b, re.IGNORECASE)) for a, b in (
+    (r"°\s?C\b|º\s?C\b|celsius|cent[íi]grados", r"°\s?F\b|º\s?F\b|fahrenheit"),
+    (r"\d\s?km\b|kil[óo]met", r"\bmi\b|\bmiles?\b|\bmillas?\b"),
+    (r"\d\s?kg\b|kilos?\b|kilogram", r"\d\s?lbs?\b|\bpounds?\b|\blibras?\b"),
+    (r"\d\s?cm\b|cent[íi]metros?", r"\d\s?in\b|\binch(?:es)?\b|pulgadas?|\d\s?\""),
+    (r"\d\s?m\b|\bmetres?\b|\bmeters?\b|\bmetros?\b", r"\d\s?ft\b|\bfeet\b|\bfoot\b|\bpies\b"),
+    (r"\d\s?g\b|\bgrams?\b|\bgramos?\b", r"\d\s?oz\b|\bounces?\b|\bonzas?\b"),
+    (r"\d\s?l\b|\blit(?:re|er|ro)s?\b", r"\bgal(?:lon|[óo]n)?(?:s|es)?\b"),
+))
+
+
+def _derived_number(target: str, said: Details, known: Details, also_known: frozenset[str] = frozenset()) -> bool:
+    """`also_known`: numbers of the same sentence already worked out from sourced ones ("$966 in total,
+    so $161 each"): operands too."""
     wanted = _value(target)
     if wanted is None:
         return False
@@ -1310,15 +1420,26 @@ def _derived_number(target: str, said: Details, known: Details) -> bool:
     # Operands: numbers the sentence states (a sourced one among them) or the user gave.
     stated = [n for n in sorted(said.numbers) if n != target]
     stated += [n for n in sorted(known.given_numbers) if n != target and n not in said.numbers]
-    values = [(v, n in known.given_numbers or n in known.numbers or n.replace(".", "") in plain)
+    values = [(v, n in known.given_numbers or n in known.numbers or n.replace(".", "") in plain or n in also_known)
               for n in stated[:MAX_OPERANDS] if (v := _value(n)) is not None]
-    for a, a_known in values:
+    for i, (a, a_known) in enumerate(values):
         if not a_known:
             continue
-        for b, _ in values:
+        if said.converts and any(abs(convert(a) - wanted) <= CONVERSION_TOLERANCE * abs(wanted)
+                                 for convert in _CONVERSIONS):
+            return True
+        for j, (b, _) in enumerate(values):
+            if i == j:
+                continue
             results = [a + b, a - b, b - a, a * b, a * b / 100, a * (1 + b / 100), a * (1 - b / 100)]
             if b:
-                results.append(a / b)
+                results += [a / b, a / b * 100]
+                high, low = max(a, b), min(a, b)
+                # A change as a share: of the higher number when it goes down, of the lower when up.
+                if said.change != "up":
+                    results.append((high - low) / high * 100)
+                if said.change != "down" and low:
+                    results.append((high - low) / low * 100)
             if any(abs(r - wanted) < 0.005 for r in results):
                 return True
     return False
@@ -1332,7 +1453,9 @@ def _derived_number(target: str, said: Details, known: Details) -> bool:
 MAX_LINES = 400
 """Lines of tool results looked through (the rest is not judged this way)."""
 MAX_LINE_CHARS = 500
-_SEGMENT = re.compile(r"[,;()—–]|:(?!\d)|\s-\s|\s(?:and|y|e|but|pero|while|whereas|mientras)\s", re.IGNORECASE)
+_SEGMENT = re.compile(r"(?<!\d),|,(?!\d)|[;()—–]|:(?!\d)|\s-\s"
+                      r"|\s(?:and|y|e|but|pero|while|whereas|mientras)\s(?!a\s+half\b|a\s+quarter\b|media\b|cuarto\b)",
+                      re.IGNORECASE)
 _LINE_WORD = re.compile(r"[^\W\d_]{3,}", re.UNICODE)
 _NAMELESS = frozenset(
     """the and for with that this your you are was were has have had its not but from into what which when where
@@ -1398,35 +1521,56 @@ def _typed(found: Details, codes: set[str] | frozenset[str]) -> dict[str, frozen
         "number": frozenset(found.amounts | found.figures | found.numbers),
         "code": frozenset(codes),
         "phone": frozenset(found.phones),
+        "address": frozenset(found.addresses),
+        "span": frozenset(found.minutes),
     }
 
 
-def misattributed(text: str, documents: Documents, given: Details) -> list[str]:
-    """Details `text` takes from what a tool result says of another thing (see `Documents`)."""
+def misattributed(text: str, documents: Documents, given: Details, asked: str = "") -> list[str]:
+    """Details `text` takes from what a tool result says of another thing (see `Documents`).
+
+    `asked`: the user's words; what a sentence says is about them when its own words name no line
+    ("¿a qué hora tiene judo Pablo?" "A las cinco y media.").
+    """
     if not documents.several:
         return []
     wrong: list[str] = []
     given_values = _typed(given, given.codes)
-    previous_words: set[str] = set()
+    previous_words: set[str] = {w.lower() for w in _LINE_WORD.findall(asked[:MAX_LINE_CHARS])} - _NAMELESS
     for segment in _SEGMENT.split(text[:MAX_SCAN_CHARS])[:MAX_DERIVED]:
-        words = {w.lower() for w in _LINE_WORD.findall(segment)} - _NAMELESS
+        # An address's own words ("calle Alcalá") are the detail, not what it is given for.
+        words = {w.lower() for w in _LINE_WORD.findall(_ADDRESS.sub(" ", segment))} - _NAMELESS
         found = extract_details(segment)
         said = _typed(found, found.codes)
         said["number"] = frozenset(found.amounts | found.figures)
         if not any(said.values()):
             previous_words = words or previous_words
             continue
+        if not documents.best(words):
+            words = set()
         scores = documents.scores(words or previous_words)
         best = documents.best(words or previous_words)
         previous_words = words or previous_words
         if not best:
             continue
+        top = scores[best[0]]
         for kind, values in said.items():
             for value in values - given_values[kind]:
                 holding = [i for i in range(len(documents.lines)) if value in documents.details(i).values[kind]]
-                if not holding or any(scores[i] for i in holding):
-                    continue  # nowhere (not this check's matter), or on a line about what the answer names
-                if any(documents.details(i).values[kind] for i in best):
+                if not holding:
+                    continue  # nowhere: not this check's matter
+                # The best line gives one of its own the sentence does not say (when it says that one too,
+                # it speaks of both lines: "742 € al mes durante 25 años").
+                competing = any(documents.details(i).values[kind] and not documents.details(i).values[kind] & values
+                                for i in best)
+                if competing and max(scores[i] for i in holding) < top:
+                    # The line most about what the sentence names gives its own ("14:30 Design review"),
+                    # and this one comes from a line less about it ("09:15 Standup — room Birch").
+                    wrong.append(f"{_shown(kind, value)} (given for something else)")
+                    continue
+                if any(scores[i] for i in holding):
+                    continue  # on a line about what the answer names
+                if competing:
                     wrong.append(f"{_shown(kind, value)} (given for something else)")
                     continue
                 # The line about it gives no such detail: one from the same result may (a heading and
@@ -1442,5 +1586,7 @@ def _shown(kind: str, value: object) -> str:
         return f"{value[0]:02d}:{value[1]:02d}"
     if kind == "date" and isinstance(value, tuple):
         return f"{value[1]:02d}/{value[0]:02d}"
+    if kind == "span" and isinstance(value, int):
+        return f"{value // 60} h {value % 60:02d} min" if value >= 60 else f"{value} min"
     return str(value)
 

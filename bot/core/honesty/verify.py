@@ -280,7 +280,10 @@ _ASKING_WORDS = re.compile(
     r"mira|revisa|busca|lee|abre|consulta|qu[ée]|cu[áa]l|cu[áa]les|si|"
     # The kind of thing asked for ("what's the guest wifi password?"): a source gives it, not the word.
     r"password|passwords|contrase[ñn]a|clave|code|c[óo]digo|name|nombre|number|n[úu]mero|address|direcci[óo]n|"
-    r"itinerary|itinerario|details|detalles|datos|info|information|informaci[óo]n)$",
+    r"itinerary|itinerario|details|detalles|datos|info|information|informaci[óo]n|"
+    # The unit an answer is asked in ("how far is it in miles?"): a conversion gives it.
+    r"miles|millas|kilometres|kilometers|kil[óo]metros|fahrenheit|celsius|pounds|libras|ounces|onzas|inches|"
+    r"pulgadas|feet|pies|gallons|galones|dollars|d[óo]lares|euros)$",
     re.I,
 )
 
@@ -331,6 +334,16 @@ _UNCHANGED = re.compile(
     re.I,
 )
 _MEMORY_TOOL = re.compile(r"remember|memor|fact|timeline|profile")
+# Saying an appointment or a table was booked or confirmed: a note that mentions one ("pedir cita") is neither.
+_BOOKING_CLAIM = re.compile(
+    r"\b(?:booked|reserved|reserv(?:ad[oa]s?|[ée]|amos))\b"
+    r"|\b(?:appointment|reservation|booking|table|cita|reserva|mesa)\b[^.!?\n]{0,40}?\b(?:confirmed|made|set\s+up|"
+    r"arranged|requested|confirmad[oa]|pedid[oa]|concertad[oa]|solicitad[oa]|reservad[oa])\b"
+    r"|\b(?:confirmed|made|arranged|requested|ped[íi]|confirm[ée]|concert[ée]|solicit[ée])\b[^.!?\n]{0,20}?"
+    r"\b(?:appointment|reservation|booking|cita|reserva|mesa)\b",
+    re.I,
+)
+_BOOKING_TOOL = re.compile(r"event|calendar|agenda|book|reserv|appointment")
 
 
 def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_claim: bool = False,
@@ -380,6 +393,9 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
     if not kinds and turn.read_ok and _PRESENCE.search(clause.text) and (word := _unread_asked_thing(clause, turn)):
         # "Is milk on my list?" "Yes, milk is there.": after a read that gave no milk.
         return f"says {word!r} is there, but no lookup of this turn gave it"
+    if (not kinds and turn.asked and not turn.read_ok and _BOOKING_CLAIM.search(clause.text)
+            and not any(_BOOKING_TOOL.search(c.name.lower()) for c in turn.ok_effects)):
+        return "says an appointment or a booking was made, but no call made one"
     if not kinds:
         return _untouched_object(clause, turn)
     backing: list[CallRecord] = []
@@ -395,6 +411,9 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
     if (ActionKind.STORE in kinds and _MEMORY_CLAIM.search(clause.text)
             and not any(_MEMORY_TOOL.search(c.name.lower()) for c in backing)):
         return "says it is in memory, but nothing was written to memory"
+    if (ActionKind.STORE in kinds and _BOOKING_CLAIM.search(clause.text)
+            and not any(_BOOKING_TOOL.search(c.name.lower()) for c in backing)):
+        return "says an appointment or a booking was made, but no call made one"
     evidence = " ".join(_norm(f"{_readable(c.arguments)} {c.description} {c.result[:2000]}") for c in backing)
     touched = _names_in(evidence)
     # "old.md and older.md: deleted": the things a verbless clause next to it names are its objects.
@@ -512,7 +531,8 @@ def check(
     sources += [c.arguments for c in (*earlier, *calls) if c.status is CallStatus.OK]
     sources += [c.error for c in calls if c.error]  # what a tool said when it refused
     sources += list(context)
-    known = source_details(sources, user_text, now_local)
+    known = source_details(sources, user_text, now_local,
+                           results=[c.result for c in calls if c.status is CallStatus.OK and c.result])
     documents = Documents(c.result for c in calls if c.status is CallStatus.OK and c.result)
     given = extract_details(user_text)
     sentences = parse(answer)
@@ -548,8 +568,9 @@ def check(
         missing = unsourced(said, known,
                             claims_action=any(c.kinds and c.stance is Stance.AFFIRMATIVE for c in sentence.clauses),
                             text=sentence.text)
-        if documents.several and any((said.times, said.dates, said.amounts, said.figures, said.codes, said.phones)):
-            missing += misattributed(sentence.text, documents, given)
+        if documents.several and any((said.times, said.dates, said.amounts, said.figures, said.codes, said.phones,
+                                      said.addresses, said.minutes)):
+            missing += misattributed(sentence.text, documents, given, user_text)
         if missing:
             detail_problems.append((sentence, missing))
     bad = {id(s) for s, _ in claim_problems} | {id(s) for s, _ in detail_problems}
