@@ -1793,3 +1793,13 @@ def test_a_booking_is_backed_by_a_call_that_books_not_by_a_note(
         answer: str, calls: list[CallRecord], backed: bool) -> None:
     verdict = check(answer, calls, "book dinner for friday at 20:00 / pide cita para la ITV", NOW)
     assert (Rule.UNBACKED_CLAIM not in {v.rule for v in verdict.violations}) is backed, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer", "passes"), [
+    ("who wrote Don Quixote?", "Miguel de Cervantes wrote it.", True),
+    ("who sent the invoice? check my mail", "Accounting sent it on Monday.", True),
+    ("¿quién te mandó la factura?", "Te la mandó Contabilidad.", True),
+    ("who sent the invoice? forward it to Marta", "Accounting sent it; I forwarded it to Marta.", False),
+])
+def test_asking_who_did_something_makes_it_someone_elses_action(user: str, answer: str, passes: bool) -> None:
+    assert check(answer, [], user, NOW).ok is passes

@@ -276,7 +276,7 @@ def _is_past_statement(text: str, at: int) -> bool:
 
 
 def reported_actions(user_text: str) -> frozenset[ActionKind]:
-    """Kinds of action the user says they did themselves ('I sent the invoice', 'le mandé')."""
+    """Kinds of action the user says they, or someone, did ('I sent the invoice', 'le mandé', 'who sent it?')."""
     from bot.core.honesty.claims import claimed_kinds
 
     text = user_text[:4000]
@@ -295,9 +295,14 @@ def reported_actions(user_text: str) -> frozenset[ActionKind]:
         sentence = _SENTENCE_END.split(text[match.end():match.end() + 300], maxsplit=1)[0]
         for verb in _COORDINATED_PAST.finditer(sentence):
             kinds |= claimed_kinds(verb.group(1))
+    # "Who sent the invoice?", "¿quién escribió el Quijote?": someone did it, and the answer says who.
+    for match in _WHO_DID.finditer(text):
+        kinds |= claimed_kinds(match.group(1))
     return frozenset(kinds)
 
 
+_WHO_DID = re.compile(r"\b(?:who|qui[ée]n(?:es)?)\s+(?:(?:me|te|le|les|nos|lo|la|se\s+lo|se\s+la)\s+)?"
+                      r"([^\W\d_]{3,})", _I)
 _SENTENCE_END = re.compile(r"[.;!?\n]")
 _COORDINATED_PAST = re.compile(
     r"(?:,|\band|\bthen)\s+(?:(?:also|then|just|already)\s+)?([^\W\d_]{2,}ed|sent|put|set|made|wrote|paid|bought|"
