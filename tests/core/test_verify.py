@@ -1772,6 +1772,13 @@ def test_who_and_where_in_general_terms_without_a_lookup_may_name_things() -> No
      ["Ferries\nPiraeus → Paros: 3 h 10 min\nParos → Naxos: 1 h 5 min"], False),
     ("¿a qué hora es el inglés de Marta?", "A las seis y cuarto, los martes.",
      ["Marta: inglés, martes, 17:00\nLeo: piano, jueves, 18:15"], True),
+    # "That leg": the question's words break the tie between lines the sentence names alike.
+    ("how long is the ferry from Paros to Naxos?", "Count on 3 h 10 min for that crossing.",
+     ["Crossings\nPiraeus → Paros crossing: 3 h 10 min\nParos → Naxos crossing: 1 h 5 min"], True),
+    ("how long is the ferry from Paros to Naxos?", "Count on 1 h 5 min for that crossing.",
+     ["Crossings\nPiraeus → Paros crossing: 3 h 10 min\nParos → Naxos crossing: 1 h 5 min"], False),
+    # A time in hyphenated words.
+    ("when does my train leave?", "It's the quarter-to-ten departure.", ["Train 09:15, platform 2\nBus 21:00"], True),
     # One sentence about two lines, each detail its own.
     ("¿cuánto pago en total?", "Con 450 € al mes durante 12 meses son 5.400 €.",
      ["Plazo: 12 meses\nCuota: 450 €/mes"], False),

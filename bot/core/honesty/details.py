@@ -54,7 +54,7 @@ _SAID_HOUR = re.compile(
     re.IGNORECASE,
 )
 _EN_WORD_TIME = re.compile(
-    rf"\b(?:(quarter|half|ten|twenty|five|twenty-five)\s+(past|to)\s+({_EN_HOUR})"
+    rf"\b(?:(quarter|half|ten|twenty|five|twenty-five|twenty\s+five)[-\s](past|to)[-\s]({_EN_HOUR})"
     rf"|half\s+({_EN_HOUR})\b(?!\s*(?:hours?|days?|weeks?|minutes?))"
     rf"|({_EN_HOUR})\s+o'?\s?clock"
     rf"|({_EN_HOUR})[-\s](thirty|fifteen|forty-five|forty five)\b"
@@ -610,7 +610,7 @@ def _word_times(text: str) -> set[tuple[int, int]]:
     for m in _each(_EN_WORD_TIME, text):
         if m.group(3):
             minutes = {"quarter": 15, "half": 30, "ten": 10, "twenty": 20, "five": 5, "twenty-five": 25}[
-                m.group(1).lower()]
+                re.sub(r"\s+", "-", m.group(1).lower())]
             hour = _hour_value(m.group(3))
             if m.group(2).lower() == "to":
                 hour, minutes = hour - 1, 60 - minutes
@@ -1468,6 +1468,10 @@ _NAMELESS = frozenset(
 ) | frozenset(_MONTHS) | frozenset(_WEEKDAYS)
 
 
+OWN_WORD_WEIGHT = 10
+"""A word of the sentence itself counts this many of the words around it, when matching it to a line."""
+
+
 class Documents:
     """The lines of this turn's tool results, each with its details read once, when first needed."""
 
@@ -1496,12 +1500,6 @@ class Documents:
     def scores(self, words: set[str]) -> list[int]:
         """For each line, how many of `words` it shares."""
         return [sum(1 for w in words if w in line or (len(w) >= 5 and w[:5] in line)) for line in self._lowered]
-
-    def best(self, words: set[str]) -> list[int]:
-        """The lines that share the most of `words` (at least one)."""
-        scores = self.scores(words)
-        top = max(scores, default=0)
-        return [i for i, score in enumerate(scores) if score == top] if top else []
 
 
 @dataclass(frozen=True)
@@ -1546,14 +1544,16 @@ def misattributed(text: str, documents: Documents, given: Details, asked: str = 
         if not any(said.values()):
             previous_words = words or previous_words
             continue
-        if not documents.best(words):
-            words = set()
-        scores = documents.scores(words or previous_words)
-        best = documents.best(words or previous_words)
-        previous_words = words or previous_words
-        if not best:
+        own = documents.scores(words)
+        # The sentence's own words decide which line it is about; the words before it (or the
+        # question's) break ties ("five and a half hours on that leg") and stand in when it has none.
+        scores = [OWN_WORD_WEIGHT * o + p for o, p in zip(own, documents.scores(previous_words), strict=True)]
+        top = max(scores, default=0)
+        if any(own):
+            previous_words = words
+        if not top:
             continue
-        top = scores[best[0]]
+        best = [i for i, score in enumerate(scores) if score == top]
         for kind, values in said.items():
             for value in values - given_values[kind]:
                 holding = [i for i in range(len(documents.lines)) if value in documents.details(i).values[kind]]
