@@ -1810,3 +1810,14 @@ def test_a_booking_is_backed_by_a_call_that_books_not_by_a_note(
 ])
 def test_asking_who_did_something_makes_it_someone_elses_action(user: str, answer: str, passes: bool) -> None:
     assert check(answer, [], user, NOW).ok is passes
+
+
+@pytest.mark.parametrize(("answer", "passes"), [
+    ("I can't delete emails. You can search for Ana in your mail app, select the messages and delete them there.",
+     True),
+    ("No puedo borrar correos. Puedes buscar a Ana en tu correo y borrarlos allí.", True),
+    ("You can find the emails gone from your inbox now.", False),
+    ("You can relax, I deleted them.", False),
+])
+def test_what_the_user_can_do_themselves_is_no_claim(answer: str, passes: bool) -> None:
+    assert check(answer, [], "delete all the emails from Ana", NOW).ok is passes

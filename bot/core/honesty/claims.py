@@ -400,6 +400,11 @@ _RESULT = re.compile(r"\b(?:ya\s+puedes|ahora\s+puedes|you\s+can\s+now|now\s+you
 _OFFER = re.compile(
     r"\b(?=[^\W\d_])(?:can\s+i|i\s+can|i\s+could|could\s+i|shall\s+i|should\s+i|want\s+me\s+to|would\s+you|do\s+you\s+want|"
     r"if\s+you|let\s+me\s+know|tell\s+me|just\s+say|happy\s+to|i'?d\s+be\s+glad|i'?d\s+need|i\s+need|"
+    # What the user can do themselves: "you can search for Tom in your mail app" (not "you can find it there now").
+    r"you\s+(?:can|could|may\s+want\s+to|might\s+want\s+to|(?:will|'ll)\s+need\s+to|need\s+to|have\s+to|should)"
+    r"(?!(?:\s+\w+){0,4}\s+(?:now|already|again)\b)\s+(?:also\s+|just\s+)?(?:search|select|open|go|tap|click|use|try|"
+    r"ask|call|delete|remove|add|type|write|set|create|forward|send|reply|change|turn|install|download|log\s+in|"
+    r"sign\s+in|contact|email|ring|visit|check|look)\b|"
     r"i'?d\s+(?:rather|prefer|like\s+to)|prefiero|preferir[íi]a|"
     r"please\s+(?:confirm|tell|send|give|share)|puedo|podr[íi]a|puedes|quieres|prefieres|"
     r"si\s+quieres|si\s+te\s+parece|si\s+me|si\s+necesitas|dime|d[ií]game|ind[ií]came|av[ií]same|"
@@ -491,7 +496,8 @@ _WHEN = re.compile(r"\d|\b(?:tomorrow|tonight|later|this\s+(?:evening|afternoon|
 _STATE = re.compile(r"\b(?:is|are|'s|'re|was|were|has|have|está|están|estaba|es|son|tienes|tiene|hay|queda|quedan)\b",
                     _I)
 _CONTINUES = re.compile(
-    rf"^\W*(?:(?:or|and|nor|then|and\s+then|y|e|o|u|ni|luego|despu[ée]s|y\s+luego|y\s+despu[ée]s)\b|{_ACTION_STEMS_EN}\w*\b(?!\s+(?:is|are|was|were|has|have)\b)"
+    rf"^\W*(?:(?:or|and|nor|then|and\s+then|y|e|o|u|ni|luego|despu[ée]s|y\s+luego|y\s+despu[ée]s)\b"
+    rf"|(?:{_ACTION_STEMS_EN}|select|search|open|tap|click|choose|pick|type|press)\w*\b(?!\s+(?:is|are|was|were|has|have)\b)"
     r"|[^\W\d_]+(?:ar|er|ir)(?:la|lo|las|los|le|les|te|me)?\b)",
     _I,
 )
