@@ -1821,3 +1821,15 @@ def test_asking_who_did_something_makes_it_someone_elses_action(user: str, answe
 ])
 def test_what_the_user_can_do_themselves_is_no_claim(answer: str, passes: bool) -> None:
     assert check(answer, [], "delete all the emails from Ana", NOW).ok is passes
+
+
+@pytest.mark.parametrize(("user", "answer", "source"), [
+    ("who has the kids on the 23rd?", "On Wednesday 23 December it's Marta, 9:00 to 13:00.",
+     "- Wed 23 Dec: Marta, 9:00–13:00"),
+    ("¿cuál es la media?", "La media es 7 (6 + 8 + 5,5 + 8,5 = 28, entre 4).",
+     "Mates 6\nLengua 8\nInglés 5,5\nArte 8,5"),
+    ("when is my ITV due?", "It's due on 4 May 2027. Shall I set a reminder a week before?", "ITV: 2027-05-04"),
+])
+def test_abbreviated_months_shown_sums_and_offered_spans_are_sourced(user: str, answer: str, source: str) -> None:
+    verdict = check(answer, _read(source), user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations

@@ -103,6 +103,9 @@ _MONTHS = {
     "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
     "enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5, "junio": 6, "julio": 7,
     "agosto": 8, "septiembre": 9, "setiembre": 9, "octubre": 10, "noviembre": 11, "diciembre": 12,
+    # As notes and calendars write them ("Tue 22 Dec", "5 ene"); read only next to a day's number.
+    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10,
+    "nov": 11, "dec": 12, "ene": 1, "abr": 4, "ago": 8, "dic": 12,
 }
 _MONTH_NAMES = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _DAY_MONTH = re.compile(rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:de\s+|of\s+)?({_MONTH_NAMES})\b", re.IGNORECASE)
@@ -1012,12 +1015,14 @@ def _said_names(text: str) -> list[str]:
     return found
 
 
-def unsourced(said: Details, known: Details, claims_action: bool = False, text: str = "") -> list[str]:
+def unsourced(said: Details, known: Details, claims_action: bool = False, text: str = "",
+              proposes: bool = False) -> list[str]:
     """Details of `said` (the details of `text`) that `known` does not back, rendered for a correction note.
 
     A day said relative to today ("tomorrow", "ayer") is a date when it dates something: next to a
     time, or in a sentence that claims an action (`claims_action`); "see you tomorrow" dates nothing.
     """
+    # `proposes`: the sentence is a question or an offer ("a reminder a week before?"): its spans date nothing.
     missing: list[str] = []
     # A time said in words stands for both halves of the day ("half past nine": 09:30 and
     # 21:30); it is backed when either half is known.
@@ -1077,7 +1082,7 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     if dates_something:
         missing += [f"next {_WEEKDAY_LABELS[w]}" for w in sorted(said.next_weekdays - known.next_weekdays)
                     if w in known.lone_weekdays]  # (the others are reported above)
-    if known.asked_when:  # "in two weeks", "dentro de quince días"
+    if known.asked_when and not proposes:  # "in two weeks", "dentro de quince días"
         missing += [f"in {n} days" for n in sorted(set(said.days)) if str(n) not in known.numbers
                     and not (n % 7 == 0 and str(n // 7) in known.numbers)]
     if (known.asked_name or known.asked_names) and text:
@@ -1211,7 +1216,7 @@ _OPERATION = re.compile(
     # a share, a conversion or what is left: "that's 75%", "about 356 °F", "£1,500 to go"
     r"split|a\s+head|which\s+is|that'?s|to\s+go|left|remaining|entre\s+(?:los|las)\s+\w+|que\s+son|quedan|faltan|"
     r"about|around|roughly|approximately|aproximadamente|unos|unas|a\s+(?:month|year|week|day)|"
-    r"al\s+(?:mes|a[ñn]o|d[íi]a)|a\s+la\s+semana|durante)\b"
+    r"al\s+(?:mes|a[ñn]o|d[íi]a)|a\s+la\s+semana|durante|over|under|above|below|por\s+encima)\b"
     r"|[+×=−%≈]|\d\s?x\s?\d",
     re.IGNORECASE,
 )
@@ -1360,7 +1365,7 @@ def _fraction_operands(user_text: str) -> frozenset[str]:
 
 
 _TOTAL = re.compile(r"\b(?:total|in\s+total|altogether|together|sum|en\s+total|suman?|juntos|juntas|"
-                    r"add(?:s|ed)?\s+up|comes?\s+to|in\s+all|all\s+told)\b", re.IGNORECASE)
+                    r"add(?:s|ed)?\s+up|comes?\s+to|in\s+all|all\s+told)\b|\d\s?=\s?\d", re.IGNORECASE)
 # Which way a percentage of change goes: a discount is a share of the higher price, a rise of the lower.
 _DOWN = re.compile(r"\b(?:discount|off|less|cheaper|down|drop(?:ped)?|fell|descuento|rebaja(?:do|da)?|"
                    r"menos|m[áa]s\s+barat[oa]|baj[óa]|bajada|cay[óo])\b", re.IGNORECASE)

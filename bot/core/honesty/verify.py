@@ -567,7 +567,7 @@ def check(
         said = extract_details(without_proposed_times(sentence.text) if offered else sentence.text)
         missing = unsourced(said, known,
                             claims_action=any(c.kinds and c.stance is Stance.AFFIRMATIVE for c in sentence.clauses),
-                            text=sentence.text)
+                            text=sentence.text, proposes=offered)
         if documents.several and any((said.times, said.dates, said.amounts, said.figures, said.codes, said.phones,
                                       said.addresses, said.minutes)):
             missing += misattributed(sentence.text, documents, given, user_text)
