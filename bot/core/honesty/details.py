@@ -975,7 +975,7 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
         asked_names=looked_up and not general
         and bool(_WHO_OR_WHERE.search(user_text) or _SOURCE_QUESTION.search(user_text)),
         asked_count=bool(_COUNT_QUESTION.search(user_text)),
-        listed=max((listed_things(r) for r in results), default=-1) if looked_up else -1,
+        listed=max((_listed_things(r) for r in results), default=-1) if looked_up else -1,
         codes=frozenset().union(*(_source_codes(as_shown(t)) for t in texts)),
         weekdays=frozenset().union(*(d.weekdays for d in found)),
         full_dates=frozenset().union(*(d.full_dates for d in found)), today=now_local.date(),
@@ -1021,8 +1021,8 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
 
     A day said relative to today ("tomorrow", "ayer") is a date when it dates something: next to a
     time, or in a sentence that claims an action (`claims_action`); "see you tomorrow" dates nothing.
+    `proposes`: the sentence is a question or an offer ("a reminder a week before?"): its spans date nothing.
     """
-    # `proposes`: the sentence is a question or an offer ("a reminder a week before?"): its spans date nothing.
     missing: list[str] = []
     # A time said in words stands for both halves of the day ("half past nine": 09:30 and
     # 21:30); it is backed when either half is known.
@@ -1272,7 +1272,7 @@ _TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$", re.MULTILINE)
 _TABLE_RULE = re.compile(r"^\s*\|[\s:|-]+\|\s*$", re.MULTILINE)
 
 
-def listed_things(text: str) -> int:
+def _listed_things(text: str) -> int:
     """How many things a text lists: the items of its lists, else the rows of its tables, else its lines."""
     text = text[:MAX_SCAN_CHARS]
     items = len(_LIST_ITEM.findall(text))
@@ -1378,6 +1378,7 @@ MAX_SUMMED_NUMBERS = 12
 
 
 def _change(text: str) -> str:
+    """Which way the numbers of `text` move: "down", "up", or "" when it does not say (or says both)."""
     down, up = bool(_DOWN.search(text)), bool(_UP.search(text))
     return "down" if down and not up else "up" if up and not down else ""
 
