@@ -1833,3 +1833,113 @@ def test_what_the_user_can_do_themselves_is_no_claim(answer: str, passes: bool) 
 def test_abbreviated_months_shown_sums_and_offered_spans_are_sourced(user: str, answer: str, source: str) -> None:
     verdict = check(answer, _read(source), user, NOW)
     assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer", "source", "passes"), [
+    ("how long is the train ride to porto?",
+     "It takes two hours and forty-five minutes: it leaves at 08:10 and gets in at 10:55.",
+     "Train to Porto: leaves 08:10, arrives 10:55.", True),
+    ("¿cuánto dura el tren a oporto?", "Son dos horas y cuarenta y cinco minutos.",
+     "Tren a Oporto: sale 08:10, llega 10:55.", True),
+    ("how long is the train ride to porto?", "It takes 2h45.", "Train to Porto: leaves 08:10, arrives 10:55.", True),
+    ("how long is the train ride to porto?", "About an hour: 08:10 to 09:10.",
+     "Train to Porto: leaves 08:10, arrives 09:10.", True),
+    # A span no source gives, however it is said.
+    ("how long is the train ride to porto?", "Roughly two and a half hours.", "Train to Porto: leaves 08:10.", False),
+    ("how long is the train ride to porto?", "It takes 2h30.", "Train to Porto: leaves 08:10, arrives 10:55.", False),
+    ("¿cuánto dura el tren a oporto?", "Una hora, más o menos.", "Tren a Oporto: sale 08:10.", False),
+    ("¿cuánto dura el tren a oporto?", "Son dos horas y media.", "Tren a Oporto: sale 08:10.", False),
+])
+def test_a_span_is_sourced_when_it_lies_between_two_sourced_times(
+        user: str, answer: str, source: str, passes: bool) -> None:
+    verdict = check(answer, _read(source), user, NOW)
+    assert verdict.ok is passes and (verdict.kept == answer) is passes, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer", "source", "passes"), [
+    ("if we split dinner evenly how much do I owe ana?",
+     "Split evenly it's 42 € each. Ana paid 50 €, so she put in 8 € too much: you owe her 8 €.",
+     "Dinner: total 84 €. Ana paid 50 €, I paid 34 €.", True),
+    ("si pagamos a medias, ¿cuánto le debo a ana?",
+     "A medias son 42 € cada uno. Ana pagó 50 €, o sea 8 € de más: le debes 8 €.",
+     "Cena: total 84 €. Ana pagó 50 €, yo pagué 34 €.", True),
+    # A step built on a wrong one is not arithmetic: 50 - 42 is not 11.
+    ("if we split dinner evenly how much do I owe ana?",
+     "Split evenly it's 42 € each. Ana paid 50 €, so you owe her 11 €.",
+     "Dinner: total 84 €. Ana paid 50 €, I paid 34 €.", False),
+    # The things the read listed, counted.
+    ("how much are my bills this month in total?",
+     "Your three bills add up to 118.50: electricity 62.40, water 21.10 and internet 35.00.",
+     "# Bills\n- Electricity: 62.40\n- Water: 21.10\n- Internet: 35.00\n", True),
+    ("how much are my bills this month in total?", "Your five bills add up to 118.50.",
+     "# Bills\n- Electricity: 62.40\n- Water: 21.10\n- Internet: 35.00\n", False),
+])
+def test_arithmetic_may_run_over_sentences_and_count_what_was_listed(
+        user: str, answer: str, source: str, passes: bool) -> None:
+    verdict = check(answer, _read(source), user, NOW)
+    assert verdict.ok is passes and (verdict.kept == answer) is passes, verdict.violations
+
+
+_NO_REMINDERS = [_call("list_reminders", risk=Risk.READ, result="No pending reminders.")]
+_TWO_REMINDERS = [_call("list_reminders", risk=Risk.READ, result=(
+    "Pending reminders:\n- Fri 6 Mar 2026 21:15: “call the bank” [id reminder-1]\n"
+    "- Sat 7 Mar 2026 10:00: “pick up dry cleaning” [id reminder-2]"))]
+
+
+@pytest.mark.parametrize(("answer", "calls", "passes"), [
+    ("You've got 2 coming up:\n• Call the bank — Fri 6 Mar 21:15\n• Dry cleaning pickup — Sat 7 Mar 10:00",
+     _TWO_REMINDERS, True),
+    ("Two: the bank on Friday evening and the dry cleaning on Saturday.", _TWO_REMINDERS, True),
+    ("You've got 2 coming up:\n• Call the bank\n• Pick up the dry cleaning", _NO_REMINDERS, False),
+    ("You have one: pick up the dry cleaning on Thursday.", _NO_REMINDERS, False),
+    ("Nothing pending right now. Want me to set one?", _NO_REMINDERS, True),
+])
+def test_asked_what_they_have_the_user_gets_only_what_the_lookup_listed(
+        answer: str, calls: list[CallRecord], passes: bool) -> None:
+    verdict = check(answer, calls, "what reminders have I got coming up?", NOW)
+    assert verdict.ok is passes, verdict.violations
+
+
+_PAST = "Sun 1 Mar 2026 09:00 has already passed (it is now Mon 2 Mar 2026 09:00 in Europe/Madrid): nothing was set"
+
+
+@pytest.mark.parametrize(("user", "answer", "calls", "passes"), [
+    # The idiom is the whole claim: remembering, with nothing written to memory.
+    ("que sepas que el cumple de mi hermano Andrés es el 12 de octubre",
+     "El 12 de octubre es el cumple de Andrés, no se me olvidará 🎂", [], False),
+    ("que sepas que el cumple de mi hermano Andrés es el 12 de octubre", "Me acordaré, el 12 de octubre.", [], False),
+    ("no problem if you can't", "¡No te preocupes!", [], True),
+    # What the failed call was given, named by what the assistant did with it, claims nothing.
+    ("recuérdame el 1 de marzo a las 9 renovar el DNI",
+     "No he podido crear el recordatorio: la fecha que puse ya había pasado.",
+     [_call("set_reminder", status=CallStatus.ERROR, error=_PAST, at="2026-03-01T09:00", text="renovar el DNI")], True),
+    ("remind me on march 1 at 9 to renew my ID", "I couldn't set it: the date I used had already passed.",
+     [_call("set_reminder", status=CallStatus.ERROR, error=_PAST, at="2026-03-01T09:00", text="renew my ID")], True),
+    # A link put into a note changes that note.
+    ("make a packing note for the trip and link it from my trip note",
+     "Created packing.md and linked it from your trip note.",
+     [_call("notes_write", path="packing.md", content="- passport")], False),
+    ("make a packing note for the trip and link it from my trip note", "Trip note now points to the new packing list.",
+     [_call("notes_write", path="packing.md", content="- passport")], False),
+    ("make a packing note for the trip and link it from my trip note",
+     "Created packing.md and linked it from your trip note.",
+     [_call("notes_write", path="packing.md", content="- passport"),
+      _call("notes_append", path="trip.md", text="- [packing](packing.md)")], True),
+])
+def test_claims_told_by_an_idiom_a_reason_or_a_link(
+        user: str, answer: str, calls: list[CallRecord], passes: bool) -> None:
+    assert check(answer, calls, user, NOW).ok is passes
+
+
+@pytest.mark.parametrize(("user", "answer", "source", "passes"), [
+    ("who's coming saturday?", "Ana, Luis and Carmen. Jorge said he might drop by later too.",
+     "Saturday dinner guests: Ana, Luis, Carmen.", False),
+    ("¿quién viene el sábado?", "Vienen Ana, Luis y Carmen. Jorge también se apunta.",
+     "Invitados a la cena del sábado: Ana, Luis, Carmen.", False),
+    ("who's coming saturday?", "Ana, Luis and Carmen. Carmen said she'd bring dessert.",
+     "Saturday dinner guests: Ana, Luis, Carmen.", True),
+    ("who's coming saturday?", "They confirmed: Ana, Luis and Carmen.", "Saturday dinner guests: Ana, Luis, Carmen.", True),
+])
+def test_a_name_opening_a_sentence_as_who_did_something_is_a_name(
+        user: str, answer: str, source: str, passes: bool) -> None:
+    assert check(answer, _read(source), user, NOW).ok is passes

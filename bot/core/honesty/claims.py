@@ -91,7 +91,10 @@ _ES_STORE = (
     r"(?:qued[óa]|queda(?:n)?|est[áa]n?)\s+(?:ya\s+)?a\s+(?:tu|su)\s+nombre|"
     rf"grabad{_PART}|grab[ée]|fichad{_PART}|fich[ée]|(?:lo|la|los|las)\s+tengo\s+(?:ya\s+)?presente|"
     rf"reservad{_PART}|marcad{_PART}|completad{_PART}|archivad{_PART}|movid{_PART}|activad{_PART}|activ[ée]|"
-    r"recordar[ée]|lo\s+recuerdo|no\s+(?:lo|te\s+lo)?\s*olvidar[ée]|nunca\s+olvidar[ée]|"
+    r"recordar[ée]|lo\s+recuerdo|me\s+acordar[ée]|no\s+(?:lo|te\s+lo)?\s*olvidar[ée]|nunca\s+olvidar[ée]|"
+    # A link put into a note is a change of that note: "lo enlacé desde tu nota del viaje".
+    rf"enlazad{_PART}|enlac[ée]|vinculad{_PART}|vincul[ée]|"
+    r"(?:nota|lista|[\w-]{1,80}\.md)\s+(?:ya\s+|ahora\s+)*(?:enlaza|apunta|remite|lleva)\s+a\b|"
     r"(?:no|nunca)\s+se\s+me\s+(?:va\s+a\s+olvidar|olvidar[áa]|olvida)|"
     r"ya\s+(?:est[áa]n?|tienes|figura|recoge|lleva|incluye|consta|existen?|me\s+consta|queda|tiene|luce|"
     r"muestra|contiene|refleja|aparece)|"
@@ -116,6 +119,8 @@ _ES_STORE = (
 _EN_STORE = (
     r"added|put\s+(?:it|that|them|\w+\s+on|\w+\s+in)|saved|stored|noted|jotted|written|wrote|logged|recorded|"
     r"registered|created|set\s+up|updated|changed|renamed|replaced|overwr(?:ote|itten)|swapped|appended|"
+    # A link put into a note is a change of that note: "linked it from your trip note".
+    r"linked|hyperlinked|(?:note|list|file|md)\s+(?:now\s+|also\s+)*(?:links|points)\s+to|"
     r"included|filed|memori[sz]ed|committed\s+(?:that|it|this)?\s*to\s+memory|remembered|"
     r"popped|tossed|slotted|pencil(?:l)?ed|stuck\s+(?:it|that|them|this|[\w'-]+)\s+(?:on|in|onto|into)|"
     # "You'll find it in wifi-guest", "you can see them on your list": where a thing now is, told as
@@ -140,7 +145,7 @@ _EN_STORE = (
     # "Bread is on shopping-e13": a note named like an identifier is a place, as "x.md" is.
     r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|each|already|safely|also)\s+)*(?:on|in)\s+"
     r"(?:[\w-]{1,80}\.md\b|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}(?:-\w{1,40}){1,4}\b)|"
-    r"now\s+(?:has|have|includes?|mentions?|reads?|says?|contains?|holds?|lists?|shows?)|"
+    r"now\s+(?:has|have|includes?|mentions?|reads?|says?|contains?|holds?|lists?|shows?|links?\s+to|points?\s+to)|"
     r"(?:has|have|got)\s+(?:a\s+new|the\s+\w+\s+item|your)|reflects|in\s+place|locked\s+in|"
     r"on\s+file|in\s+my\s+(?:long-term\s+)?memory|exists\s+now|is\s+ready|are\s+ready|"
     # "Tea and coffee are where they belong", "coffee went into your pantry list": put in place.
@@ -665,6 +670,8 @@ def _stance(text: str, last_of_question: bool) -> Stance:
     if not re.search(r"\w", text):
         # Emojis alone: a tick ("🥛✅") says it is done, anything else is a gesture.
         return Stance.AFFIRMATIVE if _CLOSER.search(text) else Stance.INTERJECTION
+    if not re.search(r"\w", bare) and claimed_kinds(_QUOTED.sub(" ", text)):
+        return Stance.AFFIRMATIVE  # the idiom is the whole clause, and it claims: "no se me olvidará"
     if _INTERJECTION.match(bare) or not re.search(r"\w", bare):
         return Stance.INTERJECTION
     if _FACTIVE.match(bare) and not _NEGATION.search(bare):

@@ -109,7 +109,8 @@ _MONTHS = {
 }
 _MONTH_NAMES = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _DAY_MONTH = re.compile(rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:de\s+|of\s+)?({_MONTH_NAMES})\b", re.IGNORECASE)
-_MONTH_DAY = re.compile(rf"\b({_MONTH_NAMES})\s+(\d{{1,2}})(?:st|nd|rd|th)?(?!\d)", re.IGNORECASE)
+# "Dec 21:15" is a day's time, not the 21st.
+_MONTH_DAY = re.compile(rf"\b({_MONTH_NAMES})\s+(\d{{1,2}})(?:st|nd|rd|th)?(?!\d|[:h]\d)", re.IGNORECASE)
 # A month of a year: "marzo de 2027", "March 2027", "in March of 2027" (a date within it too).
 _MONTH_YEAR = re.compile(rf"\b({_MONTH_NAMES})\s*,?\s+(?:de\s+|del\s+|of\s+)?(\d{{4}})(?!\d)", re.IGNORECASE)
 _NUM_MONTH_YEAR = re.compile(r"(?<![\d/.-])(\d{1,2})[/-](\d{4})(?![\d/.-])")  # "03/2027" on a card or a label
@@ -404,7 +405,7 @@ _CON_CENTS = re.compile(r"(?<![\w.,])(\d{1,6})\s+con\s+(\d{2})(?![\w.,])", re.IG
 # text with numbers in words written as digits.
 _SPAN = re.compile(
     r"\b(?P<half_hour>an?\s+hour\s+and\s+a\s+half|(?:una\s+)?hora\s+y\s+media)\b"
-    r"|(?<![\w.,])(?P<n_half>\d{1,3})\s+(?:and\s+a\s+half\s+hours?|horas?\s+y\s+media)\b"
+    r"|(?<![\w.,])(?P<n_half>\d{1,3})\s+(?:and\s+a\s+half\s+hours?|hours?\s+and\s+a\s+half|horas?\s+y\s+media)\b"
     r"|(?<![\w.,:])(?P<hm_h>\d{1,3})\s?(?:h|hrs?|hours?|horas?)\s*(?:and\s+|y\s+)?(?P<hm_m>\d{1,2})\s?"
     r"(?:min|mins|minutes?|minutos?)\b"
     r"|\b(?P<half>half\s+an\s+hour|media\s+hora)\b"
@@ -425,14 +426,17 @@ MAX_DERIVED = 20
 """A sentence with more unsourced details than this is not arithmetic: none is tried as derived."""
 
 
-def _spans(spelled: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _spans(spelled: str) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Spans of time and of days, and the spans of "n and a half hours" (a number no amount holds)."""
     minutes: list[int] = []
     days: list[int] = []
+    halves: list[int] = []
     for m in _each(_SPAN, spelled):
         if m.group("half_hour"):
             minutes.append(90)
         elif m.group("n_half"):
             minutes.append(int(m.group("n_half")) * 60 + 30)
+            halves.append(minutes[-1])
         elif m.group("hm_h"):
             minutes.append(int(m.group("hm_h")) * 60 + int(m.group("hm_m")))
         elif m.group("half"):
@@ -446,7 +450,7 @@ def _spans(spelled: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
                 days.append(count * _DAYS_PER[unit])
             else:
                 minutes.append(count * _MINUTES_PER.get(unit, 1))
-    return tuple(minutes[:MAX_SPANS]), tuple(days[:MAX_SPANS])
+    return tuple(minutes[:MAX_SPANS]), tuple(days[:MAX_SPANS]), tuple(halves[:MAX_SPANS])
 
 
 _FIGURE_FREE = (_URL, _EMAIL, _ISO_DATE, _TIME, _AMPM, _NUM_DATE, _DAY_MONTH, _MONTH_DAY, _PHONE, _SAID_HOUR,
@@ -511,6 +515,8 @@ class Details:
     asked_price: bool = False
     # (sources only) the user asks when something of theirs is: a weekday or a span is the answer
     asked_when: bool = False
+    # (sources only) the user asks how long something takes or lasts: a span is then the answer's detail
+    asked_duration: bool = False
     # (sources only) the user asks for a name; `source_text` is then every source lower-cased, to find it in
     asked_name: bool = False
     source_text: str = ""
@@ -526,6 +532,12 @@ class Details:
     # (items of a list, rows of a table, else lines), -1 when nothing was looked up
     asked_count: bool = False
     listed: int = -1
+    # (sources only) after a lookup, the user asks what they have ("what reminders have I got?", "¿qué
+    # tengo mañana?"): the answer's entries and the weekdays it gives them are what the lookup gave
+    asked_listing: bool = False
+    # Spans said as "two and a half hours", "dos horas y media": a number with no unit after it, so no
+    # amount holds them; in minutes
+    half_hours: tuple[int, ...] = ()
 
 
 # Booking references, passport, flight and order numbers: letters and digits in one word
@@ -742,7 +754,7 @@ def extract_details(text: str) -> Details:
         if _is_figure(value):
             figures.add(value)
     figures |= {_number(m.group(1)) for m in _each(_NUMBERED_PLACE, figure_text)}
-    minutes, days = _spans(spelled)
+    minutes, days, half_hours = _spans(spelled)
     month_days: set[int] = set()
     if _DAY_ALONE.search(without_urls):  # rare: the text is blanked of full dates only then
         dateless = _blank(without_urls, (_ISO_DATE, _NUM_DATE, _DAY_MONTH, _MONTH_DAY))
@@ -769,6 +781,7 @@ def extract_details(text: str) -> Details:
                    converts=counted and any(a.search(without_urls) and b.search(without_urls)
                                             for a, b in _PAIRED_UNITS),
                    month_days=frozenset(d for d in month_days if 1 <= d <= 31),
+                   half_hours=half_hours,
                    codes=frozenset(_said_codes(without_urls) | _spoken_codes(without_urls)),
                    spoken_numbers=frozenset(_number(m.group(1))
                                             for m in _each(_FIGURE, _blank(spelled, _FIGURE_FREE))),
@@ -954,6 +967,7 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
     user = found[-1]
     looked_up = any(r.strip() for r in results)
     general = _asks_in_general(user_text) and not looked_up
+    listing = looked_up and asks_for_a_listing(user_text)
     given_times = set(user.times) | {(now_local.hour, now_local.minute)}
     for hour in user.hours:
         given_times |= _both_halves(hour, 0)
@@ -969,12 +983,14 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
         general=general, general_names=_names(user_text) if general else frozenset(),
         asked_price=bool(_PRICE_QUESTION.search(user_text)),
         asked_when=bool(_WHEN_QUESTION.search(user_text)),
+        asked_duration=bool(_DURATION_QUESTION.search(user_text)),
         asked_name=(asked_name := bool(_NAME_QUESTION.search(user_text))),
         source_text=" ".join(t.lower() for t in texts) if asked_name or looked_up else "",
         asked_code=bool(_CODE_QUESTION.search(user_text)),
         asked_names=looked_up and not general
         and bool(_WHO_OR_WHERE.search(user_text) or _SOURCE_QUESTION.search(user_text)),
-        asked_count=bool(_COUNT_QUESTION.search(user_text)),
+        asked_count=bool(_COUNT_QUESTION.search(user_text)) or listing,
+        asked_listing=listing,
         listed=max((_listed_things(r) for r in results), default=-1) if looked_up else -1,
         codes=frozenset().union(*(_source_codes(as_shown(t)) for t in texts)),
         weekdays=frozenset().union(*(d.weekdays for d in found)),
@@ -1005,9 +1021,28 @@ def _known_weekdays(texts: list[str], found: list[Details], dates: set[tuple[int
     return known
 
 
+# The first word of a sentence is capitalised whatever it is; it is a person's name when a person's verb
+# follows ("Jorge said he'd come", "Jorge también se apunta") and it is no pronoun or quantifier.
+_NAMED_DOER = re.compile(
+    r"^\W*(?-i:(?P<name>[A-ZÁÉÍÓÚÑ][^\W\d_]{2,}))\s+(?:(?:also|too|already|ya|tambi[ée]n)\s+)?"
+    r"(?:said|says|told|mentioned|confirmed|might|may|will\s+(?:come|join|bring)|is\s+(?:coming|joining|bringing)|"
+    r"can\s+(?:come|make\s+it)|too\b|as\s+well|dijo|dice|confirm[óo]|viene|vendr[áa]|trae|traer[áa]|se\s+apunta|"
+    r"se\s+une|tambi[ée]n\b)",
+    re.IGNORECASE,
+)
+_NO_NAME = frozenset("""he she they it we you i this that there everyone everybody someone somebody nobody
+nothing everything all both each either neither one none also el ella ellos ellas todos todas alguien nadie
+nada todo ambos cada uno una eso esto aquello también tambien""".split())
+
+
 def _said_names(text: str) -> list[str]:
-    """Names in an answer: capitalised words that do not open it, without weekdays and months."""
+    """Names in an answer: capitalised words that do not open it (or open it as a person doing something),
+    without weekdays and months."""
     found = []
+    doer = _NAMED_DOER.match(text[:MAX_SCAN_CHARS])
+    if doer and (name := doer.group("name")).lower() not in _NO_NAME and name.lower() not in _WEEKDAYS \
+            and name.lower() not in _MONTHS:
+        found.append(name)
     for match in _each(_NAME, text[:MAX_SCAN_CHARS]):
         words = [w for w in match.group(0).split() if w.lower() not in _WEEKDAYS and w.lower() not in _MONTHS]
         if words:
@@ -1016,12 +1051,14 @@ def _said_names(text: str) -> list[str]:
 
 
 def unsourced(said: Details, known: Details, claims_action: bool = False, text: str = "",
-              proposes: bool = False) -> list[str]:
+              proposes: bool = False, worked_out: frozenset[str] = frozenset()) -> list[str]:
     """Details of `said` (the details of `text`) that `known` does not back, rendered for a correction note.
 
     A day said relative to today ("tomorrow", "ayer") is a date when it dates something: next to a
     time, or in a sentence that claims an action (`claims_action`); "see you tomorrow" dates nothing.
     `proposes`: the sentence is a question or an offer ("a reminder a week before?"): its spans date nothing.
+    `worked_out`: numbers the answer's earlier sentences worked out from sourced ones ("42 € each. Ana paid
+    50 €, so you owe her 8 €"): operands, as sourced ones are.
     """
     missing: list[str] = []
     # A time said in words stands for both halves of the day ("half past nine": 09:30 and
@@ -1030,6 +1067,9 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     for h, m in said.times:
         halves.setdefault((h % 12, m), set()).add((h, m))
     unknown = [g for g in halves.values() if not g & known.times]
+    if known.asked_duration and unknown:  # "how long?" "2h45": a span between two known times, not a time
+        between = _between(known.times)
+        unknown = [g for g in unknown if not {h * 60 + m for h, m in g} & between]
     arithmetic = len(unknown) <= MAX_DERIVED
     missing += [f"{h:02d}:{m:02d}" for group in unknown
                 if not (arithmetic and _derived_time(group, said, known)) for h, m in sorted(group)]
@@ -1053,22 +1093,29 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     # dates, contacts and codes are never such facts, nor is what a sentence ties to someone's world.
     textbook = (known.general and not claims_action and bool(said.measures or said.figures)
                 and bool(text) and not _is_particular(text, known.general_names))
+    # A span between two times the sources give ("08:10 to 10:55: two hours and forty-five minutes") is
+    # sourced, and so are the numbers it is said with.
+    spans_known = _known_spans(said, known)
+    span_parts = {str(v) for m in spans_known for v in (m, m // 60, m % 60) if v}
+    missing += [f"a span of {_span_label(m)}" for m in sorted(set(said.half_hours)) if m not in spans_known]
     # Worked out in steps ("$966 in total, so $161 each"): a result is an operand of the next one.
     derived = frozenset(n for n in said.amounts | said.figures
-                        if arithmetic and n not in known.numbers and _derived_number(n, said, known))
+                        if arithmetic and n not in known.numbers and _derived_number(n, said, known, worked_out))
+    derived |= worked_out
     missing += sorted(a for a in said.amounts if a not in known.numbers and a.replace(".", "") not in plain
-                      and not (textbook and a in said.measures)
+                      and a not in span_parts and not (textbook and a in said.measures)
                       and not (arithmetic and (a in derived or _derived_number(a, said, known, derived))))
     missing += sorted(f"number {a} of an address" for a in said.addresses
                       if a not in known.numbers and a.lstrip("0") not in known.numbers)
     missing += sorted(f for f in said.figures if f not in known.numbers and f.replace(".", "") not in plain
-                      and not textbook
+                      and f not in span_parts and not textbook
                       and not (arithmetic and (f in derived or _derived_number(f, said, known, derived))))
     missing += sorted(p for p in said.phones if not any(p in k or k in p for k in known.phones))
     missing += sorted(f"code {c}" for c in said.codes - known.codes)
     if known.asked_number or known.asked_price:  # "which platform?" "Del siete.": the number is the answer
+        counted = _counted(text, known.listed)  # "your three bills" after a read listing three
         missing += sorted(n for n in said.spoken_numbers - said.figures - said.amounts
-                          if n not in known.numbers and n.replace(".", "") not in plain
+                          if n not in known.numbers and n.replace(".", "") not in plain and n not in counted
                           and not (arithmetic and _derived_number(n, said, known)))
     if known.asked_code:  # "what's the wifi password?" "It's Sunflower-88.": however it is cased
         missing += sorted(f"code {c}" for c in said.coded_words - said.codes if c not in known.codes)
@@ -1076,12 +1123,16 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
         missing += sorted(f"code {c}" for c in said.short_codes if _compact(c) not in known.codes)
     missing += [f"{_WEEKDAY_LABELS[w]} {d:02d}/{m:02d}" if m else f"{_WEEKDAY_LABELS[w]} {d}"
                 for w, y, m, d in sorted(said.weekdays) if not _weekday_fits(w, y, m, d, known)]
-    dates_something = claims_action or bool(said.times or said.hours) or known.asked_when
+    # "On Friday at 9" dates something too, and so does the answer to "when is it?" or to "what have I got?"
+    dates_something = claims_action or bool(said.times or said.hours) or known.asked_when or known.asked_listing
     if dates_something:  # "on Friday at 9" dates something too, and so does the answer to "when is it?"
         missing += [_WEEKDAY_LABELS[w] for w in sorted(said.lone_weekdays - known.lone_weekdays)]
     if dates_something:
         missing += [f"next {_WEEKDAY_LABELS[w]}" for w in sorted(said.next_weekdays - known.next_weekdays)
                     if w in known.lone_weekdays]  # (the others are reported above)
+    if known.asked_duration and not proposes and not textbook:  # "how long?" "About an hour."
+        missing += [f"a span of {_span_label(m)}" for m in sorted(set(said.minutes) - set(said.half_hours))
+                    if m not in spans_known and not {str(m), str(m // 60), str(m % 60)} & set(missing)]
     if known.asked_when and not proposes:  # "in two weeks", "dentro de quince días"
         missing += [f"in {n} days" for n in sorted(set(said.days)) if str(n) not in known.numbers
                     and not (n % 7 == 0 and str(n // 7) in known.numbers)]
@@ -1174,6 +1225,47 @@ def _date_or_none(year: int, month: int, day: int) -> date | None:
 # stays unsourced, and the correction asks for the arithmetic to be shown.
 
 
+# A number that counts things: "three bills", "tus dos citas" (a plural noun after it, no unit).
+_COUNT_OF = re.compile(r"(?<![\w.,])(\d{1,3})\s+(?:of\s+(?:your|the|my|them)\s+|de\s+(?:tus|las|los|mis)\s+)?"
+                       r"(?!(?:euros|dollars|d[oó]lares|pounds|libras|hours|horas|minutes|minutos|days|d[ií]as|weeks|"
+                       r"semanas|months|meses|years|años|percent|points|puntos)\b)[^\W\d_]{2,}s\b", re.IGNORECASE)
+
+
+def _counted(text: str, listed: int) -> set[str]:
+    """Numbers of `text` that count things, up to how many the lookups listed."""
+    if listed <= 0 or not text:
+        return set()
+    return {m.group(1) for m in _each(_COUNT_OF, _digits_for_words(text[:MAX_SCAN_CHARS]))
+            if int(m.group(1)) <= listed}
+
+
+MAX_TIMED = 60
+"""Times of the sources whose differences back a span the answer says (the rest are not paired)."""
+
+
+def _known_spans(said: Details, known: Details) -> set[int]:
+    """The spans of `said` (in minutes) that a source says, or that lie between two times known."""
+    if not said.minutes:
+        return set()
+    plain = {n.replace(",", ".") for n in known.numbers}
+    backed = {m for m in said.minutes
+              if str(m) in plain or (m % 60 == 0 and str(m // 60) in plain)
+              or (m % 60 == 30 and f"{m // 60}.5" in plain)}
+    if len(backed) < len(set(said.minutes)):
+        backed |= set(said.minutes) & _between(known.times)
+    return backed
+
+
+def _between(times: frozenset[tuple[int, int]]) -> set[int]:
+    """Minutes from each known time to each other (the first MAX_TIMED of them), within a day."""
+    clock = sorted({h * 60 + m for h, m in times})[:MAX_TIMED]
+    return {(b - a) % 1440 for a in clock for b in clock if a != b}
+
+
+def _span_label(minutes: int) -> str:
+    return f"{minutes // 60}h{minutes % 60:02d}" if minutes >= 60 else f"{minutes} min"
+
+
 def _sums(spans: tuple[int, ...]) -> set[int]:
     return {sum(combo) for size in range(1, len(spans) + 1) for combo in combinations(spans, size)}
 
@@ -1243,6 +1335,13 @@ _WHEN_QUESTION = re.compile(
     r"empieza|sale|llega|vuelve)|qu[ée]\s+(?:d[íi]a|fecha))\b",
     re.IGNORECASE,
 )
+# Asking how long: "how long is the ride?", "¿cuánto dura?", "¿cuánto tardo en llegar?".
+_DURATION_QUESTION = re.compile(
+    r"\bhow\s+long\b|\bhow\s+much\s+time\b|\bhow\s+many\s+(?:hours|minutes|mins)\b"
+    r"|\bcu[áa]nt[oa]s?\s+(?:tiempo|horas|minutos|rato|dura|duran|tard[oa]|tardas|tardamos|tardan|se\s+tarda|falta|"
+    r"queda\s+para|llevo|lleva)\b|\bcu[áa]nto\s+(?:me\s+|nos\s+|le\s+|se\s+)?(?:dura|tarda|tardo|tardamos|lleva)\b",
+    re.IGNORECASE,
+)
 # Asking for a name: the names in the answer are then the answer, and need a source.
 _NAME_QUESTION = re.compile(
     r"\b(?:c[óo]mo\s+se\s+(?:llama|llamaba|llaman)|qu[ée]\s+nombre|(?:cu[áa]l|qu[ée])\s+(?:es|era)\s+el\s+nombre|"
@@ -1265,6 +1364,25 @@ _SOURCE_QUESTION = re.compile(
     r"|\bqu[ée]\s+(?:pone|dice|dec[íi]a|pon[íi]a)\b|\bqu[ée]\s+hay\s+en\s+(?:mi|mis|la|el)\b",
     re.IGNORECASE,
 )
+# Asking what one has: "what reminders have I got?", "what's on my list?", "¿qué tengo mañana?".
+_LISTING_QUESTION = re.compile(
+    r"\bwhat(?:'s|\s+is|\s+are)?\s+(?:on|in)\s+(?:my|the)\b"
+    r"|\bwhat\s+(?:[^\W\d_]+\s+){0,2}(?:do\s+i\s+have|have\s+i\s+got|i'?ve\s+got|is\s+(?:coming\s+up|pending|due|left)|"
+    r"are\s+(?:coming\s+up|pending|due|left))\b"
+    r"|\b(?:any|my)\s+(?:reminders|tasks|events|meetings|appointments|e-?mails|mails|messages|plans|to-?dos|bills)\b"
+    r"|\b(?:list|show|read|tell)\s+(?:me\s+)?(?:all\s+)?(?:of\s+)?my\b"
+    r"|\bqu[ée]\s+(?:[^\W\d_]+\s+){0,2}(?:tengo|me\s+quedan?|hay\s+en)\b"
+    r"|\b(?:mis|tengo)\s+(?:recordatorios|tareas|citas|eventos|correos|planes|pendientes|facturas)\b"
+    r"|\b(?:l[ée]eme|mu[ée]strame|d[íi]me|l[íi]stame|ens[ée][ñn]ame)\s+(?:mis|las|los|qu[ée])\b",
+    re.IGNORECASE,
+)
+
+
+def asks_for_a_listing(user_text: str) -> bool:
+    """The user asks what they have: their reminders, a list's entries, a day's plans."""
+    return bool(_LISTING_QUESTION.search(user_text[:MAX_SCAN_CHARS]))
+
+
 # Asking how many: "how many items", "¿cuántas tareas?".
 _COUNT_QUESTION = re.compile(r"\bhow\s+many\b|\bcu[áa]nt[oa]s\b|\bnumber\s+of\b|\bn[úu]mero\s+de\b", re.IGNORECASE)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d{1,3}[.)]|\[[ xX]\])\s+\S", re.MULTILINE)
@@ -1351,10 +1469,12 @@ def _calendar_counts(user_text: str) -> set[str]:
 # What asks for a calculation in the user's words: a share, a percentage, a part.
 _CALCULATION = re.compile(
     r"%|\b(?:percent|per\s+cent|por\s+ciento|half|halves|mitad|double|doble|triple|third|tercio|quarter|"
-    r"cuarto\s+de|split|divide[ds]?|dividir|divid[oe]|entre\s+\d+|between\s+\d+)\b",
+    r"cuarto\s+de|split|divide[ds]?|dividir|divid[oe]|entre\s+\d+|between\s+\d+|a\s+medias|evenly|equally|"
+    r"a\s+partes\s+iguales|fifty[-\s]fifty)\b|50/50",
     re.IGNORECASE,
 )
-_FRACTIONS = {2: r"half|halves|mitad|double|doble|split\s+(?:it\s+)?(?:in\s+two|two\s+ways)",
+_FRACTIONS = {2: r"half|halves|mitad|double|doble|split\s+(?:it\s+)?(?:in\s+two|two\s+ways)|a\s+medias|"
+                 r"fifty[-\s]fifty|50/50|(?:split|share|pay|divide)\w*\s+(?:it\s+|the\s+\w+\s+|\w+\s+)?(?:evenly|equally)",
               3: r"third|tercio|triple", 4: r"quarter|cuarto\s+de"}
 
 
@@ -1412,6 +1532,12 @@ def _derived_number(target: str, said: Details, known: Details, also_known: froz
     wanted = _value(target)
     if wanted is None:
         return False
+    if known.asked_calculation and known.given_numbers and len(known.numbers) <= MAX_SOURCE_NUMBERS:
+        # "If we split it evenly?" "42 € each": the user gave the operation, a source the number it works on.
+        operands = [v for n in sorted(known.given_numbers) if (v := _value(n))]
+        sourced = [v for n in sorted(known.numbers) if (v := _value(n)) is not None]
+        if any(abs(r - wanted) < 0.005 for g in operands for a in sourced for r in (a / g, a * g, a * g / 100)):
+            return True
     if said.total and len(known.numbers) <= MAX_SOURCE_NUMBERS:
         # "En total, 95,95 €": the sum of two sourced amounts, its operands left unsaid.
         sourced = [v for n in sorted(known.numbers) if (v := _value(n)) is not None]
@@ -1425,7 +1551,7 @@ def _derived_number(target: str, said: Details, known: Details, also_known: froz
     plain = {n.replace(".", "") for n in known.numbers}
     # Operands: numbers the sentence states (a sourced one among them) or the user gave.
     stated = [n for n in sorted(said.numbers) if n != target]
-    stated += [n for n in sorted(known.given_numbers) if n != target and n not in said.numbers]
+    stated += [n for n in sorted(known.given_numbers | also_known) if n != target and n not in said.numbers]
     values = [(v, n in known.given_numbers or n in known.numbers or n.replace(".", "") in plain or n in also_known)
               for n in stated[:MAX_OPERANDS] if (v := _value(n)) is not None]
     for i, (a, a_known) in enumerate(values):

@@ -25,10 +25,20 @@ from enum import StrEnum
 
 from bot.core.honesty.actions import BACKS, ActionKind, kind_of_tool
 from bot.core.honesty.claim_model import MAX_TEXTS as MAX_CLASSIFIED
-from bot.core.honesty.claims import NOT_PAST_ED, Clause, Sentence, Stance, claimed_parts, parse, speaks_of_self
+from bot.core.honesty.claims import (
+    NOT_PAST_ED,
+    Clause,
+    Sentence,
+    Stance,
+    claimed_kinds,
+    claimed_parts,
+    parse,
+    speaks_of_self,
+)
 from bot.core.honesty.details import (
     MAX_SCAN_CHARS,
     Documents,
+    asks_for_a_listing,
     extract_details,
     misattributed,
     source_details,
@@ -212,6 +222,8 @@ def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[Ac
                  earlier_ok if asked else (), _names_in(looked_up_text), looked_up_text)
 
 
+MAX_WORKED_OUT = 12
+"""Numbers of earlier sentences carried as operands (an answer full of figures carries the first ones)."""
 MAX_LOOKED_UP_CHARS = 20_000
 """Of each lookup's result, the part read for the names it gives."""
 # A verb of doing: "added", "guardado", "put", "hecho". "It's in recipes.md" has none: it says where
@@ -261,6 +273,28 @@ def _found_by_lookup(clause: Clause, turn: _Turn, neighbours: str = "") -> bool:
     words = [w.lower() for w in _WORD.findall(f"{claimed_parts(clause.text)} {neighbours}")]
     said = [w for w in words if w not in _STOP and w not in _FUNCTION_WORDS]
     return bool(said) and all(_stem_in(w, turn.looked_up_text) for w in said)
+
+
+# Someone named doing the thing: "Ana paid 50 €", "Luis reservó el hotel". The doer is not the assistant.
+_OTHER_DOER = re.compile(
+    r"^\W*(?P<name>(?-i:[A-ZÁÉÍÓÚÑ][^\W\d_]+))(?:\s+(?:and|y|e)\s+(?-i:[A-ZÁÉÍÓÚÑ][^\W\d_]+))?\s+"
+    r"(?:already\s+|also\s+|ya\s+|tambi[ée]n\s+)?"
+    r"(?:paid|sent|booked|bought|ordered|added|wrote|created|scheduled|cancell?ed|deleted|transferred|"
+    r"pag[óo]|envi[óo]|mand[óo]|reserv[óo]|compr[óo]|pidi[óo]|añadi[óo]|escribi[óo]|cre[óo]|cancel[óo]|borr[óo]|"
+    r"puso|transfiri[óo])\b",
+    re.I,
+)
+_NOT_A_DOER = frozenset("i we it you they he she this that everything all both yo nosotros todo ambos".split())
+
+
+def _someone_else_did(clause: Clause, turn: _Turn) -> bool:
+    """The clause tells what a person the lookups or the user named did: no claim of the assistant's."""
+    match = _OTHER_DOER.match(clause.text)
+    if match is None:
+        return False
+    name = match.group("name").lower()
+    return name not in _NOT_A_DOER and (name in turn.user_words or re.search(rf"\b{re.escape(name)}\b",
+                                                                          turn.looked_up_text) is not None)
 
 
 # A thing said to be present where a lookup looked: "milk is there", "it's listed", "sí, está ahí".
@@ -320,7 +354,7 @@ _MEMORY_CLAIM = re.compile(
     r"bear\s+in\s+mind)|i\s+will\s+(?:always\s+)?remember|remembered|memori[sz]ed|won'?t\s+forget|never\s+forget|"
     # "te lo recordaré" is a reminder; "lo recordaré" is remembering.
     r"now\s+i\s+know|en\s+mi\s+memoria|(?<!\bte\s)(?<!\bte\slo\s)(?<!\bte\sla\s)(?:lo\s+|la\s+)?recordar[ée]|"
-    r"(?<!\bte\s)lo\s+recuerdo|no\s+(?:lo\s+|te\s+lo\s+)?olvidar[ée]|"
+    r"(?<!\bte\s)lo\s+recuerdo|me\s+acordar[ée]|no\s+(?:lo\s+|te\s+lo\s+)?olvidar[ée]|"
     r"memorizad[oa]|tendr[ée]\s+en\s+cuenta|ya\s+(?:lo\s+)?s[ée]\s+(?:que|para)|ahora\s+(?:lo\s+)?s[ée]|me\s+(?:lo|la)\s+(?:quedo|guardo)|"
     r"me\s+quedo\s+con|(?:i\s*'?ll|i\s+will)\s+(?:hang|hold)\s+on\s*to|won'?t\s+be\s+forgetting|"
     r"(?:not|never)\s+(?:going\s+to|gonna)\s+forget|(?:no|nunca)\s+se\s+me\s+(?:va\s+a\s+olvidar|olvidar[áa])|"
@@ -331,6 +365,14 @@ _MEMORY_CLAIM = re.compile(
 _UNCHANGED = re.compile(
     r"\b(?:sigue|siguen|queda|quedan|est[áa]n?)\s+(?:tal\s+cual|igual|como\s+(?:estaba|estaban|est[áa]n?)|intact[oa]s?|ah[íi])\b"
     r"|\b(?:still\s+there|as\s+it\s+was|as\s+they\s+were|unchanged|untouched|intact|stays?\s+as\s+(?:it\s+)?is)\b",
+    re.I,
+)
+# What the failed call was given, named by what the assistant did with it: "la fecha que puse ya había
+# pasado", "the time I used was taken". Beside a "could not", it describes the attempt; it claims nothing.
+_ATTEMPTED = re.compile(
+    r"\b(?:que|which|that)\s+(?:yo\s+|i\s+)?(?:te\s+|le\s+|lo\s+|la\s+)?(?:puse|us[ée]|di|indiqu[ée]|eleg[íi]|"
+    r"escrib[íi]|prob[ée]|intent[ée]|put|used|gave|chose|picked|entered|wrote|set|tried)\b"
+    r"|\b(?:the|that)\s+[^\W\d_]{2,20}\s+i\s+(?:put|used|gave|chose|picked|entered|wrote|set|tried)\b",
     re.I,
 )
 _MEMORY_TOOL = re.compile(r"remember|memor|fact|timeline|profile")
@@ -365,6 +407,8 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
     if clause.second_person and not clause.kinds:
         return None
     kinds = set(clause.kinds)
+    if explains and kinds and not claimed_kinds(_ATTEMPTED.sub(" x ", clause.text)):
+        kinds = set()
     if clause.closer and turn.asked:
         kinds |= turn.asked  # "Listo", "All set": claims what was asked
     if turn.strict:
@@ -380,7 +424,7 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
             return None
         return "an action was asked for and none of that kind succeeded"
     if (clause.second_person or (clause.presupposed and kinds <= turn.reported)
-            or _found_by_lookup(clause, turn, neighbours)):
+            or _found_by_lookup(clause, turn, neighbours) or _someone_else_did(clause, turn)):
         return None
     # "Since the invoice was sent…": the user's own action. Not a kind they also ask for ("I booked the
     # flight, now book the hotel"): a claim of that needs a call still.
@@ -540,6 +584,8 @@ def check(
     claim_problems: list[tuple[Sentence, str]] = []
     detail_problems: list[tuple[Sentence, list[str]]] = []
     announced = False  # the last sentence of the answer's own ended with ":" and was kept
+    worked_out: set[str] = set()  # numbers of the kept sentences so far: steps later ones may build on
+    listing = turn.read_ok and not turn.asked and asks_for_a_listing(user_text)
     for sentence in sentences:
         explains = any(c.not_done for c in sentence.clauses)
         if sentence.text.lstrip().startswith(">") and announced:
@@ -567,12 +613,16 @@ def check(
         said = extract_details(without_proposed_times(sentence.text) if offered else sentence.text)
         missing = unsourced(said, known,
                             claims_action=any(c.kinds and c.stance is Stance.AFFIRMATIVE for c in sentence.clauses),
-                            text=sentence.text, proposes=offered)
+                            text=sentence.text, proposes=offered, worked_out=frozenset(worked_out))
         if documents.several and any((said.times, said.dates, said.amounts, said.figures, said.codes, said.phones,
                                       said.addresses, said.minutes)):
             missing += misattributed(sentence.text, documents, given, user_text)
+        if listing and (item := _unlisted_entry(sentence.text, turn, user_text)):
+            missing.append(f"an entry no lookup gave ({item})")
         if missing:
             detail_problems.append((sentence, missing))
+        elif not reasons and len(worked_out) < MAX_WORKED_OUT:
+            worked_out |= said.amounts | said.figures
     bad = {id(s) for s, _ in claim_problems} | {id(s) for s, _ in detail_problems}
     kept_sentences = [s for s in sentences if id(s) not in bad]
     kept = _join(answer, kept_sentences) if bad else answer
@@ -607,6 +657,28 @@ def check(
     dropped = tuple(s.text for s in sentences if id(s) in bad)
     missing_all = tuple(sorted({m for _, ms in detail_problems for m in ms}))
     return Verdict(tuple(violations), kept, dropped, turn.asked, missing_all)
+
+
+# An entry of a list the answer gives: "• Call the bank — Tuesday", "2) pay rent".
+_ENTRY = re.compile(r"^\s*(?:[-*•+▪◦]|\d{1,3}[.)])\s+(?P<entry>\S.*)$", re.DOTALL)
+
+
+def _unlisted_entry(text: str, turn: _Turn, user_text: str) -> str | None:
+    """An entry of the answer's list that shares no word with what the lookups gave or the user said.
+
+    Asked what they have, the user gets the lookup's entries, however reworded: one with no word of
+    them is made up ("• Pick up the dry cleaning" after "No pending reminders.").
+    """
+    match = _ENTRY.match(text)
+    if match is None:
+        return None
+    entry = match.group("entry").strip()
+    words = [w.lower() for w in _WORD.findall(entry)]
+    said = [w for w in words if w not in _STOP and w not in _FUNCTION_WORDS]
+    if not said:
+        return None
+    heard = f"{turn.looked_up_text} {user_text.lower()}"
+    return None if any(_stem_in(w, heard) for w in said) else entry[:80]
 
 
 def _flagged_by_model(sentences: Sequence[Sentence], turn: _Turn, scorer: ClaimScorer | None) -> set[int]:
