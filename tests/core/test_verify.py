@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.core.honesty.actions import ActionKind
 from bot.core.honesty.verify import CallRecord, CallStatus, Rule, check
 from tools.registry import Risk
 
@@ -1938,8 +1939,72 @@ def test_claims_told_by_an_idiom_a_reason_or_a_link(
      "Invitados a la cena del sábado: Ana, Luis, Carmen.", False),
     ("who's coming saturday?", "Ana, Luis and Carmen. Carmen said she'd bring dessert.",
      "Saturday dinner guests: Ana, Luis, Carmen.", True),
-    ("who's coming saturday?", "They confirmed: Ana, Luis and Carmen.", "Saturday dinner guests: Ana, Luis, Carmen.", True),
+    ("who's coming saturday?", "They confirmed: Ana, Luis and Carmen.", "Saturday dinner guests: Ana, Luis, Carmen.",
+     True),
 ])
 def test_a_name_opening_a_sentence_as_who_did_something_is_a_name(
         user: str, answer: str, source: str, passes: bool) -> None:
     assert check(answer, _read(source), user, NOW).ok is passes
+
+
+@pytest.mark.parametrize(("user", "answer", "source", "passes"), [
+    # A total the answer shows beside its parts, with or without a word for it, even written like a time.
+    ("how much will the shopping come to roughly?",
+     "There are three things on it: milk (1.20), bread (2.50) and coffee (4.35), so 8.05 altogether.",
+     "# Shopping\n- milk 1.20\n- bread 2.50\n- coffee 4.35", True),
+    ("how much will the shopping come to roughly?", "It comes to 9.05 altogether.",
+     "# Shopping\n- milk 1.20\n- bread 2.50\n- coffee 4.35", False),
+    ("cuánto llevo en facturas este mes?",
+     "Este mes llevas 105,45 € en facturas: luz 48,30 €, agua 22,15 € e internet 35,00 €.",
+     "# Gastos\n- Luz: 48,30 €\n- Agua: 22,15 €\n- Internet: 35,00 €", True),
+    ("cuánto llevo en facturas este mes?",
+     "Este mes llevas 110,45 € en facturas: luz 48,30 €, agua 22,15 € e internet 35,00 €.",
+     "# Gastos\n- Luz: 48,30 €\n- Agua: 22,15 €\n- Internet: 35,00 €", False),
+    # A time beside words that name no line is not taken from the line the sentence named before.
+    ("how long is the train ride on saturday?",
+     "Your train leaves at 08:45 and gets in at 11:20, so the ride is 2 h 35 min.",
+     "# Trip\nTrain leaves 08:45\nArrives 11:20", True),
+    # A summary in the note's words, reworded ("moved" for "move"), and the user's own verb asked back.
+    ("give me the gist of the meeting note, in bullets", "Here's the gist:\n- Launch moved to 3 May\n- Carla owns "
+     "the budget review", "We agreed to move the launch to 3 May.\nCarla will own the budget review.", True),
+    ("cuántos invitados tengo apuntados para el cumple?", "Tienes 3 invitados apuntados: Ana, Luis y Marta.",
+     "# Invitados\n- Ana\n- Luis\n- Marta", True),
+    ("cuántos invitados tengo apuntados para el cumple?", "Sí, apuntados.", "# Invitados\n- Ana\n- Luis\n- Marta",
+     False),
+])
+def test_what_a_read_gave_told_as_a_total_a_duration_or_in_other_words(
+        user: str, answer: str, source: str, passes: bool) -> None:
+    verdict = check(answer, _read(source), user, NOW)
+    assert verdict.ok is passes and (verdict.kept == answer) is passes, verdict.violations
+
+
+@pytest.mark.parametrize(("answer", "passes"), [
+    ("A gentle plan could be three short runs a week, 20 to 30 minutes each, with walking breaks.", True),
+    ("Podrías empezar con 3 salidas de 20 minutos a la semana.", True),
+    ("It could be around 45 € a month.", False),  # a price is never advice
+])
+def test_what_a_suggestion_proposes_needs_no_source(answer: str, passes: bool) -> None:
+    assert check(answer, [], "i want to start running again but i always give up after a week", NOW).ok is passes
+
+
+_NO_FORECAST = [_call("weather", risk=Risk.READ, status=CallStatus.ERROR,
+                      error="no place given and no shared location")]
+
+
+@pytest.mark.parametrize(("answer", "passes"), [
+    ("Según la previsión que he mirado, mañana no llueve.", False),
+    ("I checked and it looks dry tomorrow.", False),
+    ("No he podido mirar la previsión: no sé dónde estás. ¿Me mandas tu ubicación?", True),
+    ("I tried to check, but the weather service needs your location.", True),
+])
+def test_telling_what_a_failed_lookup_found_is_a_claim(answer: str, passes: bool) -> None:
+    assert check(answer, _NO_FORECAST, "what's the weather tomorrow? / ¿qué tiempo hará mañana?", NOW).ok is passes
+
+
+def test_a_guessed_request_does_not_stop_a_summary_in_the_reads_words() -> None:
+    read = _read("We agreed to move the launch to 3 May.\nCarla will own the budget review.")
+    user = "give me the gist of the meeting note, in bullets"
+    summary = "Here's the gist:\n- Launch moved to 3 May\n- Carla owns the budget review"
+    assert check(summary, read, user, NOW, asked=frozenset({ActionKind.STORE})).ok
+    # A verb of doing the read did not give is still the asked change claimed.
+    assert not check("- Launch added to your calendar", read, user, NOW, asked=frozenset({ActionKind.STORE})).ok

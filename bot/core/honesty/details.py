@@ -535,9 +535,12 @@ class Details:
     # (sources only) after a lookup, the user asks what they have ("what reminders have I got?", "¿qué
     # tengo mañana?"): the answer's entries and the weekdays it gives them are what the lookup gave
     asked_listing: bool = False
+    looked_up: bool = False  # (sources only) a lookup of this turn gave something
     # Spans said as "two and a half hours", "dos horas y media": a number with no unit after it, so no
     # amount holds them; in minutes
     half_hours: tuple[int, ...] = ()
+    # Numbers written like a time with a dot ("8.05"), as numbers: a sum may be one
+    dotted: frozenset[str] = frozenset()
 
 
 # Booking references, passport, flight and order numbers: letters and digits in one word
@@ -662,8 +665,11 @@ def extract_details(text: str) -> Details:
     """Every detail mentioned in `text` (its first MAX_SCAN_CHARS characters)."""
     text = as_shown(text[:MAX_SCAN_CHARS])
     times: set[tuple[int, int]] = set()
+    dotted: set[str] = set()
     for m in _each(_TIME, text):
         times.add((int(m.group(1)), int(m.group(2))))
+        if text[m.end(1)] == ".":  # "8.05" is a time or a number: "8.05 altogether"
+            dotted.add(f"{int(m.group(1))}.{m.group(2)}")
     for m in _each(_AMPM, text):
         times.add((int(m.group(1)) % 12 + (12 if m.group(3).lower() == "p" else 0), int(m.group(2) or 0)))
     times |= _word_times(text)
@@ -781,7 +787,7 @@ def extract_details(text: str) -> Details:
                    converts=counted and any(a.search(without_urls) and b.search(without_urls)
                                             for a, b in _PAIRED_UNITS),
                    month_days=frozenset(d for d in month_days if 1 <= d <= 31),
-                   half_hours=half_hours,
+                   half_hours=half_hours, dotted=frozenset(dotted),
                    codes=frozenset(_said_codes(without_urls) | _spoken_codes(without_urls)),
                    spoken_numbers=frozenset(_number(m.group(1))
                                             for m in _each(_FIGURE, _blank(spelled, _FIGURE_FREE))),
@@ -832,6 +838,14 @@ _PARTICULAR = re.compile(
     r"aeropuerto|estaci[óo]n|farmacia|gimnasio|tienda|restaurante|banco|oficina|colegio|escuela|cl[íi]nica|"
     r"dentista|m[ée]dico|supermercado|cine|taller|notar[íi]a|ayuntamiento|vuelo|tren|autob[úu]s|and[ée]n|"
     r"reuni[óo]n|clase|cita|fiesta|concierto)\b",
+    re.IGNORECASE,
+)
+# Proposing rather than stating: "a plan could be…", "try 20 minutes", "te recomiendo…".
+_SUGGESTS = re.compile(
+    r"\b(?:could|might|try|aim\s+for|start\s+(?:with|by)|i'?d\s+(?:suggest|recommend|go\s+for)|suggest|recommend|"
+    r"a\s+(?:good|gentle|simple|easy|realistic)\s+(?:plan|start|goal|routine)|podr[íi]as|podr[íi]a\s+ser|"
+    r"puedes\s+(?:empezar|probar)|prueba\s+(?:a|con)|te\s+(?:recomiendo|sugiero|propongo)|recomiendo|sugiero|"
+    r"intenta|empieza\s+(?:con|por)|un\s+(?:buen|plan)\b)",
     re.IGNORECASE,
 )
 # A name inside a sentence ("the pharmacy on Main St", "en Sevilla"); units named after people are none.
@@ -990,7 +1004,7 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
         asked_names=looked_up and not general
         and bool(_WHO_OR_WHERE.search(user_text) or _SOURCE_QUESTION.search(user_text)),
         asked_count=bool(_COUNT_QUESTION.search(user_text)) or listing,
-        asked_listing=listing,
+        asked_listing=listing, looked_up=looked_up,
         listed=max((_listed_things(r) for r in results), default=-1) if looked_up else -1,
         codes=frozenset().union(*(_source_codes(as_shown(t)) for t in texts)),
         weekdays=frozenset().union(*(d.weekdays for d in found)),
@@ -1070,6 +1084,11 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     if known.asked_duration and unknown:  # "how long?" "2h45": a span between two known times, not a time
         between = _between(known.times)
         unknown = [g for g in unknown if not {h * 60 + m for h, m in g} & between]
+    if said.dotted and unknown:  # "milk 1.20, bread 2.50, coffee 4.35: 8.05 altogether" is a number
+        unknown = [g for g in unknown if not any(
+            (number := f"{h}.{m:02d}") in said.dotted
+            and (number in known.numbers or _sum_shown(number, said, known)
+                 or _derived_number(number, said, known, worked_out)) for h, m in g)]
     arithmetic = len(unknown) <= MAX_DERIVED
     missing += [f"{h:02d}:{m:02d}" for group in unknown
                 if not (arithmetic and _derived_time(group, said, known)) for h, m in sorted(group)]
@@ -1091,7 +1110,10 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     arithmetic = (said.operation or known.asked_calculation) and len(said.amounts | said.figures) <= MAX_DERIVED
     # A textbook fact asked in general terms ("100 °C", "42,195 km") needs no tool; prices, times,
     # dates, contacts and codes are never such facts, nor is what a sentence ties to someone's world.
-    textbook = (known.general and not claims_action and bool(said.measures or said.figures)
+    # So is what a suggestion proposes when nothing was looked up ("a plan could be three runs a week,
+    # 20 to 30 minutes each"): advice, not a fact of the user's world.
+    textbook = ((known.general or (not known.looked_up and bool(_SUGGESTS.search(text))))
+                and not claims_action and bool(said.measures or said.figures)
                 and bool(text) and not _is_particular(text, known.general_names))
     # A span between two times the sources give ("08:10 to 10:55: two hours and forty-five minutes") is
     # sourced, and so are the numbers it is said with.
@@ -1104,11 +1126,12 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     derived |= worked_out
     missing += sorted(a for a in said.amounts if a not in known.numbers and a.replace(".", "") not in plain
                       and a not in span_parts and not (textbook and a in said.measures)
+                      and not _sum_shown(a, said, known)
                       and not (arithmetic and (a in derived or _derived_number(a, said, known, derived))))
     missing += sorted(f"number {a} of an address" for a in said.addresses
                       if a not in known.numbers and a.lstrip("0") not in known.numbers)
     missing += sorted(f for f in said.figures if f not in known.numbers and f.replace(".", "") not in plain
-                      and f not in span_parts and not textbook
+                      and f not in span_parts and not textbook and not _sum_shown(f, said, known)
                       and not (arithmetic and (f in derived or _derived_number(f, said, known, derived))))
     missing += sorted(p for p in said.phones if not any(p in k or k in p for k in known.phones))
     missing += sorted(f"code {c}" for c in said.codes - known.codes)
@@ -1526,6 +1549,20 @@ _PAIRED_UNITS = tuple((re.compile(a, re.IGNORECASE), re.compile(b, re.IGNORECASE
 ))
 
 
+MAX_ADDENDS = 8
+"""Sourced numbers of one sentence tried as the parts of a total it shows."""
+
+
+def _sum_shown(target: str, said: Details, known: Details) -> bool:
+    """`target` is the total of sourced numbers the sentence lists beside it ("105,45 €: luz 48,30 €, agua
+    22,15 € e internet 35,00 €"), with or without a word that says so."""
+    wanted = _value(target)
+    parts = [v for n in sorted(said.numbers - {target})[:MAX_ADDENDS]
+             if n in known.numbers and (v := _value(n)) is not None]
+    return wanted is not None and len(parts) >= 2 and any(
+        abs(sum(group) - wanted) < 0.005 for size in range(2, len(parts) + 1) for group in combinations(parts, size))
+
+
 def _derived_number(target: str, said: Details, known: Details, also_known: frozenset[str] = frozenset()) -> bool:
     """`also_known`: numbers of the same sentence already worked out from sourced ones ("$966 in total,
     so $161 each"): operands too."""
@@ -1677,6 +1714,10 @@ def misattributed(text: str, documents: Documents, given: Details, asked: str = 
             previous_words = words or previous_words
             continue
         own = documents.scores(words)
+        if not any(own) and _naming_words(segment):
+            # Its own words name no line ("…and gets in at 11:20" beside "Arrives 11:20"): nothing says
+            # which thing it speaks of, so the words before it do not decide it either.
+            continue
         # The sentence's own words decide which line it is about; the words before it (or the
         # question's) break ties ("five and a half hours on that leg") and stand in when it has none.
         scores = [OWN_WORD_WEIGHT * o + p for o, p in zip(own, documents.scores(previous_words), strict=True)]
@@ -1711,6 +1752,12 @@ def misattributed(text: str, documents: Documents, given: Details, asked: str = 
                 if not any(documents.origins[i] in origins for i in holding):
                     wrong.append(f"{_shown(kind, value)} (given for something else)")
     return wrong
+
+
+def _naming_words(segment: str) -> set[str]:
+    """The words of `segment` that could name a thing: not its times or numbers said in words."""
+    bare = _blank(_ADDRESS.sub(" ", segment), (_EN_WORD_TIME, _ES_WORD_TIME, _SPELLED_HUNDREDS, _SPELLED))
+    return {w.lower() for w in _LINE_WORD.findall(bare)} - _NAMELESS
 
 
 def _shown(kind: str, value: object) -> str:

@@ -172,10 +172,17 @@ def _readable(arguments: str) -> str:
         return arguments
 
 
+_ENDINGS = ("ing", "ed", "es", "s", "d")
+"""English endings a restatement adds to a source's word: "moved" for "move the launch"."""
+
+
 def _stem_in(word: str, haystack: str) -> bool:
-    """`word` (or its first five letters, for plurals and gender) appears in `haystack`."""
+    """`word` (or its first five letters, for plurals and gender, or it without an English ending)
+    appears in `haystack`."""
     word = word.lower()
-    return word in haystack or (len(word) >= 5 and word[:5] in haystack)
+    if word in haystack or (len(word) >= 5 and word[:5] in haystack):
+        return True
+    return any(word.endswith(end) and len(word) - len(end) >= 4 and word[:-len(end)] in haystack for end in _ENDINGS)
 
 
 @dataclass(frozen=True)
@@ -252,7 +259,7 @@ def _state_the_lookup_gave(clause: Clause, turn: _Turn, neighbours: str = "") ->
 
 
 def _found_by_lookup(clause: Clause, turn: _Turn, neighbours: str = "") -> bool:
-    """Asked for nothing, a lookup ran, and the clause only tells what it found.
+    """Asked for nothing (or only by a guess), a lookup ran, and the clause only tells what it found.
 
     "It's in recipes.md", "you'll find it in recipes.md" after a search that gave recipes.md report
     what the search found; "I've saved it in recipes.md" is a verb of doing, which a lookup never backs.
@@ -260,7 +267,7 @@ def _found_by_lookup(clause: Clause, turn: _Turn, neighbours: str = "") -> bool:
     word of it (and of the verbless clauses beside it) is in what the lookups gave, and the assistant
     does not speak of itself ("I've paid the rent" is its own action, whatever the note says).
     """
-    if turn.asked or not turn.read_ok or not clause.kinds:
+    if (turn.asked and not turn.guessed) or not turn.read_ok or not clause.kinds:
         return False
     names = [_norm(t).strip(".-") for t in _objects(clause.text)]
     if any(name not in turn.looked_up for name in names):
@@ -272,7 +279,10 @@ def _found_by_lookup(clause: Clause, turn: _Turn, neighbours: str = "") -> bool:
         return False
     words = [w.lower() for w in _WORD.findall(f"{claimed_parts(clause.text)} {neighbours}")]
     said = [w for w in words if w not in _STOP and w not in _FUNCTION_WORDS]
-    return bool(said) and all(_stem_in(w, turn.looked_up_text) for w in said)
+    # The user's own verb asked back ("¿cuántos tengo apuntados?" "Tienes 7 apuntados: Ana, Luis…") is
+    # how they asked, not a new claim; what it is said of must still be what the lookups gave.
+    things = [w for w in said if not (w in turn.user_words and _ACTION_WORDS.match(w))]
+    return bool(things) and all(_stem_in(w, turn.looked_up_text) for w in things)
 
 
 # Someone named doing the thing: "Ana paid 50 €", "Luis reservó el hotel". The doer is not the assistant.
@@ -422,6 +432,8 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
             return None
         if _state_the_lookup_gave(clause, turn, neighbours):
             return None
+        if turn.guessed and _found_by_lookup(clause, turn, neighbours):
+            return None  # the request was only a guess, and this tells what the read gave in its words
         return "an action was asked for and none of that kind succeeded"
     if (clause.second_person or (clause.presupposed and kinds <= turn.reported)
             or _found_by_lookup(clause, turn, neighbours) or _someone_else_did(clause, turn)):
@@ -586,6 +598,7 @@ def check(
     announced = False  # the last sentence of the answer's own ended with ":" and was kept
     worked_out: set[str] = set()  # numbers of the kept sentences so far: steps later ones may build on
     listing = turn.read_ok and not turn.asked and asks_for_a_listing(user_text)
+    lookup_failed = not turn.read_ok and any(not c.is_write and c.status is not CallStatus.OK for c in calls)
     for sentence in sentences:
         explains = any(c.not_done for c in sentence.clauses)
         if sentence.text.lstrip().startswith(">") and announced:
@@ -604,6 +617,9 @@ def check(
             reasons = [r for i, c in enumerate(sentence.clauses)
                        if (r := _clause_problem(c, turn, explains, id(c) in flagged,
                                                 _named_beside(sentence.clauses, i)))]
+        if not reasons and lookup_failed and any(c.stance is Stance.AFFIRMATIVE and _LOOKED.search(c.text)
+                                                 for c in sentence.clauses):
+            reasons = ["tells what a lookup found, but every lookup of this turn failed"]
         if reasons:
             claim_problems.append((sentence, reasons[0]))
         if not sentence.text.lstrip().startswith(">"):
@@ -659,6 +675,15 @@ def check(
     return Verdict(tuple(violations), kept, dropped, turn.asked, missing_all)
 
 
+# Telling what a lookup found: "I checked the forecast", "según la previsión", "lo acabo de mirar".
+_LOOKED = re.compile(
+    r"\b(?:i(?:'ve|\s+have)?\s+(?:just\s+|already\s+)?(?:checked|looked\s+(?:it\s+)?up|looked\s+at|searched|"
+    r"consulted|read)|according\s+to\s+(?:the|your|my)|the\s+(?:forecast|page|note|search|results?)\s+(?:says|shows)|"
+    r"(?:he|hemos)\s+(?:mirado|consultado|revisado|buscado|comprobado|le[íi]do)|acabo\s+de\s+(?:mirar|consultar|"
+    r"revisar|buscar|comprobar|leer)|(?:lo\s+|la\s+)?(?:mir[ée]|consult[ée]|revis[ée]|busqu[ée]|comprob[ée])|"
+    r"seg[úu]n\s+(?:la|el|tu|mi|los|las)\s+[^\W\d_]+)\b",
+    re.I,
+)
 # An entry of a list the answer gives: "• Call the bank — Tuesday", "2) pay rent".
 _ENTRY = re.compile(r"^\s*(?:[-*•+▪◦]|\d{1,3}[.)])\s+(?P<entry>\S.*)$", re.DOTALL)
 
