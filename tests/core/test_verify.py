@@ -2008,3 +2008,57 @@ def test_a_guessed_request_does_not_stop_a_summary_in_the_reads_words() -> None:
     assert check(summary, read, user, NOW, asked=frozenset({ActionKind.STORE})).ok
     # A verb of doing the read did not give is still the asked change claimed.
     assert not check("- Launch added to your calendar", read, user, NOW, asked=frozenset({ActionKind.STORE})).ok
+
+
+_RUNS = "# Runs\n- Monday: 5.2 km\n- Tuesday: 7.8 km\n- Wednesday: 4.0 km\n- Thursday: 10.5 km\n- Saturday: 6.5 km"
+
+
+@pytest.mark.parametrize(("user", "answer", "source", "passes"), [
+    # Thousands grouped with a decimal part, a total in steps and a share of it.
+    ("cuanto sale el piso este mes y cuanto nos toca a cada uno? somos 3",
+     "Este mes salen 1.253,60 € en total (1.140 € de alquiler, 78,60 € de luz y 35 € de internet). "
+     "Entre los tres os toca a 417,87 € cada uno, redondeando.",
+     "# Gastos piso\n- Alquiler: 1.140 €\n- Luz: 78,60 €\n- Internet: 35 €", True),
+    ("cuanto sale el piso este mes?", "Este mes salen 1.263,60 € en total.",
+     "# Gastos piso\n- Alquiler: 1.140 €\n- Luz: 78,60 €\n- Internet: 35 €", False),
+    # A list's total and mean, its entries unsaid.
+    ("how much did i run this week? and whats my average",
+     "You logged 5 runs this week for 34 km in total, which works out to an average of 6.8 km per run.",
+     _RUNS, True),
+    ("how much did i run this week? and whats my average",
+     "You logged 5 runs this week for 36 km in total, which works out to an average of 7.2 km per run.",
+     _RUNS, False),
+    # "Se queda en 204,60 €" is what the bill comes to, not a place something was put.
+    ("cuanto tenemos q poner cada uno de la cena con la propina?",
+     "Con el 10 % de propina la cuenta se queda en 204,60 €, así que entre los 6 tocáis a 34,10 € por cabeza.",
+     "Cuenta del restaurante: 186 €\nSomos 6\nPropina: 10%", True),
+])
+def test_a_bills_figures_grouped_totalled_averaged_and_shared(
+        user: str, answer: str, source: str, passes: bool) -> None:
+    verdict = check(answer, _read(source), user, NOW)
+    assert verdict.ok is passes and (verdict.kept == answer) is passes, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("how long do i boil an egg for a runny yolk",
+     "For a runny yolk, cook it for about 6 minutes, then put it in cold water for a minute. For a jammy yolk go "
+     "for 7 minutes, and for hard-boiled about 10."),
+    ("how far away is the moon actually", "On average the Moon is about 384,400 km from Earth, roughly 238,900 miles."),
+    ("cuanto ejercicio deberia hacer a la semana?", "La OMS aconseja al menos 150 minutos a la semana de actividad "
+     "moderada, y ejercicios de fuerza dos días por semana."),
+    ("i want to start saving for a trip to japan, can u help me plan",
+     "A simple plan: pick a target amount, divide it by the months you have left, and set up an automatic "
+     "transfer on payday."),
+])
+def test_textbook_answers_and_instructions_reach_the_user_whole(user: str, answer: str) -> None:
+    verdict = check(answer, [], user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+def test_the_gist_of_a_page_that_could_not_be_read_is_a_claim() -> None:
+    failed = [_call("web_fetch", risk=Risk.READ, status=CallStatus.ERROR, error="could not reach x.test",
+                    url="https://x.test/rates")]
+    user = "can you read this and give me the gist? https://x.test/rates"
+    assert not check("I had a read. The gist: the central bank cut rates.", failed, user, NOW).ok
+    assert check("I couldn't open the page, so I can't give you the gist. Want to paste the text here?",
+                 failed, user, NOW).ok

@@ -103,7 +103,9 @@ _ES_STORE = (
     r"constancia\s+dejada|(?:dejo|queda|he\s+dejado)\s+constancia|"
     # "Ya lo sé para la próxima": knowing it from now on is having stored it.
     r"ya\s+lo\s+s[ée]\s+para|ahora\s+ya\s+lo\s+s[ée]|"
-    r"me\s+consta|queda(?:n)?\s+(?:en|guardad|apuntad|anotad|registrad|list)|"
+    # ("La cuenta se queda en 204 €" is a figure it comes to, not a place.)
+    r"me\s+consta|queda(?:n)?\s+(?:en(?!\s+(?:unos?\s+|unas\s+|solo\s+|s[óo]lo\s+)?[\d€$£])|guardad|apuntad|anotad|"
+    r"registrad|list)|"
     r"a\s+buen\s+recaudo|en\s+su\s+sitio|pasa\s+a\s+llamarse|ahora\s+(?:es|se\s+llama|pone|dice|lleva|incluye|recoge|luce|muestra|contiene|refleja|tiene)|"
     r"en\s+(?:tu|la|tus|mis?|su|sus)\s+(?:lista|nota|notas|diario|memoria|registros?|pendientes|agenda)|"
     r"est[áa]n?\s+(?:ya\s+)?en\s+(?:[\w-]{1,80}\.md\b|(?=[\w-]{0,80}\d)[^\W\d_][\w]{0,40}(?:-[\w]{1,40}){1,4}\b)|"
@@ -493,6 +495,10 @@ _PLAN_STEP = re.compile(
     r"|\bvoy\s+a\s+(?:pedir|preguntar|enseñar|mostrar|listar|buscar|leer|comprobar|revisar|proponer|sugerir|consultar)\b",
     _I,
 )
+# A step of instructions told to the user: "then put it in cold water", "next, set up a transfer". ("Put" and
+# "set up" are the past tense too; after "then" they are the next thing to do.)
+_NEXT_STEP = re.compile(r"^\W*(?:then|and\s+then|next|after\s+that|finally|luego|despu[ée]s)\W+(?:put|set\s+up|set)\s+"
+                        r"(?:it|them|the|a|an|your|some|one|in|on|aside)\b", _I)
 _WHEN = re.compile(r"\d|\b(?:tomorrow|tonight|later|this\s+(?:evening|afternoon|morning)|at\s+(?:noon|midnight)|"
                    r"ma[ñn]ana|esta\s+(?:noche|tarde)|luego\s+a|a\s+las?|at\s+\w+\s+o'?clock)\b", _I)
 # A clause that goes on a list the clause before it opened: "I can add to a note, create one, or
@@ -687,6 +693,8 @@ def _stance(text: str, last_of_question: bool) -> Stance:
             and not _DOES_ACTION.search(bare)):
         return Stance.OFFER
     if _PLAN_STEP.search(bare) and not claimed_kinds(bare) and not _WHEN.search(text):
+        return Stance.OFFER
+    if _NEXT_STEP.match(bare):
         return Stance.OFFER
     if _NEGATIVE_STATE.search(bare) or _EXTENDED_STATE.search(bare):
         return Stance.AFFIRMATIVE

@@ -223,8 +223,10 @@ _UNIT = (
     r"por\s+ciento|percent|h|hrs?|hours?|horas?|mins?|minutes?|minutos?|segundos|seconds|secs?|"
     r"d[ií]as|days?|weeks?|semanas?|meses|months?|años|years?"
 )
+# Thousands grouped and a decimal part: "1.253,60", "1,253.60".
+_GROUPED = r"\d{1,3}(?:\.\d{3})+,\d{1,2}(?!\d)|\d{1,3}(?:,\d{3})+\.\d{1,2}(?!\d)"
 _AMOUNT = re.compile(
-    rf"(?<![\w.,])([€$£]\s?)?(\d{{1,9}}(?:[.,]\d{{1,3}})?)(?:\s?({_UNIT}))?(?![\w])",
+    rf"(?<![\w.,])([€$£]\s?)?({_GROUPED}|\d{{1,9}}(?:[.,]\d{{1,3}})?)(?:\s?({_UNIT}))?(?![\w])",
     re.IGNORECASE,
 )
 _EN_UNITS = {**_EN_NUMBERS, "zero": 0, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
@@ -357,7 +359,8 @@ _ADDRESS = re.compile(
 
 # A number said on its own is a detail too, from 10 up: below that they are mostly counts
 # ("2 options"). Ordinals ("the 14th", "el 3º") included. Years are left to dates.
-_FIGURE = re.compile(r"(?<![\w.,:/@#-])(\d{1,9}(?:[.,]\d{1,3})?)(?:st|nd|rd|th|º|ª|°)?(?![\w/@])", re.IGNORECASE)
+_FIGURE = re.compile(rf"(?<![\w.,:/@#-])({_GROUPED}|\d{{1,9}}(?:[.,]\d{{1,3}})?)(?:st|nd|rd|th|º|ª|°)?(?![\w/@])",
+                     re.IGNORECASE)
 
 
 # A place told by its number is a detail however small the number: "andén 7", "gate 3", "planta 2".
@@ -536,6 +539,8 @@ class Details:
     # tengo mañana?"): the answer's entries and the weekdays it gives them are what the lookup gave
     asked_listing: bool = False
     looked_up: bool = False  # (sources only) a lookup of this turn gave something
+    # (sources only) the totals and means of the lists this turn's lookups gave, one number per entry
+    list_totals: frozenset[float] = frozenset()
     # Spans said as "two and a half hours", "dos horas y media": a number with no unit after it, so no
     # amount holds them; in minutes
     half_hours: tuple[int, ...] = ()
@@ -604,7 +609,11 @@ def _source_codes(text: str) -> set[str]:
 
 
 def _number(text: str) -> str:
-    """'87,40' and '87.40' -> '87.4'; '1.000' stays '1.000' (ambiguous, kept as written)."""
+    """'87,40' and '87.40' -> '87.4'; '1.253,60' and '1,253.60' -> '1253.6'; '1.000' stays '1.000'
+    (ambiguous, kept as written)."""
+    if "," in text and "." in text:  # the last mark is the decimal one, the others group thousands
+        mark = max(text.rfind(","), text.rfind("."))
+        text = re.sub(r"[.,]", "", text[:mark]) + "." + text[mark + 1:]
     value = text.replace(",", ".")
     if value.count(".") == 1 and len(value.split(".")[1]) != 3:
         whole, fraction = value.split(".")
@@ -862,6 +871,19 @@ def _is_particular(text: str, topics: frozenset[str] = frozenset()) -> bool:
                 or any(m.group(0).strip() not in topics for m in _CAPITALISED_INSIDE.finditer(text)))
 
 
+# Names a textbook answer gives that tie it to no one's world: "384,400 km from Earth", "la OMS aconseja".
+_TEXTBOOK_NAMES = frozenset("""Earth Moon Sun Mars Venus Mercury Jupiter Saturn Uranus Neptune Everest Atlantic
+Pacific Mediterranean Tierra Luna Sol Marte Júpiter Saturno Atlántico Pacífico Mediterráneo WHO OMS NASA UN ONU EU UE
+UNESCO""".split())
+
+
+def _topics(user_text: str) -> frozenset[str]:
+    """What a general question asks about, as an answer writes it: its names, its words capitalised
+    ("the moon" -> "Moon"), and the names of textbooks."""
+    words = {w.capitalize() for w in re.findall(r"[^\W\d_]{3,}", user_text[:MAX_PARTICULAR_CHARS])}
+    return _names(user_text) | words | _TEXTBOOK_NAMES
+
+
 def _names(text: str) -> frozenset[str]:
     """The capitalised names inside `text` ("Sol", "New", "York")."""
     return frozenset(m.group(0).strip() for m in _CAPITALISED_INSIDE.finditer(text[:MAX_PARTICULAR_CHARS]))
@@ -994,7 +1016,7 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
         given_numbers=user.numbers | _fraction_operands(user_text),
         asked_calculation=bool(_CALCULATION.search(user_text)),
         asked_number=bool(_NUMBER_QUESTION.search(user_text)),
-        general=general, general_names=_names(user_text) if general else frozenset(),
+        general=general, general_names=_topics(user_text) if general else _TEXTBOOK_NAMES,
         asked_price=bool(_PRICE_QUESTION.search(user_text)),
         asked_when=bool(_WHEN_QUESTION.search(user_text)),
         asked_duration=bool(_DURATION_QUESTION.search(user_text)),
@@ -1005,6 +1027,7 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
         and bool(_WHO_OR_WHERE.search(user_text) or _SOURCE_QUESTION.search(user_text)),
         asked_count=bool(_COUNT_QUESTION.search(user_text)) or listing,
         asked_listing=listing, looked_up=looked_up,
+        list_totals=frozenset().union(*(_list_totals(r) for r in results)) if looked_up else frozenset(),
         listed=max((_listed_things(r) for r in results), default=-1) if looked_up else -1,
         codes=frozenset().union(*(_source_codes(as_shown(t)) for t in texts)),
         weekdays=frozenset().union(*(d.weekdays for d in found)),
@@ -1413,6 +1436,28 @@ _TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$", re.MULTILINE)
 _TABLE_RULE = re.compile(r"^\s*\|[\s:|-]+\|\s*$", re.MULTILINE)
 
 
+MAX_TOTALLED_LINES = 60
+"""Lines of a list whose numbers are totalled (a longer list is not summed whole)."""
+
+
+def _list_totals(text: str) -> set[float]:
+    """The total and the mean of a list's numbers, one per entry ("- Monday: 5.2 km" …): what an answer
+    gives when asked "how much in all?" or "and the average?"."""
+    values: list[float] = []
+    for line in _LIST_ITEM_LINE.findall(text[:MAX_SCAN_CHARS])[:MAX_TOTALLED_LINES]:
+        numbers = [m.group(2) for m in _AMOUNT.finditer(_blank(line, (_TIME, _ISO_DATE, _NUM_DATE, _DAY_MONTH,
+                                                                       _MONTH_DAY)))]
+        value = _value(_number(numbers[-1])) if numbers else None
+        if value is not None:
+            values.append(value)
+    if len(values) < 2:
+        return set()
+    return {sum(values), sum(values) / len(values)}
+
+
+_LIST_ITEM_LINE = re.compile(r"^\s*(?:[-*•+]|\d{1,3}[.)])\s+.*$", re.MULTILINE)
+
+
 def _listed_things(text: str) -> int:
     """How many things a text lists: the items of its lists, else the rows of its tables, else its lines."""
     text = text[:MAX_SCAN_CHARS]
@@ -1556,6 +1601,8 @@ MAX_ADDENDS = 8
 def _sum_shown(target: str, said: Details, known: Details) -> bool:
     """`target` is the total of sourced numbers the sentence lists beside it ("105,45 €: luz 48,30 €, agua
     22,15 € e internet 35,00 €"), with or without a word that says so."""
+    if len(said.amounts | said.figures | said.dotted) > MAX_DERIVED:
+        return False  # a page of figures, no total shown
     wanted = _value(target)
     parts = [v for n in sorted(said.numbers - {target})[:MAX_ADDENDS]
              if n in known.numbers and (v := _value(n)) is not None]
@@ -1575,6 +1622,10 @@ def _derived_number(target: str, said: Details, known: Details, also_known: froz
         sourced = [v for n in sorted(known.numbers) if (v := _value(n)) is not None]
         if any(abs(r - wanted) < 0.005 for g in operands for a in sourced for r in (a / g, a * g, a * g / 100)):
             return True
+    # A list's total or mean ("34 km in total, an average of 6.8 km"), said to as many decimals as it has.
+    tolerance = 0.5 * 10 ** -min(len(target.partition(".")[2]), 2) + 1e-9
+    if (said.total or said.operation) and any(abs(t - wanted) <= tolerance for t in known.list_totals):
+        return True
     if said.total and len(known.numbers) <= MAX_SOURCE_NUMBERS:
         # "En total, 95,95 €": the sum of two sourced amounts, its operands left unsaid.
         sourced = [v for n in sorted(known.numbers) if (v := _value(n)) is not None]

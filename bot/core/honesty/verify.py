@@ -285,6 +285,10 @@ def _found_by_lookup(clause: Clause, turn: _Turn, neighbours: str = "") -> bool:
     return bool(things) and all(_stem_in(w, turn.looked_up_text) for w in things)
 
 
+# A step told to the user, when they asked for no action: "then put it in cold water", "set up an automatic
+# transfer on payday". ("Put" and "set up" are the past tense too: a claim only where one was asked for.)
+_INSTRUCTION = re.compile(r"^\W*(?:(?:and|then|and\s+then|or|next|first|finally)\s+)?(?:put|set\s+up|set)\s+"
+                          r"(?:it|them|the|a|an|your|some|one|in|on|aside)\b", re.I)
 # Someone named doing the thing: "Ana paid 50 €", "Luis reservó el hotel". The doer is not the assistant.
 _OTHER_DOER = re.compile(
     r"^\W*(?P<name>(?-i:[A-ZÁÉÍÓÚÑ][^\W\d_]+))(?:\s+(?:and|y|e)\s+(?-i:[A-ZÁÉÍÓÚÑ][^\W\d_]+))?\s+"
@@ -436,7 +440,8 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
             return None  # the request was only a guess, and this tells what the read gave in its words
         return "an action was asked for and none of that kind succeeded"
     if (clause.second_person or (clause.presupposed and kinds <= turn.reported)
-            or _found_by_lookup(clause, turn, neighbours) or _someone_else_did(clause, turn)):
+            or _found_by_lookup(clause, turn, neighbours) or _someone_else_did(clause, turn)
+            or (not turn.asked and _INSTRUCTION.match(clause.text))):
         return None
     # "Since the invoice was sent…": the user's own action. Not a kind they also ask for ("I booked the
     # flight, now book the hotel"): a claim of that needs a call still.
@@ -678,7 +683,9 @@ def check(
 # Telling what a lookup found: "I checked the forecast", "según la previsión", "lo acabo de mirar".
 _LOOKED = re.compile(
     r"\b(?:i(?:'ve|\s+have)?\s+(?:just\s+|already\s+)?(?:checked|looked\s+(?:it\s+)?up|looked\s+at|searched|"
-    r"consulted|read)|according\s+to\s+(?:the|your|my)|the\s+(?:forecast|page|note|search|results?)\s+(?:says|shows)|"
+    r"consulted|read|skimmed|went\s+through)|had\s+a\s+(?:read|look)|having\s+read|the\s+gist\b|"
+    r"according\s+to\s+(?:the|your|my)|the\s+(?:forecast|page|note|search|results?|article)\s+(?:says|shows)|"
+    r"(?:he|hemos)\s+echado\s+un\s+vistazo|tras\s+leer|en\s+resumen,?\s+(?:el|la)\s+(?:art[íi]culo|p[áa]gina)|"
     r"(?:he|hemos)\s+(?:mirado|consultado|revisado|buscado|comprobado|le[íi]do)|acabo\s+de\s+(?:mirar|consultar|"
     r"revisar|buscar|comprobar|leer)|(?:lo\s+|la\s+)?(?:mir[ée]|consult[ée]|revis[ée]|busqu[ée]|comprob[ée])|"
     r"seg[úu]n\s+(?:la|el|tu|mi|los|las)\s+[^\W\d_]+)\b",
