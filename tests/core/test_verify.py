@@ -2062,3 +2062,31 @@ def test_the_gist_of_a_page_that_could_not_be_read_is_a_claim() -> None:
     assert not check("I had a read. The gist: the central bank cut rates.", failed, user, NOW).ok
     assert check("I couldn't open the page, so I can't give you the gist. Want to paste the text here?",
                  failed, user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer", "source", "passes"), [
+    # A step worked out in the same sentence is an operand, whatever shape its number has.
+    ("how much does each of us owe for the trip? its in trip-costs",
+     "The total comes to 1,736 (villa 1,240 + car 310 + groceries 186), so each of the 4 of you owes 434.",
+     "Villa: 1,240\nCar hire: 310\nGroceries: 186\nSplit between 4", True),
+    ("how much does each of us owe for the trip? its in trip-costs",
+     "The total comes to 1,736 (villa 1,240 + car 310 + groceries 186), so each of the 4 of you owes 484.",
+     "Villa: 1,240\nCar hire: 310\nGroceries: 186\nSplit between 4", False),
+    # A span put to the user as a choice.
+    ("set a reminder for the meeting",
+     "Sure, which day and what time is the meeting? And do you want the reminder a bit before it, say 15 minutes?",
+     None, True),
+    # History, conversions and distances asked in general terms, with names in capitals.
+    ("when did the berlin wall fall and how long had it been up",
+     "The Berlin Wall fell on 9 November 1989. It had stood since 13 August 1961, so a little over 28 years.",
+     None, True),
+    ("how many ml in a cup? and whats 350F in celsius", "A US cup is about 240 ml (a metric cup is 250 ml).", None,
+     True),
+    ("cuántos km hay de Madrid a Barcelona?", "Por carretera, unos 620 km. El AVE tarda unas 2 horas y media.", None,
+     True),
+    ("when is my dentist?", "Your dentist is on 9 November 2023.", None, False),
+])
+def test_steps_choices_and_general_facts_reach_the_user_whole(
+        user: str, answer: str, source: str | None, passes: bool) -> None:
+    verdict = check(answer, _read(source) if source else [], user, NOW)
+    assert verdict.ok is passes and (verdict.kept == answer) is passes, verdict.violations

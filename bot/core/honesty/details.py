@@ -864,11 +864,13 @@ _CAPITALISED_INSIDE = re.compile(r"(?<=[^\W\d_,;:])\s+(?!I\b|I'[a-z]|Celsius\b|F
 def _is_particular(text: str, topics: frozenset[str] = frozenset()) -> bool:
     """It speaks of someone's own things, a place or a moment ("tomorrow", "here", "Main St").
 
-    A name among `topics` is what a general question asked about ("how far is the Moon?"), no such tie.
+    A name among `topics` is what a general question asked about ("how far is the Moon?"), no such tie;
+    nor is a name in capitals ("the AVE", "a US cup"): an institution or a brand, not a place of theirs.
     """
     text = text[:MAX_PARTICULAR_CHARS]
     return bool(_PARTICULAR.search(text)
-                or any(m.group(0).strip() not in topics for m in _CAPITALISED_INSIDE.finditer(text)))
+                or any((name := m.group(0).strip()) not in topics and not name.isupper()
+                       for m in _CAPITALISED_INSIDE.finditer(text)))
 
 
 # Names a textbook answer gives that tie it to no one's world: "384,400 km from Earth", "la OMS aconseja".
@@ -1116,6 +1118,11 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     missing += [f"{h:02d}:{m:02d}" for group in unknown
                 if not (arithmetic and _derived_time(group, said, known)) for h, m in sorted(group)]
     new_dates = sorted(said.dates - known.dates)
+    if new_dates and said.full_dates and known.general and known.today is not None and not claims_action \
+            and text and not _is_particular(text, known.general_names):
+        # History asked in general terms ("the Berlin Wall fell on 9 November 1989"): a textbook date.
+        past = {(m, d) for y, m, d in said.full_dates if y <= known.today.year - HISTORY_YEARS}
+        new_dates = [date for date in new_dates if date not in past]
     arithmetic = len(new_dates) <= MAX_DERIVED
     missing += [f"{d:02d}/{m:02d}" for m, d in new_dates if not (arithmetic and _derived_date((m, d), said, known))]
     known_days = {day for _, day in known.dates}
@@ -1142,9 +1149,16 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     # sourced, and so are the numbers it is said with.
     spans_known = _known_spans(said, known)
     span_parts = {str(v) for m in spans_known for v in (m, m // 60, m % 60) if v}
+    if proposes:  # "a reminder 15 minutes before?": a span put to the user as a choice states nothing
+        spans_known |= set(said.minutes)
+        span_parts |= {str(v) for m in said.minutes for v in (m, m // 60, m % 60) if v} | {str(d) for d in said.days}
+    if textbook:
+        spans_known |= set(said.minutes)
     missing += [f"a span of {_span_label(m)}" for m in sorted(set(said.half_hours)) if m not in spans_known]
     # Worked out in steps ("$966 in total, so $161 each"): a result is an operand of the next one.
-    derived = frozenset(n for n in said.amounts | said.figures
+    # (Any number of the sentence may be such a step: "1,736 in total, so 434 each" needs 1,736, which is
+    # neither an amount nor a figure.)
+    derived = frozenset(n for n in sorted(said.amounts | said.figures | said.numbers)[:MAX_OPERANDS]
                         if arithmetic and n not in known.numbers and _derived_number(n, said, known, worked_out))
     derived |= worked_out
     missing += sorted(a for a in said.amounts if a not in known.numbers and a.replace(".", "") not in plain
@@ -1285,6 +1299,8 @@ def _counted(text: str, listed: int) -> set[str]:
             if int(m.group(1)) <= listed}
 
 
+HISTORY_YEARS = 2
+"""A date at least this many years before today, in an answer to a general question, is history."""
 MAX_TIMED = 60
 """Times of the sources whose differences back a span the answer says (the rest are not paired)."""
 
