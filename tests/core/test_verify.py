@@ -2090,3 +2090,58 @@ def test_steps_choices_and_general_facts_reach_the_user_whole(
         user: str, answer: str, source: str | None, passes: bool) -> None:
     verdict = check(answer, _read(source) if source else [], user, NOW)
     assert verdict.ok is passes and (verdict.kept == answer) is passes, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer", "source", "passes"), [
+    # A span one step from sourced ones: the working day less the lunch break.
+    ("cuantas horas trabajo al dia segun mis turnos?",
+     "De 08:45 a 17:15 son 8 horas y media; quitando los 45 minutos de la comida, trabajas 7 horas y 45 minutos.",
+     "Entrada: 08:45\nSalida: 17:15\nPausa comida: 45 min", True),
+    ("cuantas horas trabajo al dia segun mis turnos?",
+     "De 08:45 a 17:15 son 8 horas y media; quitando los 45 minutos de la comida, trabajas 7 horas y 15 minutos.",
+     "Entrada: 08:45\nSalida: 17:15\nPausa comida: 45 min", False),
+    # A time worked out from a sourced one the sentence does not repeat, and advice in the user's place.
+    ("y si tardo 35 min en llegar al puerto a q hora salgo d casa?",
+     "Si tardas 35 minutos, tendrías que salir de casa a las 5:25 como muy tarde. Yo saldría a las 5:15 por si acaso.",
+     "- Sábado: salida a las 6:00 desde el puerto", True),
+    ("y si tardo 35 min en llegar al puerto a q hora salgo d casa?", "Tendrías que salir de casa a las 5:15.",
+     "- Sábado: salida a las 6:00 desde el puerto", False),
+    # Options a question offers, and history with a month.
+    ("remind me before the dentist tomorrow", "Sure — how long before? 15 or 30 minutes, or an hour?", None, True),
+    ("when did the berlin wall fall and how long had it stood?",
+     "The Berlin Wall fell on 9 November 1989. It had gone up in August 1961, so it stood for a little over 28 years.",
+     None, True),
+    ("when is my passport renewal?", "It's due in August 2027.", None, False),
+])
+def test_spans_times_and_months_worked_out_or_offered(user: str, answer: str, source: str | None, passes: bool) -> None:
+    verdict = check(answer, _read(source) if source else [], user, NOW)
+    assert verdict.ok is passes and (verdict.kept == answer) is passes, verdict.violations
+
+
+_NO_NOTE = [_call("notes_read", risk=Risk.READ, status=CallStatus.ERROR, error="no note boiler.md", path="boiler.md")]
+_NO_WEATHER = [_call("weather", risk=Risk.READ, status=CallStatus.ERROR, error="the weather service did not answer",
+                     place="Bilbao")]
+
+
+@pytest.mark.parametrize(("user", "answer", "calls", "passes"), [
+    ("what did i write in the boiler note?", "Your boiler note says the annual service is due in March.", _NO_NOTE,
+     False),
+    ("is it gonna rain in bilbao tomorrow?", "Bilbao tomorrow: dry day, small chance of showers late.", _NO_WEATHER,
+     False),
+    ("is it gonna rain in bilbao tomorrow?", "Looked it up: dry tomorrow in Bilbao.", _NO_WEATHER, False),
+    ("is it gonna rain in bilbao tomorrow?",
+     "I couldn't get the forecast for Bilbao: the weather service didn't answer. Want me to try again in a bit?",
+     _NO_WEATHER, True),
+])
+def test_what_a_failed_read_or_forecast_would_have_said_is_not_told(
+        user: str, answer: str, calls: list[CallRecord], passes: bool) -> None:
+    assert check(answer, calls, user, NOW).ok is passes
+
+
+def test_words_of_time_are_no_things_the_read_had_to_give() -> None:
+    books = [_call("notes_read", risk=Risk.READ, path="libros-2026.md", result=(
+        "Note libros-2026.md:\n\n- Patria\n- La buena suerte\n- Los asquerosos\n- Tu rostro mañana\n- Nada\n"
+        "- El infinito\n- Feria"))]
+    answer = "Según tu nota llevas 7 libros este año; el último de la lista es Feria."
+    verdict = check(answer, books, "cuantos libros llevo leidos este año?", NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations

@@ -181,7 +181,9 @@ _ES_REMOVE = (
     r"cancelado|anulado))|" + _NO_TRACE_ES
 )
 _EN_REMOVE = (
-    r"deleted|removed|erased|wiped|cleared|gone|got\s+rid|called\s+off|cancell?ed|forgotten|forgot|"
+    # ("Prices have gone up", "it had gone up in 1961": risen, built; not removed.)
+    r"deleted|removed|erased|wiped|cleared|gone(?!\s+(?:up|down|on|over|through|well|fine|by))|got\s+rid|"
+    r"called\s+off|cancell?ed|forgotten|forgot|"
     r"(?:turned|switched|shut)\s+off|disabled|deactivated|"
     # "The gym reminder is off", "Gym reminder: off.": a state that says it was switched off.
     r"(?:is|are|'s|'re|now)\s+(?:(?:now|all|both)\s+)?off(?!\s+(?:to|for|the|by|work|duty|today|tomorrow|sick|"
@@ -474,7 +476,9 @@ _HYPOTHETICAL = re.compile(
     rf"\b(?:would|'d|could|might)\s+(?:not\s+|never\s+)?(?:have\s+)?(?:been\s+|be\s+)?"
     rf"(?:{_ACTION_STEMS_EN}|lose|lost|go\b|gone|disappear|vanish|show\s+up)\w*"
     rf"|\b{_ACTION_STEMS_ES}\w*r(?:ía|ías|íamos|íais|ían)\b|\bse\s+\w+r(?:ía|ían)\b"
-    r"|\bhabr(?:ía|ías|íamos|ían)\s+\w+(?:ado|ido|to|cho)\b",
+    r"|\bhabr(?:ía|ías|íamos|ían)\s+\w+(?:ado|ido|to|cho)\b"
+    # What the assistant would do in the user's place: "yo saldría a las 5:15", "I'd leave at 5:15".
+    r"|\byo\s+(?:(?:me|lo|la|te)\s+)?[^\W\d_]+r[íi]a\b|\bi'?d\s+(?:leave|go|head|set\s+off|aim|start|plan)\b",
     _I,
 )
 # How the assistant always works is no report of this turn: "siempre te pido confirmación antes",
@@ -745,6 +749,10 @@ def _clause(text: str, last_of_question: bool) -> Clause:
     )
 
 
+# Options a question offers: "15 or 30 minutes, or an hour?", "¿a las 9 o a las 10?".
+_OPTIONS = re.compile(r"\b(?:or|o|u)\b", _I)
+
+
 def parse(text: str) -> list[Sentence]:
     """The sentences of `text`, each cut into judged clauses."""
     sentences: list[Sentence] = []
@@ -756,7 +764,10 @@ def parse(text: str) -> list[Sentence]:
         for index, piece in enumerate(pieces):
             # "Sure — for when, and what should it say?": a piece with a question word and no claim
             # belongs to the question the sentence ends in.
-            asks = index == len(pieces) - 1 or bool(_WH_WORD.search(piece) and not claimed_kinds(piece))
+            # "15 or 30 minutes, or an hour?": a short piece with no claim lists the question's options.
+            asks = (index == len(pieces) - 1 or bool(_WH_WORD.search(piece) and not claimed_kinds(piece))
+                    or (question and len(piece.split()) <= MAX_ELIDED_WORDS and _OPTIONS.search(piece) is not None
+                        and not claimed_kinds(piece) and not _CLOSER.search(piece)))
             clauses.extend(_coordinated(piece, question and asks))
         sentences.append(Sentence(sentence, start, end, _in_context(clauses)))
     return _elided(sentences)

@@ -418,6 +418,9 @@ _SPAN = re.compile(
     r"semanas?)\b",
     re.IGNORECASE,
 )
+# The first of two spans said with one unit: "15 or 30 minutes", "20 to 30 minutes", "2-3 horas".
+_SPAN_RANGE = re.compile(r"(?<![\w.,])(\d{1,3})\s*(?:or|o|u|to|a|-|–)\s*\d{1,4}\s?"
+                         r"(h|hrs?|hours?|horas?|min|mins|minutes?|minutos?)\b", re.IGNORECASE)
 _MINUTES_PER = {"h": 60, "hr": 60, "hrs": 60, "hour": 60, "hours": 60, "hora": 60, "horas": 60}
 _DAYS_PER = {"day": 1, "days": 1, "dia": 1, "día": 1, "dias": 1, "días": 1, "week": 7, "weeks": 7, "semana": 7,
              "semanas": 7}
@@ -453,6 +456,8 @@ def _spans(spelled: str) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, .
                 days.append(count * _DAYS_PER[unit])
             else:
                 minutes.append(count * _MINUTES_PER.get(unit, 1))
+    for m in _each(_SPAN_RANGE, spelled):
+        minutes.append(int(m.group(1)) * _MINUTES_PER.get(m.group(2).lower(), 1))
     return tuple(minutes[:MAX_SPANS]), tuple(days[:MAX_SPANS]), tuple(halves[:MAX_SPANS])
 
 
@@ -870,6 +875,7 @@ def _is_particular(text: str, topics: frozenset[str] = frozenset()) -> bool:
     text = text[:MAX_PARTICULAR_CHARS]
     return bool(_PARTICULAR.search(text)
                 or any((name := m.group(0).strip()) not in topics and not name.isupper()
+                       and name.lower() not in _MONTHS and name.lower() not in _WEEKDAYS
                        for m in _CAPITALISED_INSIDE.finditer(text)))
 
 
@@ -1118,17 +1124,20 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     missing += [f"{h:02d}:{m:02d}" for group in unknown
                 if not (arithmetic and _derived_time(group, said, known)) for h, m in sorted(group)]
     new_dates = sorted(said.dates - known.dates)
-    if new_dates and said.full_dates and known.general and known.today is not None and not claims_action \
-            and text and not _is_particular(text, known.general_names):
-        # History asked in general terms ("the Berlin Wall fell on 9 November 1989"): a textbook date.
-        past = {(m, d) for y, m, d in said.full_dates if y <= known.today.year - HISTORY_YEARS}
+    # History asked in general terms ("the Berlin Wall fell on 9 November 1989", "it went up in August 1961"):
+    # textbook dates and months.
+    history = (known.general and known.today is not None and not claims_action and bool(text)
+               and bool(said.full_dates or said.month_years) and not _is_particular(text, known.general_names))
+    long_ago = known.today.year - HISTORY_YEARS if history and known.today is not None else 0
+    if history:
+        past = {(m, d) for y, m, d in said.full_dates if y <= long_ago}
         new_dates = [date for date in new_dates if date not in past]
     arithmetic = len(new_dates) <= MAX_DERIVED
     missing += [f"{d:02d}/{m:02d}" for m, d in new_dates if not (arithmetic and _derived_date((m, d), said, known))]
     known_days = {day for _, day in known.dates}
     missing += [f"day {d}" for d in sorted(said.month_days) if d not in known_days and str(d) not in known.numbers]
     missing += [f"{y}-{m:02d}" for y, m in sorted(said.month_years)
-                if (y, m) not in known.month_years and (0, m) not in known.month_years]
+                if (y, m) not in known.month_years and (0, m) not in known.month_years and y > long_ago]
     missing += [f"{h}:00" for h in sorted(said.hours)
                 if not any(kh % 12 == h % 12 and km == 0 for kh, km in known.times)]
     missing += sorted(said.emails - known.emails)
@@ -1314,7 +1323,11 @@ def _known_spans(said: Details, known: Details) -> set[int]:
               if str(m) in plain or (m % 60 == 0 and str(m // 60) in plain)
               or (m % 60 == 30 and f"{m // 60}.5" in plain)}
     if len(backed) < len(set(said.minutes)):
-        backed |= set(said.minutes) & _between(known.times)
+        between = _between(known.times)
+        backed |= set(said.minutes) & between
+        # One step from those ("8 horas y media; quitando los 45 minutos de la comida, 7 horas y 45"): the sum
+        # or the difference of two spans the sentence says and the sources back.
+        backed |= {m for m in said.minutes if any(b + s == m or b - s == m for b in backed for s in backed if s != m)}
     return backed
 
 
@@ -1333,7 +1346,11 @@ def _sums(spans: tuple[int, ...]) -> set[int]:
 
 
 def _derived_time(group: set[tuple[int, int]], said: Details, known: Details) -> bool:
+    # A sourced time the sentence does not say is a base too ("salir a las 5:25" for the 6:00 of the note,
+    # 35 minutes before): the spans must still be the sentence's or the user's.
     bases = (said.times & known.times) | known.given_times
+    if len(known.times) <= MAX_TIMED:
+        bases |= known.times
     spans = (said.minutes + known.minutes)[:MAX_SPANS]
     if not bases or not spans:
         return False

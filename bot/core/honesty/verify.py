@@ -138,6 +138,7 @@ nota notas lista listas cosa cosas memoria recordatorio correo mensaje tarea eve
 también hoy ayer mañana dos primera segunda ambas ambos todo toda todos todas
 está están estaba estaban estar sigue siguen hay tiene tienen tienes tengo ahí allí aquí still got
 tomorrow tonight today morning evening afternoon tarde noche yes yeah yep
+year years week weeks month months año años semana semanas mes meses
 january february march april may june july august september october november december
 enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre
 monday tuesday wednesday thursday friday saturday sunday
@@ -604,6 +605,8 @@ def check(
     worked_out: set[str] = set()  # numbers of the kept sentences so far: steps later ones may build on
     listing = turn.read_ok and not turn.asked and asks_for_a_listing(user_text)
     lookup_failed = not turn.read_ok and any(not c.is_write and c.status is not CallStatus.OK for c in calls)
+    forecasts = [c for c in calls if _WEATHER_TOOL.search(c.name)]
+    no_forecast = bool(forecasts) and all(c.status is not CallStatus.OK for c in forecasts)
     for sentence in sentences:
         explains = any(c.not_done for c in sentence.clauses)
         if sentence.text.lstrip().startswith(">") and announced:
@@ -625,6 +628,9 @@ def check(
         if not reasons and lookup_failed and any(c.stance is Stance.AFFIRMATIVE and _LOOKED.search(c.text)
                                                  for c in sentence.clauses):
             reasons = ["tells what a lookup found, but every lookup of this turn failed"]
+        if not reasons and no_forecast and any(c.stance in (Stance.AFFIRMATIVE, Stance.NEGATED)
+                                               and _FORECAST.search(c.text) for c in sentence.clauses):
+            reasons = ["tells the weather, but the weather lookup failed"]
         if reasons:
             claim_problems.append((sentence, reasons[0]))
         if not sentence.text.lstrip().startswith(">"):
@@ -683,12 +689,22 @@ def check(
 # Telling what a lookup found: "I checked the forecast", "según la previsión", "lo acabo de mirar".
 _LOOKED = re.compile(
     r"\b(?:i(?:'ve|\s+have)?\s+(?:just\s+|already\s+)?(?:checked|looked\s+(?:it\s+)?up|looked\s+at|searched|"
-    r"consulted|read|skimmed|went\s+through)|had\s+a\s+(?:read|look)|having\s+read|the\s+gist\b|"
-    r"according\s+to\s+(?:the|your|my)|the\s+(?:forecast|page|note|search|results?|article)\s+(?:says|shows)|"
+    r"consulted|read|skimmed|went\s+through)|^\W*(?:just\s+)?(?:checked|looked\s+(?:it\s+)?up)\b|"
+    r"had\s+a\s+(?:read|look)|having\s+read|the\s+gist\b|according\s+to\s+(?:the|your|my)|"
+    r"(?:forecast|page|note|search|results?|article|list|file|e-?mail)\s+(?:says|shows|mentions|lists|reads)|"
+    r"(?:la|tu|el)\s+(?:nota|p[áa]gina|previsi[óo]n|lista|art[íi]culo|correo)\s+(?:[^\W\d_]+\s+)?(?:dice|pone|indica)|"
     r"(?:he|hemos)\s+echado\s+un\s+vistazo|tras\s+leer|en\s+resumen,?\s+(?:el|la)\s+(?:art[íi]culo|p[áa]gina)|"
     r"(?:he|hemos)\s+(?:mirado|consultado|revisado|buscado|comprobado|le[íi]do)|acabo\s+de\s+(?:mirar|consultar|"
     r"revisar|buscar|comprobar|leer)|(?:lo\s+|la\s+)?(?:mir[ée]|consult[ée]|revis[ée]|busqu[ée]|comprob[ée])|"
     r"seg[úu]n\s+(?:la|el|tu|mi|los|las)\s+[^\W\d_]+)\b",
+    re.I,
+)
+# The weather, told as it will be: with the forecast lookup failed, no source says it ("dry day, showers late").
+_WEATHER_TOOL = re.compile(r"weather|forecast", re.I)
+_FORECAST = re.compile(
+    r"\b(?:dry|rain(?:y|s|ing)?|showers?|drizzle|sunny|sunshine|cloudy|overcast|snow(?:y|ing)?|storms?|stormy|windy|"
+    r"thunder\w*|llov\w*|llueve|lluvias?|chubascos?|soleado|sol\s+y|nublado|nubes|nieve|nevar\w*|tormentas?|viento|"
+    r"seco|despejado)\b",
     re.I,
 )
 # An entry of a list the answer gives: "• Call the bank — Tuesday", "2) pay rent".
