@@ -2145,3 +2145,48 @@ def test_words_of_time_are_no_things_the_read_had_to_give() -> None:
     answer = "Según tu nota llevas 7 libros este año; el último de la lista es Feria."
     verdict = check(answer, books, "cuantos libros llevo leidos este año?", NOW)
     assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+def test_a_percentage_is_a_share_never_a_difference_of_the_hours_beside_it() -> None:
+    gym = _read("# Gimnasio\nCuota: 39 €/mes\nHorario: L-V 7-22")
+    user = "cuánto cuesta el gimnasio y qué horario tiene?"
+    invented = ("La cuota es de 39 €/mes, con un 15% de descuento si pagas el año entero, y abre de lunes a viernes "
+                "de 7 a 22.")
+    assert "15" in check(invented, gym, user, NOW).unsourced
+    assert check("La cuota es de 39 €/mes, y abre de lunes a viernes de 7 a 22.", gym, user, NOW).ok
+
+
+_REMEMBERED = [_call("remember", fact="The user is allergic to penicillin.", category="health",
+                     result="Remembered (health): The user is allergic to penicillin.")]
+
+
+@pytest.mark.parametrize(("answer", "calls", "passes"), [
+    ("Saved, and I've also added the penicillin allergy to your health note.", _REMEMBERED, False),
+    ("It's in my memory and in your health note.", _REMEMBERED, False),
+    ("Saved, and I've also added it to your health note.",
+     [*_REMEMBERED, _call("notes_append", path="health.md", text="- allergic to penicillin")], True),
+])
+def test_a_note_is_written_only_by_a_call_that_writes_notes(
+        answer: str, calls: list[CallRecord], passes: bool) -> None:
+    user = "remember i'm allergic to penicillin, and put it in my health note too"
+    assert check(answer, calls, user, NOW).ok is passes
+
+
+def test_a_question_offering_examples_proposes_their_times() -> None:
+    answer = "Sure, which thing, and when? For example, the dentist call tomorrow at 9, or the bins tonight at 8?"
+    verdict = check(answer, [], "remind me about the thing", NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+def test_a_date_before_the_thing_it_is_for_is_that_things() -> None:
+    reminders = [
+        _call("set_reminder", at="2027-04-03T08:00", text="sacar la basura",
+              result="Reminder set for Sat 3 Apr 2027 08:00 (Europe/Madrid): “sacar la basura” [id reminder-1]"),
+        _call("set_reminder", at="2027-04-04T20:00", text="regar las plantas",
+              result="Reminder set for Sun 4 Apr 2027 20:00 (Europe/Madrid): “regar las plantas” [id reminder-2]"),
+    ]
+    answer = ("Listo, dos recordatorios: el 3 de abril de 2027 a las 08:00, sacar la basura, y el 4 de abril de 2027 "
+              "a las 20:00, regar las plantas.")
+    verdict = check(answer, reminders, "recuérdame el 3 de abril a las 8 sacar la basura y el 4 a las 20 regar las "
+                    "plantas", NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations

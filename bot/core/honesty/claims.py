@@ -750,7 +750,7 @@ def _clause(text: str, last_of_question: bool) -> Clause:
 
 
 # Options a question offers: "15 or 30 minutes, or an hour?", "¿a las 9 o a las 10?".
-_OPTIONS = re.compile(r"\b(?:or|o|u)\b", _I)
+_OPTIONS = re.compile(r"^\W*(?:or|o|u)\b|\b(?:or|o|u)\b", _I)
 
 
 def parse(text: str) -> list[Sentence]:
@@ -760,13 +760,16 @@ def parse(text: str) -> list[Sentence]:
         sentence = text[start:end]
         pieces = [p for p in _cut(sentence, _CLAUSE_SPLIT) if p.strip()]
         question = sentence.rstrip().endswith("?")
+        # "…, or the bins tonight at 8?": a question that offers options, each piece of it one of them.
+        options = question and any(_OPTIONS.match(p) for p in pieces[1:])
         clauses: list[Clause] = []
         for index, piece in enumerate(pieces):
             # "Sure — for when, and what should it say?": a piece with a question word and no claim
             # belongs to the question the sentence ends in.
             # "15 or 30 minutes, or an hour?": a short piece with no claim lists the question's options.
             asks = (index == len(pieces) - 1 or bool(_WH_WORD.search(piece) and not claimed_kinds(piece))
-                    or (question and len(piece.split()) <= MAX_ELIDED_WORDS and _OPTIONS.search(piece) is not None
+                    or (question and len(piece.split()) <= MAX_ELIDED_WORDS
+                        and (options or _OPTIONS.search(piece) is not None)
                         and not claimed_kinds(piece) and not _CLOSER.search(piece)))
             clauses.extend(_coordinated(piece, question and asks))
         sentences.append(Sentence(sentence, start, end, _in_context(clauses)))

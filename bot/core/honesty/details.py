@@ -551,6 +551,7 @@ class Details:
     half_hours: tuple[int, ...] = ()
     # Numbers written like a time with a dot ("8.05"), as numbers: a sum may be one
     dotted: frozenset[str] = frozenset()
+    percents: frozenset[str] = frozenset()  # numbers said as a percentage ("15%", "el 15 por ciento")
 
 
 # Booking references, passport, flight and order numbers: letters and digits in one word
@@ -802,6 +803,7 @@ def extract_details(text: str) -> Details:
                                             for a, b in _PAIRED_UNITS),
                    month_days=frozenset(d for d in month_days if 1 <= d <= 31),
                    half_hours=half_hours, dotted=frozenset(dotted),
+                   percents=frozenset(_number(m.group(1)) for m in _each(_PERCENT, spelled)),
                    codes=frozenset(_said_codes(without_urls) | _spoken_codes(without_urls)),
                    spoken_numbers=frozenset(_number(m.group(1))
                                             for m in _each(_FIGURE, _blank(spelled, _FIGURE_FREE))),
@@ -1627,6 +1629,7 @@ _PAIRED_UNITS = tuple((re.compile(a, re.IGNORECASE), re.compile(b, re.IGNORECASE
 ))
 
 
+_PERCENT = re.compile(r"(?<![\w.,])(\d{1,3}(?:[.,]\d{1,2})?)\s?(?:%|por\s+ciento|percent|per\s+cent)", re.IGNORECASE)
 MAX_ADDENDS = 8
 """Sourced numbers of one sentence tried as the parts of a total it shows."""
 
@@ -1669,6 +1672,7 @@ def _derived_number(target: str, said: Details, known: Details, also_known: froz
         if any(abs(sum(group) - wanted) < 0.005 for size in range(3, widest + 1)
                for group in combinations(sourced, size)):
             return True
+    share = target in said.percents
     plain = {n.replace(".", "") for n in known.numbers}
     # Operands: numbers the sentence states (a sourced one among them) or the user gave.
     stated = [n for n in sorted(said.numbers) if n != target]
@@ -1684,9 +1688,10 @@ def _derived_number(target: str, said: Details, known: Details, also_known: froz
         for j, (b, _) in enumerate(values):
             if i == j:
                 continue
-            results = [a + b, a - b, b - a, a * b, a * b / 100, a * (1 + b / 100), a * (1 - b / 100)]
+            # A percentage is a share of two numbers, never their sum or difference ("from 7 to 22" is no 15%).
+            results = [] if share else [a + b, a - b, b - a, a * b, a * b / 100, a * (1 + b / 100), a * (1 - b / 100)]
             if b:
-                results += [a / b, a / b * 100]
+                results += [a / b * 100] if share else [a / b, a / b * 100]
                 high, low = max(a, b), min(a, b)
                 # A change as a share: of the higher number when it goes down, of the lower when up.
                 if said.change != "up":
@@ -1788,7 +1793,8 @@ def misattributed(text: str, documents: Documents, given: Details, asked: str = 
     wrong: list[str] = []
     given_values = _typed(given, given.codes)
     previous_words: set[str] = {w.lower() for w in _LINE_WORD.findall(asked[:MAX_LINE_CHARS])} - _NAMELESS
-    for segment in _SEGMENT.split(text[:MAX_SCAN_CHARS])[:MAX_DERIVED]:
+    segments = _SEGMENT.split(text[:MAX_SCAN_CHARS])[:MAX_DERIVED]
+    for index, segment in enumerate(segments):
         # An address's own words ("calle Alcalá") are the detail, not what it is given for.
         words = {w.lower() for w in _LINE_WORD.findall(_ADDRESS.sub(" ", segment))} - _NAMELESS
         found = extract_details(segment)
@@ -1804,7 +1810,13 @@ def misattributed(text: str, documents: Documents, given: Details, asked: str = 
             continue
         # The sentence's own words decide which line it is about; the words before it (or the
         # question's) break ties ("five and a half hours on that leg") and stand in when it has none.
-        scores = [OWN_WORD_WEIGHT * o + p for o, p in zip(own, documents.scores(previous_words), strict=True)]
+        around = previous_words
+        if not any(own) and index + 1 < len(segments):
+            # With no words of its own, the thing may be named after it too: "el 4 de abril a las 20:00, regar
+            # las plantas".
+            after = {w.lower() for w in _LINE_WORD.findall(segments[index + 1])} - _NAMELESS
+            around = previous_words | after
+        scores = [OWN_WORD_WEIGHT * o + p for o, p in zip(own, documents.scores(around), strict=True)]
         top = max(scores, default=0)
         if any(own):
             previous_words = words

@@ -391,6 +391,13 @@ _ATTEMPTED = re.compile(
     re.I,
 )
 _MEMORY_TOOL = re.compile(r"remember|memor|fact|timeline|profile")
+# Saying it went into one of the user's notes: a memory or a reminder is none ("added it to your health note").
+_NOTE_CLAIM = re.compile(
+    r"\b(?:to|in|on|into|onto)\s+(?:your|the|my)\s+(?:[\w-]+\s+){0,2}notes?\b|\b[\w-]{1,80}\.md\b"
+    r"|\ben\s+(?:tu|la|tus|las)\s+notas?\b|\ben\s+(?:tu|la)\s+nota\s+(?:de|del)\b",
+    re.I,
+)
+_NOTE_TOOL = re.compile(r"note|vault|file")
 # Saying an appointment or a table was booked or confirmed: a note that mentions one ("pedir cita") is neither.
 _BOOKING_CLAIM = re.compile(
     r"\b(?:booked|reserved|reserv(?:ad[oa]s?|[ée]|amos))\b"
@@ -476,6 +483,9 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
     if (ActionKind.STORE in kinds and _BOOKING_CLAIM.search(clause.text)
             and not any(_BOOKING_TOOL.search(c.name.lower()) for c in backing)):
         return "says an appointment or a booking was made, but no call made one"
+    if (ActionKind.STORE in kinds and _NOTE_CLAIM.search(clause.text)
+            and not any(_NOTE_TOOL.search(c.name.lower()) for c in backing)):
+        return "says it is in a note, but no note was written"
     evidence = " ".join(_norm(f"{_readable(c.arguments)} {c.description} {c.result[:2000]}") for c in backing)
     touched = _names_in(evidence)
     # "old.md and older.md: deleted": the things a verbless clause next to it names are its objects.
