@@ -2190,3 +2190,32 @@ def test_a_date_before_the_thing_it_is_for_is_that_things() -> None:
     verdict = check(answer, reminders, "recuérdame el 3 de abril a las 8 sacar la basura y el 4 a las 20 regar las "
                     "plantas", NOW)
     assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+def test_two_unsourced_numbers_do_not_back_each_other() -> None:
+    recipe = _read("Pancakes: 2 eggs, 250 ml milk, 120 g flour")
+    verdict = check("Pancakes: 2 eggs, 250 ml milk, 120 g flour, plus 30 g sugar — ready in 15 minutes.", recipe,
+                    "read me my pancake recipe", NOW)
+    assert {"15", "30"} <= set(verdict.unsourced), verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("guarda que mi talla es la 42 y apúntalo en mi nota de tallas", "También lo he añadido a tu nota de tallas.",
+     [_call("remember", fact="talla 42", result="Remembered")]),
+    ("what did we decide about the sofa last week?",
+     "I opened our chat from last week: you'd settled on the blue sofa.",
+     [_call("open_card", risk=Risk.READ, status=CallStatus.ERROR, error="no card 42", card_id=42)]),
+])
+def test_a_note_or_a_lookup_claimed_without_the_call_that_does_it(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    assert not check(answer, calls, user, NOW).ok
+
+
+@pytest.mark.parametrize(("answer", "passes"), [
+    ("You ran 24 km over four runs, so an average of 6 km per run.", True),
+    ("You ran 26 km over four runs, so an average of 6.5 km per run.", False),
+])
+def test_a_list_of_plain_lines_is_totalled_too(answer: str, passes: bool) -> None:
+    runs = _read("Mon 5.2 km\nWed 6.8 km\nFri 4.0 km\nSun 8.0 km")
+    verdict = check(answer, runs, "whats my average run this week", NOW)
+    assert verdict.ok is passes, verdict.violations

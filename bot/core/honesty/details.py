@@ -1479,7 +1479,8 @@ def _list_totals(text: str) -> set[float]:
     """The total and the mean of a list's numbers, one per entry ("- Monday: 5.2 km" …): what an answer
     gives when asked "how much in all?" or "and the average?"."""
     values: list[float] = []
-    for line in _LIST_ITEM_LINE.findall(text[:MAX_SCAN_CHARS])[:MAX_TOTALLED_LINES]:
+    lines = _LIST_ITEM_LINE.findall(text[:MAX_SCAN_CHARS]) or text[:MAX_SCAN_CHARS].splitlines()  # "Mon 5.2 km"
+    for line in lines[:MAX_TOTALLED_LINES]:
         numbers = [m.group(2) for m in _AMOUNT.finditer(_blank(line, (_TIME, _ISO_DATE, _NUM_DATE, _DAY_MONTH,
                                                                        _MONTH_DAY)))]
         value = _value(_number(numbers[-1])) if numbers else None
@@ -1679,15 +1680,19 @@ def _derived_number(target: str, said: Details, known: Details, also_known: froz
     stated += [n for n in sorted(known.given_numbers | also_known) if n != target and n not in said.numbers]
     values = [(v, n in known.given_numbers or n in known.numbers or n.replace(".", "") in plain or n in also_known)
               for n in stated[:MAX_OPERANDS] if (v := _value(n)) is not None]
-    for i, (a, a_known) in enumerate(values):
+    # A sourced number the sentence leaves unsaid may be the first operand, the second being one it says
+    # ("con el 10 % de propina, 204,60 €": 186 € of the bill, plus 10 %).
+    unsaid = [(v, True) for n in sorted(known.numbers - set(stated))
+              if len(known.numbers) <= MAX_SOURCE_NUMBERS and (v := _value(n)) is not None]
+    for i, (a, a_known) in enumerate([*values, *unsaid]):
         if not a_known:
             continue
         if said.converts and any(abs(convert(a) - wanted) <= CONVERSION_TOLERANCE * abs(wanted)
                                  for convert in _CONVERSIONS):
             return True
-        for j, (b, _) in enumerate(values):
-            if i == j:
-                continue
+        for j, (b, b_known) in enumerate(values):
+            if i == j or not b_known:
+                continue  # two unsourced numbers do not back each other ("30 g sugar … in 15 minutes": 2 × 15)
             # A percentage is a share of two numbers, never their sum or difference ("from 7 to 22" is no 15%).
             results = [] if share else [a + b, a - b, b - a, a * b, a * b / 100, a * (1 + b / 100), a * (1 - b / 100)]
             if b:

@@ -394,7 +394,7 @@ _MEMORY_TOOL = re.compile(r"remember|memor|fact|timeline|profile")
 # Saying it went into one of the user's notes: a memory or a reminder is none ("added it to your health note").
 _NOTE_CLAIM = re.compile(
     r"\b(?:to|in|on|into|onto)\s+(?:your|the|my)\s+(?:[\w-]+\s+){0,2}notes?\b|\b[\w-]{1,80}\.md\b"
-    r"|\ben\s+(?:tu|la|tus|las)\s+notas?\b|\ben\s+(?:tu|la)\s+nota\s+(?:de|del)\b",
+    r"|\b(?:en|a)\s+(?:tu|la|tus|las)\s+notas?\b",
     re.I,
 )
 _NOTE_TOOL = re.compile(r"note|vault|file")
@@ -699,12 +699,12 @@ def check(
 # Telling what a lookup found: "I checked the forecast", "según la previsión", "lo acabo de mirar".
 _LOOKED = re.compile(
     r"\b(?:i(?:'ve|\s+have)?\s+(?:just\s+|already\s+)?(?:checked|looked\s+(?:it\s+)?up|looked\s+at|searched|"
-    r"consulted|read|skimmed|went\s+through)|^\W*(?:just\s+)?(?:checked|looked\s+(?:it\s+)?up)\b|"
+    r"consulted|read|skimmed|went\s+through|opened|pulled\s+up)|^\W*(?:just\s+)?(?:checked|looked\s+(?:it\s+)?up)\b|"
     r"had\s+a\s+(?:read|look)|having\s+read|the\s+gist\b|according\s+to\s+(?:the|your|my)|"
     r"(?:forecast|page|note|search|results?|article|list|file|e-?mail)\s+(?:says|shows|mentions|lists|reads)|"
     r"(?:la|tu|el)\s+(?:nota|p[áa]gina|previsi[óo]n|lista|art[íi]culo|correo)\s+(?:[^\W\d_]+\s+)?(?:dice|pone|indica)|"
     r"(?:he|hemos)\s+echado\s+un\s+vistazo|tras\s+leer|en\s+resumen,?\s+(?:el|la)\s+(?:art[íi]culo|p[áa]gina)|"
-    r"(?:he|hemos)\s+(?:mirado|consultado|revisado|buscado|comprobado|le[íi]do)|acabo\s+de\s+(?:mirar|consultar|"
+    r"(?:he|hemos)\s+(?:mirado|consultado|revisado|buscado|comprobado|le[íi]do|abierto)|acabo\s+de\s+(?:mirar|consultar|"
     r"revisar|buscar|comprobar|leer)|(?:lo\s+|la\s+)?(?:mir[ée]|consult[ée]|revis[ée]|busqu[ée]|comprob[ée])|"
     r"seg[úu]n\s+(?:la|el|tu|mi|los|las)\s+[^\W\d_]+)\b",
     re.I,
