@@ -2132,6 +2132,11 @@ _NO_WEATHER = [_call("weather", risk=Risk.READ, status=CallStatus.ERROR, error="
     ("is it gonna rain in bilbao tomorrow?",
      "I couldn't get the forecast for Bilbao: the weather service didn't answer. Want me to try again in a bit?",
      _NO_WEATHER, True),
+    # Weather words said as a possibility are no forecast.
+    ("is it gonna rain in bilbao tomorrow?", "I couldn't get the forecast. Take an umbrella in case it rains.",
+     _NO_WEATHER, True),
+    ("¿va a llover mañana en bilbao?", "No he podido ver la previsión, así que no sé si lloverá.", _NO_WEATHER, True),
+    ("¿va a llover mañana en bilbao?", "Mañana no llueve, puedes tender.", _NO_WEATHER, False),
 ])
 def test_what_a_failed_read_or_forecast_would_have_said_is_not_told(
         user: str, answer: str, calls: list[CallRecord], passes: bool) -> None:

@@ -1467,6 +1467,7 @@ def asks_for_a_listing(user_text: str) -> bool:
 # Asking how many: "how many items", "¿cuántas tareas?".
 _COUNT_QUESTION = re.compile(r"\bhow\s+many\b|\bcu[áa]nt[oa]s\b|\bnumber\s+of\b|\bn[úu]mero\s+de\b", re.IGNORECASE)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d{1,3}[.)]|\[[ xX]\])\s+\S", re.MULTILINE)
+_LIST_ITEM_LINE = re.compile(_LIST_ITEM.pattern + r".*$", re.MULTILINE)  # the whole line of an item
 _TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$", re.MULTILINE)
 _TABLE_RULE = re.compile(r"^\s*\|[\s:|-]+\|\s*$", re.MULTILINE)
 
@@ -1491,7 +1492,6 @@ def _list_totals(text: str) -> set[float]:
     return {sum(values), sum(values) / len(values)}
 
 
-_LIST_ITEM_LINE = re.compile(r"^\s*(?:[-*•+]|\d{1,3}[.)])\s+.*$", re.MULTILINE)
 
 
 def _listed_things(text: str) -> int:

@@ -638,8 +638,9 @@ def check(
         if not reasons and lookup_failed and any(c.stance is Stance.AFFIRMATIVE and _LOOKED.search(c.text)
                                                  for c in sentence.clauses):
             reasons = ["tells what a lookup found, but every lookup of this turn failed"]
-        if not reasons and no_forecast and any(c.stance in (Stance.AFFIRMATIVE, Stance.NEGATED)
-                                               and _FORECAST.search(c.text) for c in sentence.clauses):
+        if not reasons and no_forecast and not explains and any(
+                c.stance in (Stance.AFFIRMATIVE, Stance.NEGATED) and _FORECAST.search(c.text)
+                and not _UNSURE.search(c.text) for c in sentence.clauses):
             reasons = ["tells the weather, but the weather lookup failed"]
         if reasons:
             claim_problems.append((sentence, reasons[0]))
@@ -717,6 +718,9 @@ _FORECAST = re.compile(
     r"seco|despejado)\b",
     re.I,
 )
+# Weather words said as a possibility, not a forecast: "take an umbrella in case it rains", "no sé si lloverá".
+_UNSURE = re.compile(r"\b(?:in\s+case|if|whether|maybe|might|could|por\s+si|si|quiz[áa]s?|a\s+lo\s+mejor|"
+                     r"puede\s+que)\b", re.I)
 # An entry of a list the answer gives: "• Call the bank — Tuesday", "2) pay rent".
 _ENTRY = re.compile(r"^\s*(?:[-*•+▪◦]|\d{1,3}[.)])\s+(?P<entry>\S.*)$", re.DOTALL)
 
