@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import hashlib
 import json
+import re
 import sys
 import tempfile
 import time
@@ -160,6 +161,15 @@ def load_turns(conversation: dict[str, object]) -> list[Turn]:
     return turns
 
 
+def evidence_of(raw: Sequence[str], known: set[str]) -> set[str]:
+    """The turns a question cites, as the data means them: a few entries hold several ids ('D8:6; D9:17',
+    'D9:1 D4:4') or are misspelt ('D:11:26', 'D30:05'); an id of no turn (two in all) cannot be found
+    by any retriever and is left out, and a question left with none is not counted."""
+    ids = {f"D{int(m.group(1))}:{int(m.group(2))}"
+           for entry in raw for m in re.finditer(r"D:?(\d+):(\d+)", entry)}
+    return ids & known
+
+
 def _parse_when(value: str) -> datetime:
     return datetime.strptime(value, "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
 
@@ -213,12 +223,13 @@ async def run(conversations: list[dict[str, Any]], cache: Path, shape: DocShape,
                 conversation = conversations[index]
                 print(f"{split}: conversation {index} ({conversation['sample_id']})", file=sys.stderr, flush=True)
                 user_key = f"locomo:{conversation['sample_id']}"
-                card_to_turn = await index_conversation(cards, db, embedder, user_key,
-                                                        load_turns(conversation), shape)
+                turns = load_turns(conversation)
+                card_to_turn = await index_conversation(cards, db, embedder, user_key, turns, shape)
+                known = {turn.dia_id for turn in turns}
                 questions = [q for q in conversation["qa"] if q["category"] in CATEGORIES]
                 await embedder.embed([q["question"] for q in questions], is_query=True)
                 for question in questions:
-                    evidence = {e.strip() for e in question["evidence"] if e.strip()}
+                    evidence = evidence_of(question["evidence"], known)
                     if not evidence:
                         continue
                     found = await retriever.search(user_key, question["question"], max(KS))
