@@ -11,11 +11,13 @@ _SPANISH = {
     "del", "al", "se", "lo", "le", "mis", "tu", "sí", "no", "pero", "esta", "este", "semana",
 }
 _ENGLISH = {
-    "the", "a", "an", "and", "is", "are", "my", "me", "what", "when", "where", "how", "today",
+    "the", "an", "and", "is", "are", "my", "me", "what", "when", "where", "how", "today",
     "tomorrow", "yesterday", "can", "you", "please", "delete", "remind", "hello", "thanks", "i",
-    "to", "of", "in", "on", "for", "with", "do", "did", "have", "it", "this", "that", "week",
+    "to", "of", "in", "on", "for", "with", "do", "did", "have", "it", "this", "that", "week", "at",
+    "from", "was", "will", "be", "your", "there", "not",
 }
 _WORD = re.compile(r"[a-záéíóúñü]+")
+_SPANISH_LETTER = re.compile(r"[ñáéíóú]")
 
 
 def detect_language(text: str, configured: str = "auto", fallback: str = "en") -> str:
@@ -23,10 +25,12 @@ def detect_language(text: str, configured: str = "auto", fallback: str = "en") -
     a name) give `fallback` (the conversation's language, when the caller knows it)."""
     if configured in ("es", "en"):
         return configured
-    words = _WORD.findall(text.lower())
-    if re.search(r"[ñ¿¡áéíóú]", text.lower()):
-        return "es"
-    spanish = sum(word in _SPANISH for word in words)
+    lowered = text.lower()
+    words = _WORD.findall(lowered)
+    # Opening ¿ and ¡ are Spanish sentences; an accent or ñ is only one word's sign, since an English
+    # message may name a Spanish street or person ("the flat on Calle Núñez").
+    spanish = sum(word in _SPANISH or bool(_SPANISH_LETTER.search(word)) for word in words)
+    spanish += 2 * len(re.findall(r"[¿¡]", lowered))
     english = sum(word in _ENGLISH for word in words)
     if spanish == english:
         return fallback

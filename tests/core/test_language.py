@@ -21,5 +21,15 @@ def test_words_with_no_sign_of_a_language_keep_the_conversations(text: str) -> N
     assert detect_language(text) == "en"  # no conversation known: English
 
 
+@pytest.mark.parametrize(("text", "lang"), [
+    ("delete the appointment at Calle Núñez de Balboa 12", "en"),
+    ("what's the weather in Cádiz tomorrow?", "en"), ("email José that I'm running late", "en"),
+    ("recuérdame llamar a Ana", "es"), ("añade leche", "es"), ("¿y mañana?", "es"),
+])
+def test_a_spanish_name_in_an_english_message_leaves_it_english(text: str, lang: str) -> None:
+    # An accent or ñ is one word's sign, not the message's: an English message may name a place or a person.
+    assert detect_language(text, fallback="es" if lang == "en" else "en") == lang
+
+
 def test_a_configured_language_wins() -> None:
     assert detect_language("what's on tomorrow?", "es", fallback="en") == "es"
