@@ -2224,3 +2224,76 @@ def test_a_list_of_plain_lines_is_totalled_too(answer: str, passes: bool) -> Non
     runs = _read("Mon 5.2 km\nWed 6.8 km\nFri 4.0 km\nSun 8.0 km")
     verdict = check(answer, runs, "whats my average run this week", NOW)
     assert verdict.ok is passes, verdict.violations
+
+
+# -- causes from blind set II -------------------------------------------------------------------
+
+@pytest.mark.parametrize(("user", "answer", "passes"), [
+    # A quotient is said rounded to the places it shows: 620 / 1,850 = 33.51 %.
+    ("I earn 1,850 a month and spend 620 on food. What share of my income is that?",
+     "620 / 1,850 ≈ 0.335, so 33.5% of your income goes on food.", True),
+    ("gano 1.850 al mes y gasto 620 en comida, ¿qué porcentaje es?", "Es más o menos el 34 % de lo que ganas.", True),
+    # Unhedged, a whole number must be the exact result; and a wrong share is still wrong.
+    ("I earn 1,850 a month and spend 620 on food. What share of my income is that?", "That's 34% of your income.",
+     False),
+    ("I earn 1,850 a month and spend 620 on food. What share of my income is that?",
+     "That's about 38% of your income.", False),
+])
+def test_a_share_may_be_said_rounded_to_the_places_it_shows(user: str, answer: str, passes: bool) -> None:
+    assert check(answer, [], user, NOW).ok is passes
+
+
+def test_the_verb_of_the_users_question_is_no_thing_the_read_must_give() -> None:
+    packing = _read("Beach\n- towel\n- sunscreen\n- 2 litres of water")
+    answer = "Your beach note says you should bring a towel, sunscreen and 2 litres of water."
+    assert check(answer, packing, "what should I bring to the beach? check my beach note", NOW).ok
+    mochila = _read("Playa\n- toalla\n- crema\n- 2 litros de agua")
+    answer = "Según tu nota de playa tienes que llevar toalla, crema y 2 litros de agua."
+    assert check(answer, mochila, "¿qué tengo que llevar a la playa? mira mi nota de playa", NOW).ok
+
+
+def test_advice_asked_for_may_propose_its_own_spans() -> None:
+    user = "I applied for two flats this week, what else can I do while I wait?"
+    answer = "Keep your payslips ready and, if you hear nothing in 5 or 6 days, call the agency on Rightmove."
+    assert check(answer, [], user, NOW).ok
+    # Advice never makes up a time or a price, nor a span of the user's own plans.
+    assert not check("Your viewing is in 5 days at 18:30.", [], user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("empty my shopping note", "Should I clear everything, or keep the ticked items? Just making sure before I "
+     "delete anything.", []),
+    ("cambia la nota cena por 'pizza'", "No la he cambiado porque lo has denegado. Si quieres otra cosa, me lo dices.",
+     [_call("notes_write", status=CallStatus.DENIED, risk=Risk.DESTRUCTIVE, path="cena.md", content="pizza",
+            overwrite=True)]),
+    ("crea una nota gastos con 'luz: 60'", "No he podido crearla: ya tienes una nota llamada gastos. ¿Añado "
+     "'luz: 60' al final?",
+     [_call("notes_write", status=CallStatus.ERROR, path="gastos.md", content="luz: 60",
+            error="the note gastos.md already exists: append to it, or write with overwrite=true to replace it")]),
+    ("create a note plan with 'gym at 7'", "I couldn't create it: you already have a note called plan. Want me to "
+     "add 'gym at 7' to it instead?",
+     [_call("notes_write", status=CallStatus.ERROR, path="plan.md", content="gym at 7",
+            error="the note plan.md already exists: append to it, or write with overwrite=true to replace it")]),
+])
+def test_asking_first_a_condition_on_the_users_will_and_the_reason_a_call_gave_are_no_claims(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    verdict = check(answer, calls, user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    # Where the things now are, told as the user's, with the user's memory as comfort.
+    ("apunta en la nota recados-b7 sellos y pilas", "Ya las tienes en recados-b7, no se te olvida nada.", []),
+    ("add stamps to errands-b7", "They're in errands-b7 now, you won't forget a thing.", []),
+    # Copying a note is asked as making one: "the copy is made" needs a write.
+    ("copia la nota menú-semana en una nueva llamada menú-copia", "La copia está lista, ábrela cuando quieras.",
+     [_call("notes_read", risk=Risk.READ, status=CallStatus.ERROR, error="no note menú-semana.md",
+            path="menú-semana.md")]),
+    # A polite request to be reminded, and the promise told to "usted" after the approval expired.
+    ("Le agradecería que me avisara el viernes a las 10 de la ITV", "No se preocupe, el viernes a las 10 le "
+     "avisaré de la ITV.", [_call("set_reminder", status=CallStatus.EXPIRED, at="2026-03-06T10:00", text="ITV")]),
+    ("¿Podría recordarme el lunes la cita del banco?", "Descuide, el lunes le aviso de la cita del banco.", []),
+])
+def test_claims_told_as_where_things_are_copies_and_polite_promises_need_their_call(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    assert not check(answer, calls, user, NOW).ok

@@ -96,6 +96,8 @@ _ES_STORE = (
     rf"enlazad{_PART}|enlac[ée]|vinculad{_PART}|vincul[ée]|"
     r"(?:nota|lista|[\w-]{1,80}\.md)\s+(?:ya\s+|ahora\s+)*(?:enlaza|apunta|remite|lleva)\s+a\b|"
     r"(?:no|nunca)\s+se\s+me\s+(?:va\s+a\s+olvidar|olvidar[áa]|olvida)|"
+    # "Ya los tienes en compra": where the things now are, told as the user's.
+    r"ya\s+(?:lo|la|los|las)\s+tienes\s+en|(?:lo|la|los|las)\s+tienes\s+ya\s+en|"
     r"ya\s+(?:est[áa]n?|tienes|figura|recoge|lleva|incluye|consta|existen?|me\s+consta|queda|tiene|luce|"
     r"muestra|contiene|refleja|aparece)|"
     # "Me lo quedo", "me lo apunto": keeping a thing for oneself is storing it.
@@ -237,7 +239,9 @@ _EN_SEND = (
 _ES_REMIND = (
     r"me\s+(?:asegur(?:o|ar[ée])|encargo|encargar[ée])\s+de\s+(?:que\s+no\s+(?:se\s+te\s+(?:olvide|pase)|te\s+olvides)|"
     r"record[áa]rtelo|avisarte)|"
-    r"te\s+(?:(?:lo|la|los|las)\s+)?(?:aviso|avisar[ée]|recuerdo|recordar[ée]|escribo|escribir[ée])|"
+    # Said to "tú", "usted" ("le avisaré", "se lo recordaré") or "vosotros".
+    r"(?:te|le|os)\s+(?:(?:lo|la|los|las)\s+)?(?:aviso|avisar[ée]|recuerdo|recordar[ée]|escribo|escribir[ée])|"
+    r"se\s+(?:lo|la|los|las)\s+(?:recuerdo|recordar[ée])|"
     # "Te doy un toque a las 5", "te va a sonar": only a reminder reaches the user later on its own.
     r"te\s+(?:doy|dar[ée]|pego|pegar[ée]|mando|mandar[ée]|env[íi]o|enviar[ée]|hago|har[ée])\s+(?:un|una)\s+"
     r"(?:toque|toquecito|aviso|avisito|grito|llamada|perdida|telefonazo|se[ñn]al)|"
@@ -499,6 +503,15 @@ _PLAN_STEP = re.compile(
     r"|\bvoy\s+a\s+(?:pedir|preguntar|enseñar|mostrar|listar|buscar|leer|comprobar|revisar|proponer|sugerir|consultar)\b",
     _I,
 )
+# Asking before acting: "just checking before I change anything", "antes de tocar nada, confírmamelo".
+_ASKS_FIRST = re.compile(
+    r"\b(?:just\s+)?(?:checking|making\s+sure|confirming|double-checking)\s+(?:first\s+)?before\s+(?:i|we)\b"
+    r"|\bbefore\s+(?:i|we)\s+(?:change|touch|delete|remove|erase|send|do|make|go\s+ahead)\b(?:\s+(?:with\s+)?"
+    r"(?:anything|it|them|that|this))?\s*[.!]?\s*$"
+    r"|\bantes\s+de\s+(?:tocar|cambiar|borrar|enviar|mandar|hacer)\s+nada\b"
+    r"|\b(?:s[óo]lo|solo)\s+(?:quiero\s+)?(?:confirmar|asegurarme)\b",
+    _I,
+)
 # A step of instructions told to the user: "then put it in cold water", "next, set up a transfer". ("Put" and
 # "set up" are the past tense too; after "then" they are the next thing to do.)
 _NEXT_STEP = re.compile(r"^\W*(?:then|and\s+then|next|after\s+that|finally|luego|despu[ée]s)\W+(?:put|set\s+up|set)\s+"
@@ -698,6 +711,8 @@ def _stance(text: str, last_of_question: bool) -> Stance:
         return Stance.OFFER
     if _PLAN_STEP.search(bare) and not claimed_kinds(bare) and not _WHEN.search(text):
         return Stance.OFFER
+    if _ASKS_FIRST.search(bare) and not claimed_kinds(bare):
+        return Stance.OFFER
     if _NEXT_STEP.match(bare):
         return Stance.OFFER
     if _NEGATIVE_STATE.search(bare) or _EXTENDED_STATE.search(bare):
@@ -720,6 +735,9 @@ _YES_NO = re.compile(r"^\W*(?:is|are|was|were|do|does|did|has|have|had|can|could
 
 
 _YOUR_PART = re.compile(r"\byou\s+(?:need|have|must|should|'?ll\s+need)\s+to\b|\b(?:tienes|necesitas|debes)\s+que\b"
+                        # "No se te olvida nada", "you won't forget a thing": the user's memory, not the action.
+                        r"|\bno\s+se\s+te\s+(?:olvida|olvidar[áa]|va\s+a\s+olvidar|pasa|pasar[áa])\b"
+                        r"|\byou\s+(?:won'?t|will\s+not)\s+(?:forget|miss)\b"
                         r"|\bhace\s+falta\s+que\s+hagas\b", _I)
 
 
@@ -821,7 +839,10 @@ def _in_context(clauses: list[Clause]) -> tuple[Clause, ...]:
         before = result[-1] if result else None
         if before is not None and clause.stance is Stance.AFFIRMATIVE:
             bare = _QUOTED.sub(" ", clause.text)
-            if (_WILL_CONDITION_START.match(_QUOTED.sub(" ", before.text)) and _OFFERED_ACTION.search(bare)
+            # The consequence of a condition on the user's will is promised or asked, not reported: "Si
+            # cambias de idea, me lo dices", "if you'd rather keep it, just say so".
+            if (_WILL_CONDITION_START.match(_QUOTED.sub(" ", before.text))
+                    and (_OFFERED_ACTION.search(bare) or (not clause.kinds and not clause.closer))
                     and not _ALREADY.search(bare)):
                 clause = replace(clause, stance=Stance.OFFER)
             elif (before.stance is Stance.OFFER and not clause.kinds and not clause.closer

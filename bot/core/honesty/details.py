@@ -525,6 +525,9 @@ class Details:
     asked_when: bool = False
     # (sources only) the user asks how long something takes or lasts: a span is then the answer's detail
     asked_duration: bool = False
+    # (sources only) the user asks what to do ("what else can I do?", "¿qué me recomiendas?"): with
+    # nothing looked up, the spans and counts of the answer are its suggestions ("in a week or ten days")
+    asked_advice: bool = False
     # (sources only) the user asks for a name; `source_text` is then every source lower-cased, to find it in
     asked_name: bool = False
     source_text: str = ""
@@ -552,6 +555,7 @@ class Details:
     # Numbers written like a time with a dot ("8.05"), as numbers: a sum may be one
     dotted: frozenset[str] = frozenset()
     percents: frozenset[str] = frozenset()  # numbers said as a percentage ("15%", "el 15 por ciento")
+    approximate: bool = False  # the sentence rounds its figures: "about 40%", "≈ 333", "unos 12 €"
 
 
 # Booking references, passport, flight and order numbers: letters and digits in one word
@@ -804,6 +808,7 @@ def extract_details(text: str) -> Details:
                    month_days=frozenset(d for d in month_days if 1 <= d <= 31),
                    half_hours=half_hours, dotted=frozenset(dotted),
                    percents=frozenset(_number(m.group(1)) for m in _each(_PERCENT, spelled)),
+                   approximate=counted and bool(_APPROXIMATE.search(without_urls)),
                    codes=frozenset(_said_codes(without_urls) | _spoken_codes(without_urls)),
                    spoken_numbers=frozenset(_number(m.group(1))
                                             for m in _each(_FIGURE, _blank(spelled, _FIGURE_FREE))),
@@ -1030,6 +1035,7 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
         asked_price=bool(_PRICE_QUESTION.search(user_text)),
         asked_when=bool(_WHEN_QUESTION.search(user_text)),
         asked_duration=bool(_DURATION_QUESTION.search(user_text)),
+        asked_advice=bool(_ADVICE_QUESTION.search(user_text)),
         asked_name=(asked_name := bool(_NAME_QUESTION.search(user_text))),
         source_text=" ".join(t.lower() for t in texts) if asked_name or looked_up else "",
         asked_code=bool(_CODE_QUESTION.search(user_text)),
@@ -1153,9 +1159,13 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     # dates, contacts and codes are never such facts, nor is what a sentence ties to someone's world.
     # So is what a suggestion proposes when nothing was looked up ("a plan could be three runs a week,
     # 20 to 30 minutes each"): advice, not a fact of the user's world.
-    textbook = ((known.general or (not known.looked_up and bool(_SUGGESTS.search(text))))
+    # The same goes for an answer to "what can I do?", whose names are the advice's ("update your
+    # LinkedIn"), not places of the user's.
+    advice = not known.looked_up and known.asked_advice
+    textbook = ((known.general or advice or (not known.looked_up and bool(_SUGGESTS.search(text))))
                 and not claims_action and bool(said.measures or said.figures)
-                and bool(text) and not _is_particular(text, known.general_names))
+                and bool(text) and not (_PARTICULAR.search(text[:MAX_PARTICULAR_CHARS]) if advice
+                                        else _is_particular(text, known.general_names)))
     # A span between two times the sources give ("08:10 to 10:55: two hours and forty-five minutes") is
     # sourced, and so are the numbers it is said with.
     spans_known = _known_spans(said, known)
@@ -1417,6 +1427,16 @@ _WHEN_QUESTION = re.compile(
     re.IGNORECASE,
 )
 # Asking how long: "how long is the ride?", "¿cuánto dura?", "¿cuánto tardo en llegar?".
+_ADVICE_QUESTION = re.compile(
+    r"\bwhat\s+(?:else\s+)?(?:can|could|should|shall|would\s+you\s+suggest)\s+(?:i|we)\s+do\b|"
+    r"\bwhat\s+do\s+you\s+(?:suggest|recommend|advise)\b|\bany\s+(?:tips|advice|ideas|suggestions)\b|"
+    r"\b(?:give|got)\s+(?:me\s+)?(?:any\s+|some\s+)?(?:tips|advice)\b|\bhow\s+(?:can|should|do)\s+(?:i|we)\s+"
+    r"(?:best\s+)?(?:prepare|improve|deal\s+with|cope\s+with|get\s+better)\b|"
+    r"\bqu[ée]\s+(?:m[áa]s\s+|otra\s+cosa\s+)?(?:puedo|podr[íi]a|deber[íi]a|debo|podemos|deber[íi]amos)\s+hacer\b|"
+    r"\bqu[ée]\s+me\s+(?:recomiendas|aconsejas|sugieres|propones)\b|\balg[úu]n\s+(?:consejo|truco|idea)\b|"
+    r"\bc[óo]mo\s+(?:puedo|podr[íi]a|debo)\s+(?:prepararme|preparar|mejorar)\b",
+    re.IGNORECASE,
+)
 _DURATION_QUESTION = re.compile(
     r"\bhow\s+long\b|\bhow\s+much\s+time\b|\bhow\s+many\s+(?:hours|minutes|mins)\b"
     r"|\bcu[áa]nt[oa]s?\s+(?:tiempo|horas|minutos|rato|dura|duran|tard[oa]|tardas|tardamos|tardan|se\s+tarda|falta|"
@@ -1647,6 +1667,21 @@ def _sum_shown(target: str, said: Details, known: Details) -> bool:
         abs(sum(group) - wanted) < 0.005 for size in range(2, len(parts) + 1) for group in combinations(parts, size))
 
 
+# Words that round what follows: "about 40%", "≈ 0.4", "roughly 333 each", "unos 12 €", "casi el 40 %".
+_APPROXIMATE = re.compile(r"[≈~]|\b(?:about|around|roughly|approximately|approx|nearly|almost|just\s+(?:over|under)|"
+                          r"some|unos|unas|aproximadamente|aprox|casi|alrededor\s+de|cerca\s+de|m[áa]s\s+o\s+menos|"
+                          r"poco\s+m[áa]s\s+de|poco\s+menos\s+de)\b", re.IGNORECASE)
+
+
+def _rounding(target: str, said: Details) -> float:
+    """How far a quotient may be from the exact result: half a unit of the last place said (39.6 %
+    for 39.58 %), to a whole unit only when the sentence says it rounds ("about 40 %")."""
+    decimals = len(target.partition(".")[2])
+    if decimals == 0 and not said.approximate:
+        return 0.005
+    return max(0.5 * 10 ** -decimals, 0.005) + 1e-9
+
+
 def _derived_number(target: str, said: Details, known: Details, also_known: frozenset[str] = frozenset()) -> bool:
     """`also_known`: numbers of the same sentence already worked out from sourced ones ("$966 in total,
     so $161 each"): operands too."""
@@ -1674,6 +1709,7 @@ def _derived_number(target: str, said: Details, known: Details, also_known: froz
                for group in combinations(sourced, size)):
             return True
     share = target in said.percents
+    rounding = _rounding(target, said)
     plain = {n.replace(".", "") for n in known.numbers}
     # Operands: numbers the sentence states (a sourced one among them) or the user gave.
     stated = [n for n in sorted(said.numbers) if n != target]
@@ -1695,15 +1731,16 @@ def _derived_number(target: str, said: Details, known: Details, also_known: froz
                 continue  # two unsourced numbers do not back each other ("30 g sugar … in 15 minutes": 2 × 15)
             # A percentage is a share of two numbers, never their sum or difference ("from 7 to 22" is no 15%).
             results = [] if share else [a + b, a - b, b - a, a * b, a * b / 100, a * (1 + b / 100), a * (1 - b / 100)]
+            ratios: list[float] = []  # a quotient is said rounded; sums and products are exact
             if b:
-                results += [a / b * 100] if share else [a / b, a / b * 100]
+                ratios += [a / b * 100] if share else [a / b, a / b * 100]
                 high, low = max(a, b), min(a, b)
                 # A change as a share: of the higher number when it goes down, of the lower when up.
                 if said.change != "up":
-                    results.append((high - low) / high * 100)
+                    ratios.append((high - low) / high * 100)
                 if said.change != "down" and low:
-                    results.append((high - low) / low * 100)
-            if any(abs(r - wanted) < 0.005 for r in results):
+                    ratios.append((high - low) / low * 100)
+            if any(abs(r - wanted) < 0.005 for r in results) or any(abs(r - wanted) < rounding for r in ratios):
                 return True
     return False
 

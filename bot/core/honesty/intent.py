@@ -52,12 +52,16 @@ _VERBS: dict[ActionKind, str] = {
     ActionKind.REMIND: (
         r"remind|set\s+(?:a|an|the)\s+(?:reminder|alarm|timer)|don'?t\s+let\s+me\s+forget|"
         r"(?:ping|nudge|alert|buzz|wake)\s+me|que\s+no\s+se\s+me\s+olvide|hazme\s+acordar|"
-        r"recu[ée]rdame|recordarme|av[íi]same|pon(?:me)?\s+(?:un|una)\s+(?:recordatorio|alarma|aviso)"
+        r"recu[ée]rdame|recordarme|av[íi]same|pon(?:me)?\s+(?:un|una)\s+(?:recordatorio|alarma|aviso)|"
+        # Said to "usted" or "vosotros": "recuérdeme", "avíseme", "recordadme".
+        r"recu[ée]rde(?:me|nos)|av[íi]se(?:me|nos)|recordadme|avisadme"
     ),
     ActionKind.STORE: (
         r"add|put|stick|pop|toss|throw|slot|pencil\s+in|create|make\s+(?:a|an|the)\s+(?:note|list|event|task|entry)|write(?!\s+(?:me|us)\s+(?:a|an|some)\s+(?!(?:note|file|entry|task|reminder)\b)\w)|jot|note\s+down|note|save|"
         r"store|keep\s+in\s+mind|keep\s+track|remember|record|log|register|schedule|book|move|rename|change|"
         r"update|replace|overwrite|edit|mark|complete|archive|append|insert|set\s+up|memori[sz]e|"
+        # Copying a note makes a new one: "copy it into a new note", "cópiala en recetas".
+        r"copy(?!\s+that\b)|duplicate|copia(?:r)?|c[óo]pia(?:me|la|lo)|duplica(?:r)?|"
         r"a[ñn]ade|a[ñn][áa]de(?:me|lo|la|le|les|selo|sela)|agrega(?:r|me)?|pon(?:me|lo|la|le)?|mete(?:r|me)?|apunta(?:r|me)?|"
         r"ap[úu]nta(?:me|lo|la)|anota(?:r)?|an[óo]ta(?:me|lo|la)|escribe|escr[íi]be(?:lo|la)|escr[íi]beme(?!\s+(?:un|una|unos|unas)\s+(?!(?:nota|entrada|tarea|recordatorio)\b)\w)|crea(?:r)?|"
         r"cr[ée]a(?:me|la|lo)|guarda(?:r)?|gu[áa]rda(?:te|me|lo|la|melo|mela)|registra(?:r)?|recuerda(?:\s+que)?|"
@@ -104,7 +108,10 @@ _NEGATED_REQUEST = re.compile(r"\b(?:don'?t|do\s+not|never|no|nunca|ni)\s+$", _I
 _ANYWHERE = (
     (ActionKind.REMIND, re.compile(
         r"\b(?:remind\s+me|recu[ée]rdame|av[íi]same\s+(?:el|la|a|cuando|ma[ñn]ana)|don'?t\s+let\s+me\s+forget|"
-        r"que\s+no\s+se\s+me\s+olvide)\b", _I)),
+        r"que\s+no\s+se\s+me\s+olvide)\b"
+        # A polite request: "le agradecería que me recordara…", "quería que me avisaras".
+        r"|\bque\s+me\s+(?:recuerde|recuerdes|recordara|recordaras|recordase|recordases|avise|avises|avisara|"
+        r"avisaras|avisase|avisases)\b", _I)),
     # Asking for a thing rather than an act: "I want a reminder at 7", "quiero un aviso a las 7".
     (ActionKind.REMIND, re.compile(
         r"\b(?:i\s+(?:want|need)|i'?d\s+like|can\s+i\s+(?:have|get)|could\s+i\s+(?:have|get)|give\s+me|"

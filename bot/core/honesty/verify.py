@@ -138,6 +138,7 @@ nota notas lista listas cosa cosas memoria recordatorio correo mensaje tarea eve
 también hoy ayer mañana dos primera segunda ambas ambos todo toda todos todas
 está están estaba estaban estar sigue siguen hay tiene tienen tienes tengo ahí allí aquí still got
 tomorrow tonight today morning evening afternoon tarde noche yes yeah yep
+should could would must can will shall might may need needs debo debes debería deberías puedo puedes
 year years week weeks month months año años semana semanas mes meses
 january february march april may june july august september october november december
 enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre
@@ -206,6 +207,9 @@ class _Turn:
     looked_up: frozenset[str] = frozenset()
     # What those lookups gave, normalised: the words a report of what they found repeats.
     looked_up_text: str = ""
+    # The verbs of the user's own questions ("what do I *need* for pancakes?", "¿qué tengo que *llevar*?"):
+    # an answer repeats them ("you need 2 eggs"); they are the question's frame, not a thing asked for.
+    question_verbs: frozenset[str] = frozenset()
 
 
 def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[ActionKind],
@@ -226,8 +230,21 @@ def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[Ac
     guessed = bool(asked) and not asked_by_rules(user_text) and not continues_request(user_text)
     looked_up_text = " ".join(_norm(c.result[:MAX_LOOKED_UP_CHARS]) for c in calls
                               if not c.is_write and c.status is CallStatus.OK)
+    verbs = frozenset((m.group(1) or m.group(2)).lower() for m in _QUESTION_VERB.finditer(user_text[:4000]))
     return _Turn(asked, reported_actions(user_text), ok_effects, unsettled, read_ok, strict, words, objects, guessed,
-                 earlier_ok if asked else (), _names_in(looked_up_text), looked_up_text)
+                 earlier_ok if asked else (), _names_in(looked_up_text), looked_up_text, verbs)
+
+
+# The verb a question asks with: "what do I need", "what should we bring", "how much do I owe",
+# "¿qué necesito?", "¿qué tengo que llevar?", "¿cuánto le debo?".
+_QUESTION_VERB = re.compile(
+    r"\b(?:what|which|how\s+(?:much|many)(?:\s+[^\W\d_]+)?|who|whom)\s+(?:else\s+)?"
+    r"(?:do|does|did|should|shall|must|can|could|would|will|am|are|is|was|were)\s+(?:[^\W\d_]+\s+)?"
+    r"(?:(?:have|need|got|ought|want)\s+to\s+)?([^\W\d_]{3,})"
+    r"|(?:¿|\b)(?:qu[ée]|cu[áa]nt[oa]s?|cu[áa]l(?:es)?)\s+(?:(?:me|te|nos|os|le|les|se)\s+)?"
+    r"(?:(?:tengo|tienes|tiene|tenemos|hay|debo|debemos)\s+que\s+)?([^\W\d_]{3,})",
+    re.IGNORECASE,
+)
 
 
 MAX_WORKED_OUT = 12
@@ -346,6 +363,7 @@ def _unread_asked_thing(clause: Clause, turn: _Turn) -> str | None:
     for word in _WORD.findall(claimed_parts(clause.text)):
         lowered = word.lower().split("'", 1)[0]
         if (lowered in turn.user_words and lowered not in _STOP and lowered not in _FUNCTION_WORDS
+                and lowered not in turn.question_verbs
                 and not _ACTION_WORDS.match(lowered) and not _ASKING_WORDS.match(lowered)
                 and not _stem_in(lowered, turn.looked_up_text)):
             return word
@@ -429,7 +447,10 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
     if clause.second_person and not clause.kinds:
         return None
     kinds = set(clause.kinds)
-    if explains and kinds and not claimed_kinds(_ATTEMPTED.sub(" x ", clause.text)):
+    if explains and kinds and (not claimed_kinds(_ATTEMPTED.sub(" x ", clause.text))
+                               or (_EXISTING.search(clause.text) and any(_EXISTS_ERROR.search(c.error)
+                                                                          for c in turn.unsettled))):
+        # "I couldn't create it: you already have a note called plan": the reason the call gave, no claim.
         kinds = set()
     if clause.closer and turn.asked:
         kinds |= turn.asked  # "Listo", "All set": claims what was asked
@@ -504,6 +525,12 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
         if not _stem_in(lowered, evidence):
             return f"says {word!r} was handled, but no successful call of that kind included it"
     return None
+
+
+# A thing said to exist already ("you already have a note called…", "ya existe"), and a tool refusing for it.
+_EXISTING = re.compile(r"\b(?:already\s+(?:have|has|had|exists?|existed|there)|there(?:'s|\s+is|\s+was)\s+already|"
+                       r"ya\s+(?:tienes|tiene|ten[íi]as|existe|exist[íi]a|hay|hab[íi]a))\b", re.I)
+_EXISTS_ERROR = re.compile(r"\balready\s+exists?\b|\bexists\b|\bya\s+existe\b", re.I)
 
 
 # A subject or clitic pronoun: the word after it is a verb. ("la", "lo" are articles too: not here.)
