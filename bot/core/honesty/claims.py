@@ -77,7 +77,7 @@ _EXTENDED = (
     r"subscription|insurance|service|access)"
 )
 _ES_STORE = (
-    rf"añad(?:id{_PART}|í|imos|ieron|ió)|agregad{_PART}|agregu[ée]|puest{_PART}|pus[eo]|apuntad{_PART}|apunt[ée]|"
+    rf"añad(?:id{_PART}|í|imos|ieron|ió)|agregad{_PART}|agregu[ée]|(?<!\bel\s)(?<!\bun\s)(?<!\bsu\s)(?<!\btu\s)(?<!\bmi\s)(?<!\bdel\s)(?<!\bal\s)puest{_PART}|pus[eo]|apuntad{_PART}|apunt[ée]|"
     rf"anotad{_PART}|anot[ée]|guardad{_PART}|guard[ée]|cread{_PART}|cre[ée]|escrit{_PART}|escrib[íi]|"
     rf"redactad{_PART}|registrad{_PART}|registr[ée]|actualizad{_PART}|actualic[ée]|cambiad{_PART}|cambi[ée]|"
     rf"renombrad{_PART}|renombr[ée]|sustituid{_PART}|sustitu[íi]|reemplazad{_PART}|reemplac[ée]|"
@@ -89,7 +89,7 @@ _ES_STORE = (
     rf"encargad{_PART}|encargu[ée]|{_EXTENDED}|"
     # "Quedó a tu nombre": a booking told by whose name it is under.
     r"(?:qued[óa]|queda(?:n)?|est[áa]n?)\s+(?:ya\s+)?a\s+(?:tu|su)\s+nombre|"
-    rf"grabad{_PART}|grab[ée]|fichad{_PART}|fich[ée]|(?:lo|la|los|las)\s+tengo\s+(?:ya\s+)?presente|"
+    rf"grabad{_PART}|grab[ée]|fichad{_PART}|fich[ée]|tachad{_PART}|tach[ée]|(?:lo|la|los|las)\s+tengo\s+(?:ya\s+)?presente|"
     rf"reservad{_PART}|marcad{_PART}|completad{_PART}|archivad{_PART}|movid{_PART}|activad{_PART}|activ[ée]|"
     r"recordar[ée]|lo\s+recuerdo|me\s+acordar[ée]|no\s+(?:lo|te\s+lo)?\s*olvidar[ée]|nunca\s+olvidar[ée]|"
     # A link put into a note is a change of that note: "lo enlacé desde tu nota del viaje".
@@ -139,6 +139,7 @@ _EN_STORE = (
     r"(?:i\s*'?ll|i\s+will)\s+(?:remember|keep|hang\s+on\s*to|hold\s+on\s*to)|won'?t\s+(?:be\s+)?forget(?:ting)?|"
     r"never\s+forget|(?:not|never)\s+(?:going\s+to|gonna)\s+forget|"
     r"scheduled|booked|queued|marked|completed|archived|moved|activated|armed|(?:under|in)\s+your\s+name|"
+    r"(?:crossed|ticked|struck|checked)\s+(?:it\s+|them\s+|that\s+)?off|"
     r"renewed|ordered|bought|purchased|"
     # "should be in your note now" too: a hedge on where a thing is still says where it is.
     r"(?:is|are|'s|'re|should\s+be|must\s+be|ought\s+to\s+be|will\s+be|'ll\s+be)\s+"
@@ -168,7 +169,8 @@ _ES_REMOVE = (
     rf"anulad{_PART}|olvidad{_PART}|(?<!\bse\ste\s)(?<!\bse\sme\s)(?<!\bse\sle\s)olvid[ée]|"
     rf"desaparecid{_PART}|desactivad{_PART}|desactiv[ée]|apagad{_PART}|"
     rf"apagu[ée]|"
-    r"ya\s+no\s+(?:te\s+|le\s+)?(?:existe|est[áa]|sonar[áa]|molestar[áa]|aparece|tienes|hay|avisar[ée])|"
+    r"ya\s+no\s+(?:te\s+|le\s+)?(?:existe|est[áa]|sonar[áa]|molestar[áa]|aparece|tienes|hay|avisar[ée]|figura|"
+    r"consta)|"
     r"ya\s+es\s+historia|"
     # "Te has librado del r-31337", "nos deshicimos de ella": rid of it, told by who is free of it.
     rf"librad{_PART}|te\s+libraste|(?:te\s+has|me\s+he|nos\s+hemos|se\s+ha)\s+deshecho|deshice|deshicimos|"
@@ -540,7 +542,7 @@ _NOT_DONE_TOPIC = re.compile(
     r"mail|repl|forw|remind|set|schedul|book|mov|mark|complet|archiv|done|do\b|did|touch|"
     r"añad|agreg|pon|pus|apunt|anot|guard|escri|redact|registr|actualiz|cambi|renombr|sustitu|reemplaz|"
     r"inclu|recuer|record|olvid|borr|elimin|quit|anul|envi|enví|mand|reenv|respond|contest|program|"
-    r"agend|reserv|marc|archiv|hech|hice|hizo|hacer|toc|"
+    r"agend|reserv|marc|archiv|hech|hice|hizo|hacer|toc|cread|crear|cre[ée]\b|tach|"
     # Paying, sharing, telling, renewing, ordering, confirming ("Not shared.", "no he pagado nada").
     r"shar|compart|pay|paid|pag[oaué]|transfer|settl|told|tell|inform|notif|avis|renew|renov|order|pedi|ped[íi]|"
     r"compr[aoé]|buy|bought|purchas|encarg|confirm|"
@@ -580,6 +582,8 @@ _SENTENCE_END = re.compile(rf"(?<=[.!?…]){_NO_END_AFTER}\s+(?=\S)|\n+"
 _CLAUSE_SPLIT = re.compile(
     # "07:40" and "64,20 €" are one number, not two clauses.
     r"\s*(?:[,;:](?!\d)|[—–])\s*|\s+-\s+|\s*[()]\s*|"
+    # An emoji between words ends a clause as a comma would: "cancelled ✔ you won't hear about it".
+    r"(?<=\S)\s*[\u2600-\u27bf\U0001f300-\U0001faff]\ufe0f?\s+(?=[^\W\d_])|"
     r"\s+(?=(?:but|so|because|since|though|although|while|whereas|now\s+that|pero|as[íi]\s+que|porque|ya\s+que|"
     r"ahora\s+que|aunque|mientras|sino)\b)",
     _I,

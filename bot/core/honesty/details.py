@@ -216,10 +216,11 @@ _SPOKEN_DOMAIN = re.compile(
     re.IGNORECASE,
 )
 _UNIT = (
-    r"°\s?[CFcf]?|º\s?[CFcf]?|%|€|\$|£|euros?|eur|dollars?|d[oó]lares|libras|pounds|usd|gbp|"
+    r"°\s?[CFcf]?|º\s?[CFcf]?|(?-i:[CF])|%|€|\$|£|euros?|eur|dollars?|d[oó]lares|libras|pounds|usd|gbp|"
     r"km/h|kms?|kil[oó]metros?|kilomet(?:er|re)s?|miles|millas|metros|met(?:er|re)s|m|cm|mm|kg|kilos?|"
     r"g|gramos|grams|l|litros|lit(?:er|re)s|ml|mph|kcal|calor[ií]as|calories|grados|degrees|"
-    r"bucks|quid|pavos|pelas|grand|"
+    r"bucks|quid|pavos|pelas|grand|pesos?|soles|bol[íi]vares|quetzales|colones|reales|lempiras|c[óo]rdobas|"
+    r"guaran[íi]es|mxn|ars|clp|cop|uyu|lucas|"
     r"por\s+ciento|percent|h|hrs?|hours?|horas?|mins?|minutes?|minutos?|segundos|seconds|secs?|"
     r"d[ií]as|days?|weeks?|semanas?|meses|months?|años|years?"
 )
@@ -401,7 +402,7 @@ _CENTS = re.compile(
     r"(?:\s*(?:c[ée]ntimos|cents?|pence|p)\b)?(?!\s*[%°€$£]|[.,]\d)",
     re.IGNORECASE,
 )
-_MONEY_WORD = re.compile(r"euro|d[oó]lar|dollar|pound|libra", re.IGNORECASE)
+_MONEY_WORD = re.compile(r"euro|d[oó]lar|dollar|pound|libra|peso", re.IGNORECASE)
 # "treinta y cuatro con noventa", "diez con cincuenta": units and cents said with no currency.
 _CON_CENTS = re.compile(r"(?<![\w.,])(\d{1,6})\s+con\s+(\d{2})(?![\w.,])", re.IGNORECASE)
 # Spans of time, for arithmetic the answer shows ("two hours before 07:40 is 05:40"): read on the
@@ -821,7 +822,9 @@ def extract_details(text: str) -> Details:
                    coded_words=frozenset(_coded_words(without_urls)))
 
 
-_CURRENCY = re.compile(r"€|\$|£|euros?|eur|dollars?|d[oó]lares|libras|pounds|usd|gbp|bucks|quid|pavos|pelas|grand",
+_CURRENCY = re.compile(r"€|\$|£|euros?|eur|dollars?|d[oó]lares|libras|pounds|usd|gbp|bucks|quid|pavos|pelas|grand|"
+                       r"pesos?|soles|bol[íi]vares|quetzales|colones|reales|lempiras|c[óo]rdobas|guaran[íi]es|"
+                       r"mxn|ars|clp|cop|uyu|lucas",
                        re.IGNORECASE)
 # "Head to B14", "room 4C": a letter and a few digits, upper case.
 _SHORT_CODE = re.compile(r"(?<![\w/#-])(?:[A-Z]{1,2}\d{1,3}|\d{1,3}[A-Z])(?![\w-])")
@@ -880,12 +883,27 @@ def _is_particular(text: str, topics: frozenset[str] = frozenset()) -> bool:
     nor is a name in capitals ("the AVE", "a US cup"): an institution or a brand, not a place of theirs.
     """
     text = text[:MAX_PARTICULAR_CHARS]
+    found = [m.group(0).strip() for m in _CAPITALISED_INSIDE.finditer(text)]
+    if topics - _TEXTBOOK_NAMES and any(name in topics for name in found) and not _OWN.search(text):
+        # About the very thing the general question names ("El Everest mide 8.849 m, según China y Nepal"):
+        # other names in a part with no figure of its own are the textbook account's. A part that gives
+        # another name a figure ("…and Casa Lola is 200 m from the beach") ties it to that place.
+        return bool(_PARTICULAR.search(text)) or any(
+            re.search(r"\d", _YEAR.sub(" ", part))
+            and any((name := m.group(0).strip()) not in topics and not name.isupper()
+                    for m in _CAPITALISED_INSIDE.finditer(part))
+            for part in _SEGMENT.split(text))
     return bool(_PARTICULAR.search(text)
                 or any((name := m.group(0).strip()) not in topics and not name.isupper()
                        and name.lower() not in _MONTHS and name.lower() not in _WEEKDAYS
                        for m in _CAPITALISED_INSIDE.finditer(text)))
 
 
+_NAMED_HOUR = re.compile(r"\b(?:noon|midday|midnight|mediod[ií]a|medianoche)\b", re.IGNORECASE)
+# A year ("publicada en 2020"), which is no figure of a place.
+_YEAR = re.compile(r"\b(?:1\d{3}|20\d{2})\b")
+# Someone's own things: "your flat", "mi casa", "su oficina".
+_OWN = re.compile(r"\b(?:your|my|our|tu|tus|mi|mis|su|sus|nuestr[oa]s?|vuestr[oa]s?)\b", re.IGNORECASE)
 # Names a textbook answer gives that tie it to no one's world: "384,400 km from Earth", "la OMS aconseja".
 _TEXTBOOK_NAMES = frozenset("""Earth Moon Sun Mars Venus Mercury Jupiter Saturn Uranus Neptune Everest Atlantic
 Pacific Mediterranean Tierra Luna Sol Marte Júpiter Saturno Atlántico Pacífico Mediterráneo WHO OMS NASA UN ONU EU UE
@@ -1128,6 +1146,10 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
             (number := f"{h}.{m:02d}") in said.dotted
             and (number in known.numbers or _sum_shown(number, said, known)
                  or _derived_number(number, said, known, worked_out)) for h, m in g)]
+    if (unknown and known.asked_advice and not known.looked_up and _NAMED_HOUR.search(text)
+            and not _PARTICULAR.search(text[:MAX_PARTICULAR_CHARS])):
+        # Advice asked for names the parts of a day ("no coffee after midday"): no one's appointment.
+        unknown = [g for g in unknown if not g <= {(12, 0), (0, 0)}]
     arithmetic = len(unknown) <= MAX_DERIVED
     missing += [f"{h:02d}:{m:02d}" for group in unknown
                 if not (arithmetic and _derived_time(group, said, known)) for h, m in sorted(group)]
@@ -1433,7 +1455,7 @@ _ADVICE_QUESTION = re.compile(
     r"\b(?:give|got)\s+(?:me\s+)?(?:any\s+|some\s+)?(?:tips|advice)\b|\bhow\s+(?:can|should|do)\s+(?:i|we)\s+"
     r"(?:best\s+)?(?:prepare|improve|deal\s+with|cope\s+with|get\s+better)\b|"
     r"\bqu[ée]\s+(?:m[áa]s\s+|otra\s+cosa\s+)?(?:puedo|podr[íi]a|deber[íi]a|debo|podemos|deber[íi]amos)\s+hacer\b|"
-    r"\bqu[ée]\s+me\s+(?:recomiendas|aconsejas|sugieres|propones)\b|\balg[úu]n\s+(?:consejo|truco|idea)\b|"
+    r"\bqu[ée]\s+me\s+(?:recomiendas?|aconsejas?|sugieres|sugiere|propones?)\b|\balg[úu]n\s+(?:consejo|truco|idea)\b|"
     r"\bc[óo]mo\s+(?:puedo|podr[íi]a|debo)\s+(?:prepararme|preparar|mejorar)\b",
     re.IGNORECASE,
 )
@@ -1568,7 +1590,7 @@ _PRICE_QUESTION = re.compile(
     r"\b(?:how\s+much|cu[áa]nto|qu[ée]\s+precio|what(?:'s|\s+is|\s+was)\s+the\s+(?:price|cost|fee|fare|rate))\b"
     r"[^.?!\n]{0,60}?\b(?:cost|costs|price|pay|paid|owe|charge|fee|fare|bill|rent|subscription|ticket|"
     r"cuesta|cuestan|cost[óo]|vale|valen|cobra|cobran|pago|pagu[ée]|pagar|debo|precio|cuota|factura|tarifa|"
-    r"alquiler|abono|sale|salen)\b"
+    r"alquiler|abono|sale|salen|sali[óo]|salieron|cobr[óo]|cobraron|gast[ée]|spent|charged)\b"
     r"|\b(?:qu[ée]\s+precio|what(?:'s|\s+is|\s+was)\s+the\s+(?:price|cost|fee|fare)|"
     r"how\s+much\s+(?:is|are|was|were|does|do|did|will|would)|cu[áa]nto\s+(?:es|son|fue|fueron|ser[áa]))\b",
     re.IGNORECASE,
@@ -1710,6 +1732,9 @@ def _derived_number(target: str, said: Details, known: Details, also_known: froz
             return True
     share = target in said.percents
     rounding = _rounding(target, said)
+    head, dot, tail = target.partition(".")
+    # "£37.785 each": a quotient to three places reads like a thousands dot; both readings are tried.
+    wanted_too = float(target) if dot and len(tail) == 3 and head.isdigit() and tail.isdigit() else wanted
     plain = {n.replace(".", "") for n in known.numbers}
     # Operands: numbers the sentence states (a sourced one among them) or the user gave.
     stated = [n for n in sorted(said.numbers) if n != target]
@@ -1720,6 +1745,9 @@ def _derived_number(target: str, said: Details, known: Details, also_known: froz
     # ("con el 10 % de propina, 204,60 €": 186 € of the bill, plus 10 %).
     unsaid = [(v, True) for n in sorted(known.numbers - set(stated))
               if len(known.numbers) <= MAX_SOURCE_NUMBERS and (v := _value(n)) is not None]
+    if said.converts and "1" in said.numbers and any(
+            abs(convert(1.0) - wanted) <= CONVERSION_TOLERANCE * abs(wanted) for convert in _CONVERSIONS):
+        return True  # the factor a conversion gives with its unit ("1 milla = 1,609 km")
     for i, (a, a_known) in enumerate([*values, *unsaid]):
         if not a_known:
             continue
@@ -1740,7 +1768,8 @@ def _derived_number(target: str, said: Details, known: Details, also_known: froz
                     ratios.append((high - low) / high * 100)
                 if said.change != "down" and low:
                     ratios.append((high - low) / low * 100)
-            if any(abs(r - wanted) < 0.005 for r in results) or any(abs(r - wanted) < rounding for r in ratios):
+            if any(abs(r - w) < 0.005 for r in results for w in (wanted, wanted_too)) or any(
+                    abs(r - w) < rounding for r in ratios for w in (wanted, wanted_too)):
                 return True
     return False
 
@@ -1836,6 +1865,12 @@ def misattributed(text: str, documents: Documents, given: Details, asked: str = 
     given_values = _typed(given, given.codes)
     previous_words: set[str] = {w.lower() for w in _LINE_WORD.findall(asked[:MAX_LINE_CHARS])} - _NAMELESS
     segments = _SEGMENT.split(text[:MAX_SCAN_CHARS])[:MAX_DERIVED]
+    # How many things a result lists: "it's three days" of a three-line plan counts them, it takes no line's 3.
+    counts: set[str] = set()
+    for origin in set(documents.origins):
+        lines = [line for line, o in zip(documents.lines, documents.origins, strict=True) if o == origin]
+        listed = _listed_things("\n".join(lines))
+        counts |= {str(listed), str(listed - 1)} if lines[0].rstrip().endswith(":") else {str(listed)}
     for index, segment in enumerate(segments):
         # An address's own words ("calle Alcalá") are the detail, not what it is given for.
         words = {w.lower() for w in _LINE_WORD.findall(_ADDRESS.sub(" ", segment))} - _NAMELESS
@@ -1867,6 +1902,8 @@ def misattributed(text: str, documents: Documents, given: Details, asked: str = 
         best = [i for i, score in enumerate(scores) if score == top]
         for kind, values in said.items():
             for value in values - given_values[kind]:
+                if kind == "number" and value in counts:
+                    continue
                 holding = [i for i in range(len(documents.lines)) if value in documents.details(i).values[kind]]
                 if not holding:
                     continue  # nowhere: not this check's matter

@@ -14,7 +14,7 @@ from bot.core.honesty.actions import ActionKind
 
 _I = re.IGNORECASE
 _LEAD = (
-    r"(?:^|[.!?;:,¡¿\n]\s*|\b(?:please|pls|plz|can\s+you|could\s+you|would\s+you|will\s+you|i\s+want\s+you\s+to|"
+    r"(?:^|[.!?;:,¡¿\n]\s*|\b(?:please|pls|plz|(?:can|could|would|will)\s+(?:you|u|ya)|i\s+want\s+you\s+to|"
     r"i\s+need\s+you\s+to|i'?d\s+like\s+you\s+to|go\s+ahead\s+and|just|and|also|then|now|hey|yo|ok|okay|"
     r"por\s+favor|porfa|puedes|podr[íi]as|me\s+puedes|quiero\s+que|necesito\s+que|y|tambi[ée]n|luego|ahora|"
     r"oye|vale)\s+)"
@@ -25,7 +25,11 @@ _VERBS: dict[ActionKind, str] = {
         r"(?:turn|switch|shut)\s+off|disable|deactivate|desactiva(?:r|lo|la)?|apaga(?:r|lo|la)?|"
         r"scrap|bin|ditch|t[íi]ra(?:me|la|lo)?|c[áa]rga(?:te)?(?:la|lo)|"
         r"borra|b[óo]rra(?:me|la|lo|las|los)|vac[íi]a(?:r|la|lo|me)?|elimina(?:r|la|lo|las|los)?|quita(?:r|me|la|lo)?|olvida(?:r|te)?|"
-        r"cancela(?:r|la|lo)?|anula(?:r|la|lo)?|b[óo]rrame|borrar"
+        r"cancela(?:r|la|lo)?|anula(?:r|la|lo)?|b[óo]rrame|borrar|"
+        # Taking a thing off a list: "take 'call mum' off my list", "cross the hotel off".
+        r"(?:take|cross|strike|knock)\s+(?:[^.!?\n]{1,60}?\s+)?off\b|"
+        # Said to "usted": "elimine la nota", "bórrela", "quite…", "cancele…".
+        r"elimine(?:la|lo|las|los)?|b[óo]rre(?:la|lo|las|los)?|quite(?:la|lo)?|cancele(?:la|lo)?|anule(?:la|lo)?"
     ),
     ActionKind.SEND: (
         r"(?:send|email|e-mail|mail|text|message|forward)(?!\s+(?:me|it\s+to\s+me)\b)|reply|respond\s+to|answer\s+\w+|"
@@ -47,7 +51,8 @@ _VERBS: dict[ActionKind, str] = {
         r"shoot\s+(?:\w+\s+)?(?:an?\s+)?(?:email|e-mail|message|text|line)|"
         r"drop\s+\w+\s+(?:an?\s+)?(?:email|e-mail|message|line|note)|"
         r"env[íi]a(?:r|le|les)?|manda(?:r|le|les)?|m[áa]ndale|env[íi]ale|responde(?:r|le)?|contesta(?:r|le)?|"
-        r"reenv[íi]a(?:r|le)?|escr[íi]bele|dile\s+a|dile\s+que"
+        r"reenv[íi]a(?:r|le)?|escr[íi]bele|dile\s+a|dile\s+que|"
+        r"env[íi]e(?:le|les)?|m[áa]nde(?:le|les)|responda(?:le)?|conteste(?:le)?|reenv[íi]e(?:le)?"
     ),
     ActionKind.REMIND: (
         r"remind|set\s+(?:a|an|the)\s+(?:reminder|alarm|timer)|don'?t\s+let\s+me\s+forget|"
@@ -72,7 +77,13 @@ _VERBS: dict[ActionKind, str] = {
         r"encarga(?:r)?|enc[áa]rga(?:me|lo|la)|compra(?:r|me)?|c[óo]mpra(?:me|lo|la|le)|"
         r"renombra(?:r)?|ren[óo]mbra(?:le|lo|la)|actualiza(?:r)?|actual[íi]za(?:me|le|lo|la)|"
         r"sustituye|sustituir|reemplaza(?:r)?|sobrescribe|edita(?:r)?|marca(?:r)?|completa(?:r)?|archiva(?:r)?|"
-        r"memoriza(?:r)?|acu[ée]rdate|deja(?:r)?\s+constancia|ten\s+en\s+cuenta|gr[áa]ba(?:te|lo|la)?|ap[úu]nta(?:te)?|qu[ée]date\s+con"
+        r"memoriza(?:r)?|acu[ée]rdate|deja(?:r)?\s+constancia|ten\s+en\s+cuenta|gr[áa]ba(?:te|lo|la)?|ap[úu]nta(?:te)?|qu[ée]date\s+con|"
+        # Crossing a thing off a list marks it done: "táchame lo del hotel".
+        r"tacha(?:r)?|t[áa]cha(?:me|lo|la|los|las)|"
+        # Said to "usted": "añada", "apunte", "guárdelo", "cree una nota", "cámbiela".
+        r"a[ñn]ada(?:lo|la)?|agregue(?:lo|la)?|apunte(?:lo|la)?|an[óo]te(?:lo|la)?|gu[áa]rde(?:lo|la)?|cree|"
+        r"ponga(?:lo|la)?|escriba(?:lo|la)?|c[áa]mbie(?:lo|la)?|actualice(?:lo|la)?|registre(?:lo|la)?|"
+        r"t[áa]chelo|t[áa]chela|tache"
     ),
 }
 # Rioplatense voseo ("anotá", "guardalo", "borrá", "mandale", "acordate", "recordame"): the stress
