@@ -42,7 +42,7 @@ def test_a_lone_word_stays_with_its_neighbour_and_long_messages_are_capped() -> 
 
 @pytest.mark.parametrize("text", ["gracias!!", "perfect, thanks", "ok", "vale, genial", "nah that's fine",
                                   "buenas noches, hasta mañana", "thank you so much!", "hola", "graciasss",
-                                  "ok perfect", "sounds good, thanks"])
+                                  "ok perfect", "sounds good, thanks", "ta", "ta very much", "tysm!"])
 def test_thanks_and_goodbyes_are_small_talk_and_never_refer_back(text: str) -> None:
     assert is_small_talk(text)
     assert not refers_back(text)

@@ -119,7 +119,7 @@ _DOUBLE_CLITIC = re.compile(r"\w+[aei](?:me|te|se|nos)(?:lo|la|los|las)$")
 MIN_DOUBLE_CLITIC = 7
 # Thanks, greetings-goodbye and acknowledgements: never a request by themselves.
 _SMALL_TALK = frozenset("""
-thanks thank you thx ty cheers great perfect nice cool ok okay fine good awesome lol haha
+thanks thank you thx ty tysm ta thanx thnx cheers great perfect nice cool ok okay fine good awesome lol haha
 hi hello hey bye goodnight np no problem nah that s all it much so very
 wow omg oh ah ugh oops wild crazy amazing interesting funny weird lovely brilliant fantastic sad
 hola gracias muchas mil genial perfecto guay vale ok okey bien muy estupendo jaja jajaja jeje
