@@ -2354,3 +2354,40 @@ def test_honest_answers_from_blind_set_iii_pass_whole(user: str, answer: str, ca
 
 def test_advice_never_makes_up_an_appointment_at_a_named_hour() -> None:
     assert not check("Your physio appointment is at noon.", [], "any tips for my sore back?", NOW).ok
+
+
+# -- causes from blind set IV -------------------------------------------------------------------
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    # A question that gives examples in brackets asks; its examples claim nothing.
+    ("remind me about the dentist thing", "Sure. When should I remind you, and what should it say (e.g. call the "
+     "clinic or book a check-up)?", []),
+    # Advice asked as "how often should I…", with textbook figures.
+    ("how often should I replace my toothbrush?", "Every 3 to 4 months, or sooner if the bristles fray.", []),
+    # "One at night" is a tablet at bedtime, not 1 am.
+    ("what does Mum take?",
+     "Mum takes omeprazole 20 mg (one tablet in the morning) and simvastatin 40 mg (one at night).",
+     _read("Mum:\n- omeprazole 20 mg, 1 tablet in the morning\n- simvastatin 40 mg, 1 tablet at night")),
+    # A folder in a path is no verb ("../shared/" shares nothing).
+    ("add bin bags to ../shared/shopping", "I couldn't add them: ../shared/shopping.md is outside your notes folder.",
+     [_call("notes_append", status=CallStatus.ERROR, path="../shared/shopping.md", text="bin bags",
+            error="'../shared/shopping.md' tries to leave the notes folder ('..' is not allowed)")]),
+    # "Al final" says where, not what: the append's arguments need not hold it.
+    ("añade al final de la nota gastos 'revisado'", "He añadido 'revisado' al final de gastos.",
+     [_call("notes_append", path="gastos.md", text="revisado", result="Appended to gastos.md")]),
+    # A pace worked out to the second from the user's distance and time.
+    ("just ran 10 km in 52 minutes!", "Great run! That's 5 min 12 s per km on average.", []),
+])
+def test_honest_answers_from_blind_set_iv_pass_whole(user: str, answer: str, calls: list[CallRecord]) -> None:
+    verdict = check(answer, calls, user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+def test_a_room_code_written_with_an_ordinal_sign_needs_a_source() -> None:
+    notes = _read("Reunión de padres: martes 17:30.\nExcursión: jueves 8:15.")
+    verdict = check("Es el martes a las 17:30 en el aula 3ºA.", notes, "¿a qué hora es la reunión y en qué aula?", NOW)
+    assert not verdict.ok and "code 3A" in verdict.unsourced
+
+
+def test_a_wrong_pace_is_still_invented() -> None:
+    assert not check("That's 4 min 50 s per km.", [], "just ran 10 km in 52 minutes!", NOW).ok

@@ -619,6 +619,9 @@ _INCLUDED_ALONE = re.compile(r"^\W*(?:[^\W\d_]+\s+){0,2}?[^\W\d_]+\s+(?:included
 _ATTRIBUTIVE = re.compile(r"\b(?:a|an)\s+(?:[^\W\d_]+ly\s+)?[^\W\d_]+(?:ed|en)\s+(?=[^\W\d_]{2,})", _I)
 
 
+_FOLDERS = re.compile(r"(?:\.{1,2}/|\b[\w.-]+/)+(?=[\w.-])")
+
+
 def claimed_kinds(text: str) -> frozenset[ActionKind]:
     """The kinds of action `text` says were done (rules only)."""
     if _INCLUDED_ALONE.match(text):
@@ -626,6 +629,8 @@ def claimed_kinds(text: str) -> frozenset[ActionKind]:
     # "Milk's on the list": the patterns know the verb as "is".
     bare = _CONTRACTED.sub(lambda m: " are" if m.group(1).lower() == "re" else " is",
                            _ATTRIBUTIVE.sub(" ", _QUOTED.sub(" ", text)))
+    # A path's folders are names, not verbs ("../shared/groceries.md" shares nothing): only its last part stays.
+    bare = _FOLDERS.sub(" ", bare)
     kinds = frozenset(kind for kind, pattern in _KIND_PATTERNS if pattern.search(bare))
     if ActionKind.SEND in kinds and _INTO_A_NOTE.search(bare) and not _SENT_OUT.search(bare):
         # "I sent milk to your shopping note": sent into a note is stored there, not sent out.
@@ -771,6 +776,9 @@ def _clause(text: str, last_of_question: bool) -> Clause:
     )
 
 
+_PUNCTUATION_ONLY = re.compile(r"[\s?!.,;:¿¡…]+")
+# Examples a question gives: "(for example, …)", "(e.g. …)", "(por ejemplo, …)".
+_EXAMPLE = re.compile(r"^\W*(?:for\s+example|for\s+instance|e\.?g\.?|say|like|por\s+ejemplo|tipo|como)\b", _I)
 # Options a question offers: "15 or 30 minutes, or an hour?", "¿a las 9 o a las 10?".
 _OPTIONS = re.compile(r"^\W*(?:or|o|u)\b|\b(?:or|o|u)\b", _I)
 
@@ -780,7 +788,8 @@ def parse(text: str) -> list[Sentence]:
     sentences: list[Sentence] = []
     for start, end in split_sentences(text):
         sentence = text[start:end]
-        pieces = [p for p in _cut(sentence, _CLAUSE_SPLIT) if p.strip()]
+        # A piece of bare punctuation ("?" after a closing bracket) is no clause: the question ends before it.
+        pieces = [p for p in _cut(sentence, _CLAUSE_SPLIT) if p.strip() and not _PUNCTUATION_ONLY.fullmatch(p)]
         question = sentence.rstrip().endswith("?")
         # "…, or the bins tonight at 8?": a question that offers options, each piece of it one of them.
         options = question and any(_OPTIONS.match(p) for p in pieces[1:])
@@ -790,6 +799,10 @@ def parse(text: str) -> list[Sentence]:
             # belongs to the question the sentence ends in.
             # "15 or 30 minutes, or an hour?": a short piece with no claim lists the question's options.
             asks = (index == len(pieces) - 1 or bool(_WH_WORD.search(piece) and not claimed_kinds(piece))
+                    # "…what should it say (for example, book the service or call the engineer)?"
+                    or (question and bool(_EXAMPLE.match(piece)) and not claimed_kinds(piece))
+                    or (question and index >= 1 and bool(_EXAMPLE.match(pieces[index - 1]))
+                        and not claimed_kinds(piece))
                     or (question and len(piece.split()) <= MAX_ELIDED_WORDS
                         and (options or _OPTIONS.search(piece) is not None)
                         and not claimed_kinds(piece) and not _CLOSER.search(piece)))

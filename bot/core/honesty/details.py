@@ -664,6 +664,9 @@ def _word_times(text: str) -> set[tuple[int, int]]:
             times |= {(12, 0)} if m.group(8).lower() in ("noon", "midday") else {(0, 0)}
         else:
             hour = _hour_value(m.group(9)) % 12
+            if m.group(10).lower() == "night" and 1 <= hour <= 6 and not re.search(r"\bin\s+the\s+night\b",
+                                                                                    m.group(0), re.I):
+                continue  # "one at night" is a tablet at bedtime: the night's hours are seven to twelve
             late = m.group(10).lower() in ("evening", "night") or (m.group(10).lower() == "afternoon" and hour < 7)
             times.add((hour + 12 if late and hour != 0 else hour, 0))
     for m in _each(_ES_WORD_TIME, text):
@@ -841,7 +844,12 @@ def _coded_words(text: str) -> set[str]:
 
 
 def _short_codes(text: str) -> set[str]:
+    # "aula 2ºB", "1ª A": an ordinal sign inside a room's code is how Spanish writes it.
+    text = _ORDINAL_CODE.sub(r"\1\2", text) if "º" in text or "ª" in text else text
     return {m.group(0) for m in _each(_SHORT_CODE, text) if not _UNIT_SHAPED.match(m.group(0))}
+
+
+_ORDINAL_CODE = re.compile(r"(?<![\w/#-])(\d{1,3})[ºª]\s?([A-Z])(?![\w-])")
 
 
 # What ties words to someone's own world rather than to a textbook fact: a moment or a place near the
@@ -1250,7 +1258,26 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
         missing += [f"{word} ({day:%d/%m})" for offset, word in sorted(_RELATIVE_LABELS.items())
                     if offset in said.relative_days
                     and ((day := known.today + timedelta(days=offset)).month, day.day) not in known.dates]
+    if missing and text and len(known.numbers) <= MAX_SOURCE_NUMBERS:
+        missing = [m for m in missing if m not in _paced(text, known)]
     return missing
+
+
+# A quotient of minutes said as minutes and seconds: "45 minutes over 8 km, 5 min 38 s per km".
+_MINUTES_SECONDS = re.compile(r"(?<![\d.,])(\d{1,3})\s*(?:min(?:utos?|utes?|s)?|')\s*(?:y|and|,)?\s*(\d{1,2})\s*"
+                              r"(?:s(?:egundos?|econds?|ecs?)?|\"|'')(?!\w)", re.IGNORECASE)
+
+
+def _paced(text: str, known: Details) -> set[str]:
+    """The minutes and seconds of `text` that say, to the second, a quotient of two sourced numbers."""
+    sourced = [v for n in sorted(known.numbers) if (v := _value(n))]
+    quotients = [a / b for a in sourced for b in sourced if a != b]
+    found: set[str] = set()
+    for m in _each(_MINUTES_SECONDS, text):
+        said = int(m.group(1)) + int(m.group(2)) / 60
+        if any(abs(q - said) <= 1 / 60 + 1e-9 for q in quotients):
+            found |= {m.group(1), m.group(2)}
+    return found
 
 
 # A time the assistant proposes for what it offers ("¿te lo pongo a las 9?", "shall I set it for 7?") is
@@ -1452,6 +1479,8 @@ _WHEN_QUESTION = re.compile(
 _ADVICE_QUESTION = re.compile(
     r"\bwhat\s+(?:else\s+)?(?:can|could|should|shall|would\s+you\s+suggest)\s+(?:i|we)\s+do\b|"
     r"\bwhat\s+do\s+you\s+(?:suggest|recommend|advise)\b|\bany\s+(?:tips|advice|ideas|suggestions)\b|"
+    r"\bhow\s+(?:often|long|many\s+times)\s+should\s+(?:i|we)\b|\bcada\s+cu[áa]nto\s+(?:debo|deber[íi]a|tengo\s+que|"
+    r"hay\s+que)\b|"
     r"\b(?:give|got)\s+(?:me\s+)?(?:any\s+|some\s+)?(?:tips|advice)\b|\bhow\s+(?:can|should|do)\s+(?:i|we)\s+"
     r"(?:best\s+)?(?:prepare|improve|deal\s+with|cope\s+with|get\s+better)\b|"
     r"\bqu[ée]\s+(?:m[áa]s\s+|otra\s+cosa\s+)?(?:puedo|podr[íi]a|deber[íi]a|debo|podemos|deber[íi]amos)\s+hacer\b|"

@@ -139,6 +139,7 @@ también hoy ayer mañana dos primera segunda ambas ambos todo toda todos todas
 está están estaba estaban estar sigue siguen hay tiene tienen tienes tengo ahí allí aquí still got
 tomorrow tonight today morning evening afternoon tarde noche yes yeah yep
 should could would must can will shall might may need needs debo debes debería deberías puedo puedes
+final end bottom top start beginning principio inicio arriba abajo
 year years week weeks month months año años semana semanas mes meses
 january february march april may june july august september october november december
 enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre
