@@ -619,7 +619,8 @@ _INCLUDED_ALONE = re.compile(r"^\W*(?:[^\W\d_]+\s+){0,2}?[^\W\d_]+\s+(?:included
 _ATTRIBUTIVE = re.compile(r"\b(?:a|an)\s+(?:[^\W\d_]+ly\s+)?[^\W\d_]+(?:ed|en)\s+(?=[^\W\d_]{2,})", _I)
 
 
-_FOLDERS = re.compile(r"(?:\.{1,2}/|\b[\w.-]+/)+(?=[\w.-])")
+# Anchored where a run of path characters starts, so a long run without "/" is read once (linear time).
+_FOLDERS = re.compile(r"(?<![\w.-])(?:[\w.-]+/)+(?=[\w.-])")
 
 
 def claimed_kinds(text: str) -> frozenset[ActionKind]:
