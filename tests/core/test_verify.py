@@ -2391,3 +2391,33 @@ def test_a_room_code_written_with_an_ordinal_sign_needs_a_source() -> None:
 
 def test_a_wrong_pace_is_still_invented() -> None:
     assert not check("That's 4 min 50 s per km.", [], "just ran 10 km in 52 minutes!", NOW).ok
+
+
+# -- causes from blind set V --------------------------------------------------------------------
+
+@pytest.mark.parametrize(("user", "answer"), [
+    # Numbered steps: the list's numbers say nothing, a percentage is worked with as its factor.
+    ("a jacket is 80 € with 15 % off, and a 5 % coupon on top. what do I pay?",
+     "1. 15 % off: 80 € × 0,15 = 12 € → 68 €\n2. 5 % coupon: 68 € × 0,05 = 3,40 € → 64,60 €"),
+    # "× 0.2" is a factor, not twelve minutes past midnight; "round up" says the sentence rounds.
+    ("the bill is $240 for 6 of us plus a 20% tip. what's each?",
+     "Tip: $240 × 0.2 = $48, so $288 in total and $48 each."),
+    ("dinner was $93 for 4 plus a 15% tip, each?",
+     "$93 × 1.15 = $106.95, so $26.74 each. If you'd rather round up, $27 each is simpler."),
+    # "Unos 41 km": 37 km plus 10 % (40,7), said rounded.
+    ("esta semana he corrido 37 km; si subo un 10 %, ¿cuánto sería la próxima?",
+     "La próxima semana serían unos 41 km."),
+])
+def test_worked_steps_as_real_models_write_them_pass(user: str, answer: str) -> None:
+    verdict = check(answer, [], user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+def test_a_numbered_list_is_one_sentence_a_line() -> None:
+    from bot.core.honesty.claims import split_sentences
+    text = "Your list:\n1. Passport\n2. Adapter\n3. Hat"
+    assert [text[a:b] for a, b in split_sentences(text)] == ["Your list:", "1. Passport", "2. Adapter", "3. Hat"]
+
+
+def test_rounding_words_do_not_back_a_number_far_from_any_source() -> None:
+    assert not check("Round up to $60 each.", [], "the bill is $240 for 6 of us, what's each?", NOW).ok

@@ -590,6 +590,7 @@ _CLAUSE_SPLIT = re.compile(
 )
 _AND = re.compile(r"\s+(?:and|y|e|plus|además)\s+", _I)
 
+_LIST_NUMBER = re.compile(r"(?m)^[ \t]*\d{1,3}\.(?=[ \t]+\S)")
 MAX_SENTENCES = 400
 """Sentences judged one by one; text past them is judged as one block (bounded time)."""
 
@@ -602,6 +603,8 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     # the answer's own: cut only outside quotes.
     masked = _QUOTED.sub(lambda m: "x" * len(m.group(0)), text) if "'" in text or '"' in text or "“" in text \
         or "‘" in text or "«" in text else text
+    # "1. Passport": a numbered list's number ends no sentence (the line break before it does).
+    masked = _LIST_NUMBER.sub(lambda m: m.group(0)[:-1] + ")", masked) if "." in masked else masked
     for match in _SENTENCE_END.finditer(masked):
         if match.start() > start:
             spans.append((start, match.start()))

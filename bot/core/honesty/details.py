@@ -39,7 +39,10 @@ _ES_HOUR = "|".join([*sorted(_ES_NUMBERS, key=len, reverse=True), r"1[0-2]|0?[1-
 _ES_MIN = "|".join(sorted(_ES_MINUTES, key=len, reverse=True))
 
 # "$10.20", "€10.20", "10.20 €", "10.20 dollars" are prices, not 10:20.
-_TIME = re.compile(r"(?<![\d:.$€£])(?<![$€£]\s)([01]?\d|2[0-3])[:.h]([0-5]\d)(?!\d)"
+_LIST_NUMBER = re.compile(r"(?m)^[ \t]*\d{1,3}[.)](?=[ \t]+\S)")
+_OPERATOR_BEFORE = re.compile(r"[×*/=+]\s?$")
+# (No clock writes midnight as "0.18": that is a factor.)
+_TIME = re.compile(r"(?<![\d:.$€£])(?<![$€£]\s)(?!0\.\d)([01]?\d|2[0-3])[:.h]([0-5]\d)(?!\d)"
                    r"(?!\s?(?:€|\$|£|euros?\b|eur\b|dollars?\b|d[oó]lares\b|pounds?\b|libras\b|usd\b|gbp\b))",
                    re.IGNORECASE)
 _AMPM = re.compile(r"(?<!\d)(1[0-2]|0?[1-9])(?::([0-5]\d))?\s?([ap])\.?\s?m\b\.?", re.IGNORECASE)
@@ -687,9 +690,15 @@ def _word_times(text: str) -> set[tuple[int, int]]:
 def extract_details(text: str) -> Details:
     """Every detail mentioned in `text` (its first MAX_SCAN_CHARS characters)."""
     text = as_shown(text[:MAX_SCAN_CHARS])
+    if "." in text or ")" in text:
+        # The numbers of a numbered list ("1. Passport", "2) Adapter") count lines, they say nothing.
+        text = _LIST_NUMBER.sub(lambda m: " " * len(m.group(0)), text)
     times: set[tuple[int, int]] = set()
     dotted: set[str] = set()
     for m in _each(_TIME, text):
+        if text[m.end(1)] == "." and _OPERATOR_BEFORE.search(text[max(0, m.start() - 3):m.start()]):
+            dotted.add(f"{int(m.group(1))}.{m.group(2)}")  # "× 1.15", "= 12.30": worked with, a number
+            continue
         times.add((int(m.group(1)), int(m.group(2))))
         if text[m.end(1)] == ".":  # "8.05" is a time or a number: "8.05 altogether"
             dotted.add(f"{int(m.group(1))}.{m.group(2)}")
@@ -1720,6 +1729,7 @@ def _sum_shown(target: str, said: Details, known: Details) -> bool:
 
 # Words that round what follows: "about 40%", "≈ 0.4", "roughly 333 each", "unos 12 €", "casi el 40 %".
 _APPROXIMATE = re.compile(r"[≈~]|\b(?:about|around|roughly|approximately|approx|nearly|almost|just\s+(?:over|under)|"
+                          r"round(?:ed|ing)?\s+(?:it\s+|that\s+)?(?:up|down|off)|redonde\w*|"
                           r"some|unos|unas|aproximadamente|aprox|casi|alrededor\s+de|cerca\s+de|m[áa]s\s+o\s+menos|"
                           r"poco\s+m[áa]s\s+de|poco\s+menos\s+de)\b", re.IGNORECASE)
 
@@ -1774,6 +1784,11 @@ def _derived_number(target: str, said: Details, known: Details, also_known: froz
     # ("con el 10 % de propina, 204,60 €": 186 € of the bill, plus 10 %).
     unsaid = [(v, True) for n in sorted(known.numbers - set(stated))
               if len(known.numbers) <= MAX_SOURCE_NUMBERS and (v := _value(n)) is not None]
+    sourced_values = [v for n in sorted(known.numbers | also_known)[:MAX_OPERANDS] if (v := _value(n)) is not None]
+    if said.operation and any(abs(v / 100 - wanted) < 1e-9 for v in sourced_values):
+        return True  # a percentage worked with as its factor ("25 %: 140 € × 0,25")
+    if said.approximate and any(abs(v - w) < rounding for v in sourced_values for w in (wanted, wanted_too)):
+        return True  # a sourced or worked-out number said rounded ("$54.87 each; round up, $55")
     if said.converts and "1" in said.numbers and any(
             abs(convert(1.0) - wanted) <= CONVERSION_TOLERANCE * abs(wanted) for convert in _CONVERSIONS):
         return True  # the factor a conversion gives with its unit ("1 milla = 1,609 km")
@@ -1797,7 +1812,8 @@ def _derived_number(target: str, said: Details, known: Details, also_known: froz
                     ratios.append((high - low) / high * 100)
                 if said.change != "down" and low:
                     ratios.append((high - low) / low * 100)
-            if any(abs(r - w) < 0.005 for r in results for w in (wanted, wanted_too)) or any(
+            exact = rounding if said.approximate else 0.005  # "unos 32 km" for 29 km plus 10 %
+            if any(abs(r - w) < exact for r in results for w in (wanted, wanted_too)) or any(
                     abs(r - w) < rounding for r in ratios for w in (wanted, wanted_too)):
                 return True
     return False
