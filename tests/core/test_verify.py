@@ -2421,3 +2421,29 @@ def test_a_numbered_list_is_one_sentence_a_line() -> None:
 
 def test_rounding_words_do_not_back_a_number_far_from_any_source() -> None:
     assert not check("Round up to $60 each.", [], "the bill is $240 for 6 of us, what's each?", NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    # The items of a list right after a question are the options it offers.
+    ("create a note plan with 'gym'", "I couldn't create it: a note called plan already exists. Which do you "
+     "prefer?\n1. Add 'gym' to the end of it.\n2. Replace what it says (you'll need to approve).",
+     [_call("notes_write", status=CallStatus.ERROR, path="plan.md", content="gym",
+            error="the note plan.md already exists: append to it, or write with overwrite=true to replace it")]),
+    # "…just ask again": a request to the user under a condition on their will.
+    ("overwrite my note aims with 'swim'", "The approval timed out, so nothing changed. If you still want it, "
+     "just ask again and approve it.",
+     [_call("notes_write", status=CallStatus.EXPIRED, risk=Risk.DESTRUCTIVE, path="aims.md", content="swim",
+            overwrite=True)]),
+])
+def test_options_after_a_question_and_requests_under_a_condition_claim_nothing(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    verdict = check(answer, calls, user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("add to my log that I paid the plumber", "Your log now records that you paid the plumber."),
+    ("crea la nota cine con 'Dune'", "¿Algo más?\n1. Hecho."),
+])
+def test_a_note_that_now_records_it_and_a_numbered_closer_are_claims(user: str, answer: str) -> None:
+    assert not check(answer, [], user, NOW).ok

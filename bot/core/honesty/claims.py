@@ -150,7 +150,8 @@ _EN_STORE = (
     # "Bread is on shopping-e13": a note named like an identifier is a place, as "x.md" is.
     r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|each|already|safely|also)\s+)*(?:on|in)\s+"
     r"(?:[\w-]{1,80}\.md\b|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}(?:-\w{1,40}){1,4}\b)|"
-    r"now\s+(?:has|have|includes?|mentions?|reads?|says?|contains?|holds?|lists?|shows?|links?\s+to|points?\s+to)|"
+    r"now\s+(?:has|have|includes?|mentions?|reads?|says?|contains?|holds?|lists?|shows?|links?\s+to|points?\s+to|"
+    r"records?|notes?|logs?|states?|keeps?|carries?|features?)|"
     r"(?:has|have|got)\s+(?:a\s+new|the\s+\w+\s+item|your)|reflects|in\s+place|locked\s+in|"
     r"on\s+file|in\s+my\s+(?:long-term\s+)?memory|exists\s+now|is\s+ready|are\s+ready|"
     # "Tea and coffee are where they belong", "coffee went into your pantry list": put in place.
@@ -464,6 +465,7 @@ _OFFERED_ACTION = re.compile(
     _I,
 )
 # What says it has already happened, which no condition turns into an offer.
+_JUST_ASKING = re.compile(r"^\W*just\s+(?=(?:ask|say|tell|let|reply|approve|confirm|send\s+me|ping\s+me)\b)", _I)
 _ALREADY = re.compile(
     r"\b(?:i'?ve|i\s+have|has\s+been|have\s+been|already|just|now|ya|he|hemos|acabo|acabamos|ahora)\b", _I)
 # What an action would do, said in the conditional: "that would erase every note", "eso las
@@ -794,6 +796,8 @@ def parse(text: str) -> list[Sentence]:
         sentence = text[start:end]
         # A piece of bare punctuation ("?" after a closing bracket) is no clause: the question ends before it.
         pieces = [p for p in _cut(sentence, _CLAUSE_SPLIT) if p.strip() and not _PUNCTUATION_ONLY.fullmatch(p)]
+        if pieces:  # "2. Hecho.": the item's number is no part of what it says
+            pieces[0] = _ITEM_NUMBER.sub("", pieces[0], count=1) or pieces[0]
         question = sentence.rstrip().endswith("?")
         # "…, or the bins tonight at 8?": a question that offers options, each piece of it one of them.
         options = question and any(_OPTIONS.match(p) for p in pieces[1:])
@@ -812,7 +816,27 @@ def parse(text: str) -> list[Sentence]:
                         and not claimed_kinds(piece) and not _CLOSER.search(piece)))
             clauses.extend(_coordinated(piece, question and asks))
         sentences.append(Sentence(sentence, start, end, _in_context(clauses)))
-    return _elided(sentences)
+    return _elided(_options(sentences))
+
+
+_ITEM_NUMBER = re.compile(r"^\s*\d{1,3}[.)]\s+(?=\S)")
+_ITEM_LINE = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*•])\s+\S")
+
+
+def _options(sentences: list[Sentence]) -> list[Sentence]:
+    """The items of a list right after a question are the options it offers ("¿Qué prefieres?\n1. Añadir…
+    2. Reemplazarla…"): each is put to the user, unless it claims something done."""
+    result: list[Sentence] = []
+    offering = False
+    for sentence in sentences:
+        if offering and _ITEM_LINE.match(sentence.text):
+            sentence = replace(sentence, clauses=tuple(
+                replace(c, stance=Stance.OFFER) if c.stance is Stance.AFFIRMATIVE and not c.kinds and not c.closer
+                else c for c in sentence.clauses))
+        else:
+            offering = sentence.is_question
+        result.append(sentence)
+    return result
 
 
 # "Milk added. Eggs too.", "…; eggs as well", "y también los huevos": a short clause with no
@@ -864,7 +888,8 @@ def _in_context(clauses: list[Clause]) -> tuple[Clause, ...]:
             # cambias de idea, me lo dices", "if you'd rather keep it, just say so".
             if (_WILL_CONDITION_START.match(_QUOTED.sub(" ", before.text))
                     and (_OFFERED_ACTION.search(bare) or (not clause.kinds and not clause.closer))
-                    and not _ALREADY.search(bare)):
+                    # ("…just ask again": a "just" that opens a request to the user is no "just done")
+                    and not _ALREADY.search(_JUST_ASKING.sub(" ", bare))):
                 clause = replace(clause, stance=Stance.OFFER)
             elif (before.stance is Stance.OFFER and not clause.kinds and not clause.closer
                   and _CONTINUES.match(bare) and not _STATE.search(bare) and not _ALREADY.search(bare)):
