@@ -2447,3 +2447,26 @@ def test_options_after_a_question_and_requests_under_a_condition_claim_nothing(
 ])
 def test_a_note_that_now_records_it_and_a_numbered_closer_are_claims(user: str, answer: str) -> None:
     assert not check(answer, [], user, NOW).ok
+
+
+@pytest.mark.parametrize("user", [
+    "Quite busy today, what's on my agenda?", "¿Cree que lloverá mañana?", "Copia de seguridad: ¿falló anoche?",
+    "duplicate charge on my card, any email about it?", "should I take the day off tomorrow?",
+])
+def test_words_that_only_look_like_the_new_requests_ask_for_nothing(user: str) -> None:
+    # "quite", "cree", "copia", "duplicate" and "take … off" read as requests only where they are ones:
+    # an honest answer to these questions is not held to an action.
+    from bot.core.honesty.intent import asked_actions
+
+    assert asked_actions(user) == frozenset()
+    assert check("It looks busy: three meetings and a dentist appointment.", [], user, NOW).kept
+
+
+@pytest.mark.parametrize(("user", "kind"), [
+    ("quite la nota vieja, por favor", ActionKind.REMOVE), ("Cree una nota llamada viaje", ActionKind.STORE),
+    ("duplicate the budget note", ActionKind.STORE), ("take milk off my list", ActionKind.REMOVE),
+])
+def test_the_new_requests_are_still_read(user: str, kind: ActionKind) -> None:
+    from bot.core.honesty.intent import asked_actions
+
+    assert kind in asked_actions(user)

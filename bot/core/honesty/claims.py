@@ -592,7 +592,8 @@ _CLAUSE_SPLIT = re.compile(
 )
 _AND = re.compile(r"\s+(?:and|y|e|plus|además)\s+", _I)
 
-_LIST_NUMBER = re.compile(r"(?m)^[ \t]*\d{1,3}\.(?=[ \t]+\S)")
+# The number of a numbered list's item ("1. Passport", "2) Adapter").
+_ITEM_NUMBER = re.compile(r"(?m)^[ \t]*\d{1,3}[.)](?=[ \t]+\S)")
 MAX_SENTENCES = 400
 """Sentences judged one by one; text past them is judged as one block (bounded time)."""
 
@@ -606,7 +607,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     masked = _QUOTED.sub(lambda m: "x" * len(m.group(0)), text) if "'" in text or '"' in text or "“" in text \
         or "‘" in text or "«" in text else text
     # "1. Passport": a numbered list's number ends no sentence (the line break before it does).
-    masked = _LIST_NUMBER.sub(lambda m: m.group(0)[:-1] + ")", masked) if "." in masked else masked
+    masked = _ITEM_NUMBER.sub(lambda m: m.group(0)[:-1] + ")", masked) if "." in masked else masked
     for match in _SENTENCE_END.finditer(masked):
         if match.start() > start:
             spans.append((start, match.start()))
@@ -797,7 +798,7 @@ def parse(text: str) -> list[Sentence]:
         # A piece of bare punctuation ("?" after a closing bracket) is no clause: the question ends before it.
         pieces = [p for p in _cut(sentence, _CLAUSE_SPLIT) if p.strip() and not _PUNCTUATION_ONLY.fullmatch(p)]
         if pieces:  # "2. Hecho.": the item's number is no part of what it says
-            pieces[0] = _ITEM_NUMBER.sub("", pieces[0], count=1) or pieces[0]
+            pieces[0] = _ITEM_NUMBER.sub("", pieces[0], count=1).lstrip() or pieces[0]
         question = sentence.rstrip().endswith("?")
         # "…, or the bins tonight at 8?": a question that offers options, each piece of it one of them.
         options = question and any(_OPTIONS.match(p) for p in pieces[1:])
@@ -819,7 +820,6 @@ def parse(text: str) -> list[Sentence]:
     return _elided(_options(sentences))
 
 
-_ITEM_NUMBER = re.compile(r"^\s*\d{1,3}[.)]\s+(?=\S)")
 _ITEM_LINE = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*•])\s+\S")
 
 

@@ -39,7 +39,9 @@ _ES_HOUR = "|".join([*sorted(_ES_NUMBERS, key=len, reverse=True), r"1[0-2]|0?[1-
 _ES_MIN = "|".join(sorted(_ES_MINUTES, key=len, reverse=True))
 
 # "$10.20", "€10.20", "10.20 €", "10.20 dollars" are prices, not 10:20.
+# The number of a numbered list's item ("1. Passport", "2) Adapter"): it counts lines, it says nothing.
 _LIST_NUMBER = re.compile(r"(?m)^[ \t]*\d{1,3}[.)](?=[ \t]+\S)")
+# An operator right before a dotted number ("× 1.15", "= 12.30"): the number is worked with, not a time.
 _OPERATOR_BEFORE = re.compile(r"[×*/=+]\s?$")
 # (No clock writes midnight as "0.18": that is a factor.)
 _TIME = re.compile(r"(?<![\d:.$€£])(?<![$€£]\s)(?!0\.\d)([01]?\d|2[0-3])[:.h]([0-5]\d)(?!\d)"
@@ -1279,10 +1281,13 @@ _MINUTES_SECONDS = re.compile(r"(?<![\d.,])(\d{1,3})\s*(?:min(?:utos?|utes?|s)?|
 
 def _paced(text: str, known: Details) -> set[str]:
     """The minutes and seconds of `text` that say, to the second, a quotient of two sourced numbers."""
+    said_paces = list(_each(_MINUTES_SECONDS, text))
+    if not said_paces:
+        return set()
     sourced = [v for n in sorted(known.numbers) if (v := _value(n))]
     quotients = [a / b for a in sourced for b in sourced if a != b]
     found: set[str] = set()
-    for m in _each(_MINUTES_SECONDS, text):
+    for m in said_paces:
         said = int(m.group(1)) + int(m.group(2)) / 60
         if any(abs(q - said) <= 1 / 60 + 1e-9 for q in quotients):
             found |= {m.group(1), m.group(2)}
@@ -1484,7 +1489,7 @@ _WHEN_QUESTION = re.compile(
     r"empieza|sale|llega|vuelve)|qu[ée]\s+(?:d[íi]a|fecha))\b",
     re.IGNORECASE,
 )
-# Asking how long: "how long is the ride?", "¿cuánto dura?", "¿cuánto tardo en llegar?".
+# Asking what to do: "what else can I do?", "any tips?", "how often should I…?", "¿qué me recomienda?".
 _ADVICE_QUESTION = re.compile(
     r"\bwhat\s+(?:else\s+)?(?:can|could|should|shall|would\s+you\s+suggest)\s+(?:i|we)\s+do\b|"
     r"\bwhat\s+do\s+you\s+(?:suggest|recommend|advise)\b|\bany\s+(?:tips|advice|ideas|suggestions)\b|"
@@ -1497,6 +1502,7 @@ _ADVICE_QUESTION = re.compile(
     r"\bc[óo]mo\s+(?:puedo|podr[íi]a|debo)\s+(?:prepararme|preparar|mejorar)\b",
     re.IGNORECASE,
 )
+# Asking how long: "how long is the ride?", "¿cuánto dura?", "¿cuánto tardo en llegar?".
 _DURATION_QUESTION = re.compile(
     r"\bhow\s+long\b|\bhow\s+much\s+time\b|\bhow\s+many\s+(?:hours|minutes|mins)\b"
     r"|\bcu[áa]nt[oa]s?\s+(?:tiempo|horas|minutos|rato|dura|duran|tard[oa]|tardas|tardamos|tardan|se\s+tarda|falta|"
@@ -1730,7 +1736,7 @@ def _sum_shown(target: str, said: Details, known: Details) -> bool:
 # Words that round what follows: "about 40%", "≈ 0.4", "roughly 333 each", "unos 12 €", "casi el 40 %".
 _APPROXIMATE = re.compile(r"[≈~]|\b(?:about|around|roughly|approximately|approx|nearly|almost|just\s+(?:over|under)|"
                           r"round(?:ed|ing)?\s+(?:it\s+|that\s+)?(?:up|down|off)|redonde\w*|"
-                          r"some|unos|unas|aproximadamente|aprox|casi|alrededor\s+de|cerca\s+de|m[áa]s\s+o\s+menos|"
+                          r"unos|unas|aproximadamente|aprox|casi|alrededor\s+de|cerca\s+de|m[áa]s\s+o\s+menos|"
                           r"poco\s+m[áa]s\s+de|poco\s+menos\s+de)\b", re.IGNORECASE)
 
 

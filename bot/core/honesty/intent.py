@@ -27,9 +27,13 @@ _VERBS: dict[ActionKind, str] = {
         r"borra|b[óo]rra(?:me|la|lo|las|los)|vac[íi]a(?:r|la|lo|me)?|elimina(?:r|la|lo|las|los)?|quita(?:r|me|la|lo)?|olvida(?:r|te)?|"
         r"cancela(?:r|la|lo)?|anula(?:r|la|lo)?|b[óo]rrame|borrar|"
         # Taking a thing off a list: "take 'call mum' off my list", "cross the hotel off".
-        r"(?:take|cross|strike|knock)\s+(?:[^.!?\n]{1,60}?\s+)?off\b|"
+        # ("Take the day off" is a rest, not a list.)
+        r"(?:take|cross|strike|knock)\s+(?!(?:the\s+|a\s+|an\s+)?(?:day|days|week|weekend|time|work|morning|afternoon|"
+        r"evening|night|edge)\s+off\b)(?:[^.!?\n]{1,60}?\s+)?off\b|"
         # Said to "usted": "elimine la nota", "bórrela", "quite…", "cancele…".
-        r"elimine(?:la|lo|las|los)?|b[óo]rre(?:la|lo|las|los)?|quite(?:la|lo)?|cancele(?:la|lo)?|anule(?:la|lo)?"
+        # ("Quite" alone is English: only with a clitic or before an article is it "quitar".)
+        r"elimine(?:la|lo|las|los)?|b[óo]rre(?:la|lo|las|los)?|quite(?:la|lo|las|los)|"
+        r"quite(?=\s+(?:el|la|los|las|lo|eso|esto|de)\b)|cancele(?:la|lo)?|anule(?:la|lo)?"
     ),
     ActionKind.SEND: (
         r"(?:send|email|e-mail|mail|text|message|forward)(?!\s+(?:me|it\s+to\s+me)\b)|reply|respond\s+to|answer\s+\w+|"
@@ -66,7 +70,9 @@ _VERBS: dict[ActionKind, str] = {
         r"store|keep\s+in\s+mind|keep\s+track|remember|record|log|register|schedule|book|move|rename|change|"
         r"update|replace|overwrite|edit|mark|complete|archive|append|insert|set\s+up|memori[sz]e|"
         # Copying a note makes a new one: "copy it into a new note", "cópiala en recetas".
-        r"copy(?!\s+that\b)|duplicate|copia(?:r)?|c[óo]pia(?:me|la|lo)|duplica(?:r)?|"
+        # ("Copy that", "duplicate charge", "copia de seguridad": no copy asked for.)
+        r"copy(?!\s+that\b)|duplicate(?=\s+(?:it|this|that|the|my|your)\b)|copia(?:r)?(?!\s+de\s+seguridad)|"
+        r"c[óo]pia(?:me|la|lo)|duplica(?:r)?(?=\s+(?:la|el|esta|este|esa|ese|mi|tu)\b)|"
         r"a[ñn]ade|a[ñn][áa]de(?:me|lo|la|le|les|selo|sela)|agrega(?:r|me)?|pon(?:me|lo|la|le)?|mete(?:r|me)?|apunta(?:r|me)?|"
         r"ap[úu]nta(?:me|lo|la)|anota(?:r)?|an[óo]ta(?:me|lo|la)|escribe|escr[íi]be(?:lo|la)|escr[íi]beme(?!\s+(?:un|una|unos|unas)\s+(?!(?:nota|entrada|tarea|recordatorio)\b)\w)|crea(?:r)?|"
         r"cr[ée]a(?:me|la|lo)|guarda(?:r)?|gu[áa]rda(?:te|me|lo|la|melo|mela)|registra(?:r)?|recuerda(?:\s+que)?|"
@@ -81,7 +87,9 @@ _VERBS: dict[ActionKind, str] = {
         # Crossing a thing off a list marks it done: "táchame lo del hotel".
         r"tacha(?:r)?|t[áa]cha(?:me|lo|la|los|las)|"
         # Said to "usted": "añada", "apunte", "guárdelo", "cree una nota", "cámbiela".
-        r"a[ñn]ada(?:lo|la)?|agregue(?:lo|la)?|apunte(?:lo|la)?|an[óo]te(?:lo|la)?|gu[áa]rde(?:lo|la)?|cree|"
+        # ("¿Cree que lloverá?" asks an opinion: "cree" creates only a thing it names.)
+        r"a[ñn]ada(?:lo|la)?|agregue(?:lo|la)?|apunte(?:lo|la)?|an[óo]te(?:lo|la)?|gu[áa]rde(?:lo|la)?|"
+        r"cree(?=\s+(?:una?|la|el|otra|otro|mi|su)\b)|"
         r"ponga(?:lo|la)?|escriba(?:lo|la)?|c[áa]mbie(?:lo|la)?|actualice(?:lo|la)?|registre(?:lo|la)?|"
         r"t[áa]chelo|t[áa]chela|tache"
     ),
@@ -95,6 +103,8 @@ _VOSEO: dict[ActionKind, str] = {
     ActionKind.SEND: rf"(?:mand|envi|contest|reenvi)[áa]{_VOS_CLITICS}|respond[ée](?:le|les)?|escribile",
     ActionKind.REMIND: r"record[áa](?:me|melo|mela)|avis[áa]me|hac[ée]me\s+acordar",
     ActionKind.STORE: (
+        # ("¿Cree que lloverá?" is "creer", to believe.)
+        rf"(?!cre[eé]s?\s+que\b)"
         rf"(?:apunt|anot|guard|agreg|registr|agend|program|reserv|actualiz|cambi|marc|complet|archiv|cre|grab|"
         rf"sum|met|pon)[áaée]{_VOS_CLITICS}|acord[áa]te|ten[ée]\s+en\s+cuenta"
     ),

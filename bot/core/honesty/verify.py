@@ -531,7 +531,7 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
 # A thing said to exist already ("you already have a note called…", "ya existe"), and a tool refusing for it.
 _EXISTING = re.compile(r"\b(?:already\s+(?:have|has|had|exists?|existed|there)|there(?:'s|\s+is|\s+was)\s+already|"
                        r"ya\s+(?:tienes|tiene|ten[íi]as|existe|exist[íi]a|hay|hab[íi]a))\b", re.I)
-_EXISTS_ERROR = re.compile(r"\balready\s+exists?\b|\bexists\b|\bya\s+existe\b", re.I)
+_EXISTS_ERROR = re.compile(r"\balready\s+exists?\b|\bya\s+existe\b", re.I)
 
 
 # A subject or clitic pronoun: the word after it is a verb. ("la", "lo" are articles too: not here.)
