@@ -2470,3 +2470,23 @@ def test_the_new_requests_are_still_read(user: str, kind: ActionKind) -> None:
     from bot.core.honesty.intent import asked_actions
 
     assert kind in asked_actions(user)
+
+
+@pytest.mark.parametrize("answer", [
+    "Your train leaves at 18:20. Yo saldría de casa a las 17:30 para ir con calma.",
+    "Your train leaves at 18:20. I'd plan to be on the platform by 18:00, twenty minutes early.",
+    "Your train leaves at 18:20. Try to get there by 18:05.",
+])
+def test_advice_on_when_to_go_may_pick_a_time_near_one_the_lookup_found(answer: str) -> None:
+    calls = _read("Madrid–Valencia train: Thursday, departs 18:20 from Atocha, coach 5")
+    verdict = check(answer, calls, "when does my train to Valencia leave?", NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+@pytest.mark.parametrize("answer", [
+    "I didn't find a departure time there. I'd plan to be at the station by 17:45.",
+    "No pone la hora del tren. Yo saldría de casa a las 17:15.",
+])
+def test_advice_on_when_to_go_is_no_cover_for_a_time_no_lookup_gave(answer: str) -> None:
+    calls = _read("Valencia trip: buy train tickets, book the hotel by the beach")
+    assert not check(answer, calls, "when does my train to Valencia leave?", NOW).ok

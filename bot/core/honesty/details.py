@@ -884,6 +884,31 @@ _PARTICULAR = re.compile(
     re.IGNORECASE,
 )
 # Proposing rather than stating: "a plan could be…", "try 20 minutes", "te recomiendo…".
+# Advice in the user's place about when to go ("I'd aim to be at the airport by 05:55", "yo saldría a las
+# 5:15", "try to get there by 8:30"): its time is the user's to choose, so it need only lie near a time a
+# source gives. Without one (the lookup found no flight), the time is invented.
+_IN_YOUR_PLACE = re.compile(
+    r"\bi'?d\s+(?:leave|go|head|set\s+off|aim|start|plan|get\s+there|be\s+there|arrive|allow)\b"
+    r"|\b(?:aim|try|plan)\s+to\s+(?:be|get|arrive|leave|head|set\s+off)\b"
+    r"|\byo\s+(?:(?:me|lo|la|te)\s+)?[^\W\d_]+r[íi]a\b"
+    r"|\b(?:procura|intenta|te\s+recomiendo|conviene|lo\s+ideal\s+es)\s+(?:estar|llegar|salir|ir)\b",
+    re.IGNORECASE,
+)
+# How far from a sourced time such advice may lie: leaving for a flight, arriving early for an appointment.
+ADVICE_WINDOW_MINUTES = 240
+
+
+def advises_timing(text: str) -> bool:
+    """`text` tells the user when to go or be somewhere, as advice."""
+    return bool(_IN_YOUR_PLACE.search(text[:MAX_PARTICULAR_CHARS]))
+
+
+def _near_known_time(group: set[tuple[int, int]], known: Details) -> bool:
+    # The gap on a clock face: 23:30 lies half an hour before 00:00.
+    return any(abs((h * 60 + m - kh * 60 - km + 720) % 1440 - 720) <= ADVICE_WINDOW_MINUTES
+               for h, m in group for kh, km in known.times)
+
+
 _SUGGESTS = re.compile(
     r"\b(?:could|might|try|aim\s+for|start\s+(?:with|by)|i'?d\s+(?:suggest|recommend|go\s+for)|suggest|recommend|"
     r"a\s+(?:good|gentle|simple|easy|realistic)\s+(?:plan|start|goal|routine)|podr[íi]as|podr[íi]a\s+ser|"
@@ -1141,12 +1166,14 @@ def _said_names(text: str) -> list[str]:
 
 
 def unsourced(said: Details, known: Details, claims_action: bool = False, text: str = "",
-              proposes: bool = False, worked_out: frozenset[str] = frozenset()) -> list[str]:
+              proposes: bool = False, worked_out: frozenset[str] = frozenset(), advises: bool = False) -> list[str]:
     """Details of `said` (the details of `text`) that `known` does not back, rendered for a correction note.
 
     A day said relative to today ("tomorrow", "ayer") is a date when it dates something: next to a
     time, or in a sentence that claims an action (`claims_action`); "see you tomorrow" dates nothing.
     `proposes`: the sentence is a question or an offer ("a reminder a week before?"): its spans date nothing.
+    `advises`: the sentence tells the user when to go, in their place: its spans date nothing either, and its
+    times need only lie near a sourced one.
     `worked_out`: numbers the answer's earlier sentences worked out from sourced ones ("42 € each. Ana paid
     50 €, so you owe her 8 €"): operands, as sourced ones are.
     """
@@ -1169,6 +1196,8 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
             and not _PARTICULAR.search(text[:MAX_PARTICULAR_CHARS])):
         # Advice asked for names the parts of a day ("no coffee after midday"): no one's appointment.
         unknown = [g for g in unknown if not g <= {(12, 0), (0, 0)}]
+    if advises:
+        unknown = [g for g in unknown if not _near_known_time(g, known)]
     arithmetic = len(unknown) <= MAX_DERIVED
     missing += [f"{h:02d}:{m:02d}" for group in unknown
                 if not (arithmetic and _derived_time(group, said, known)) for h, m in sorted(group)]
@@ -1211,7 +1240,7 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     # sourced, and so are the numbers it is said with.
     spans_known = _known_spans(said, known)
     span_parts = {str(v) for m in spans_known for v in (m, m // 60, m % 60) if v}
-    if proposes:  # "a reminder 15 minutes before?": a span put to the user as a choice states nothing
+    if proposes or advises:  # "a reminder 15 minutes before?": a span put to the user as a choice states nothing
         spans_known |= set(said.minutes)
         span_parts |= {str(v) for m in said.minutes for v in (m, m // 60, m % 60) if v} | {str(d) for d in said.days}
     if textbook:

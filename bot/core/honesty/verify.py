@@ -38,6 +38,7 @@ from bot.core.honesty.claims import (
 from bot.core.honesty.details import (
     MAX_SCAN_CHARS,
     Documents,
+    advises_timing,
     asks_for_a_listing,
     extract_details,
     misattributed,
@@ -674,12 +675,14 @@ def check(
             claim_problems.append((sentence, reasons[0]))
         if not sentence.text.lstrip().startswith(">"):
             announced = not reasons and sentence.text.rstrip().endswith(":")
-        # A question or an offer proposes its times ("¿te lo pongo a las 9?"); it states none.
+        # A question or an offer proposes its times ("¿te lo pongo a las 9?"); it states none. Advice on
+        # when to go after a lookup keeps them: they must lie near what the lookup found.
         offered = all(c.stance in _PROPOSING for c in sentence.clauses)
-        said = extract_details(without_proposed_times(sentence.text) if offered else sentence.text)
+        advises = known.looked_up and advises_timing(sentence.text)
+        said = extract_details(without_proposed_times(sentence.text) if offered and not advises else sentence.text)
         missing = unsourced(said, known,
                             claims_action=any(c.kinds and c.stance is Stance.AFFIRMATIVE for c in sentence.clauses),
-                            text=sentence.text, proposes=offered, worked_out=frozenset(worked_out))
+                            text=sentence.text, proposes=offered, worked_out=frozenset(worked_out), advises=advises)
         if documents.several and any((said.times, said.dates, said.amounts, said.figures, said.codes, said.phones,
                                       said.addresses, said.minutes)):
             missing += misattributed(sentence.text, documents, given, user_text)
