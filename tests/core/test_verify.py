@@ -2490,3 +2490,71 @@ def test_advice_on_when_to_go_may_pick_a_time_near_one_the_lookup_found(answer: 
 def test_advice_on_when_to_go_is_no_cover_for_a_time_no_lookup_gave(answer: str) -> None:
     calls = _read("Valencia trip: buy train tickets, book the hotel by the beach")
     assert not check(answer, calls, "when does my train to Valencia leave?", NOW).ok
+
+
+_DENIED_DELETE = [_call("notes_delete", status=CallStatus.DENIED, risk=Risk.DESTRUCTIVE, path="facturas-2023.md")]
+_MISSING_DELETE = [_call("notes_delete", status=CallStatus.ERROR, risk=Risk.DESTRUCTIVE,
+                         error="no note called old-plans.md", path="old-plans.md")]
+_EXISTING_WRITE = [_call("notes_write", status=CallStatus.ERROR, error="the note clase.md already exists: append to it",
+                         path="clase.md", content="Clase 3")]
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("book a table for four at Lucio's tonight",
+     "Sorry, I can't book tables — I have no access to restaurant systems.\n\nHere's how to do it yourself:\n"
+     "1. Call the restaurant or use its website\n2. Ask for a table for four\n\nWhat I *can* do: add it to a note, "
+     "or set a reminder so you call in time.", []),
+    ("borra la nota facturas-2023",
+     "No la he borrado porque no lo aprobaste. 👍\n\nPor si te sirve: conviene guardar las facturas por si "
+     "Hacienda las pide.", _DENIED_DELETE),
+    ("delete my note old-plans",
+     "I couldn't delete it: there's no note called old-plans.\n\nWhy that might be:\n- It may already have been "
+     "removed.\n- It might be saved under another name.\n\nShall I search your notes for 'plans'?", _MISSING_DELETE),
+    ("recuérdame el viernes a las 10 llamar a Marta",
+     "No se ha creado el aviso: la aprobación caducó.\n\nSi quieres, lo intento ahora otra vez y lo apruebas "
+     "cuando te llegue.", [_call("set_reminder", status=CallStatus.EXPIRED, at="2026-03-06T10:00",
+                                 text="llamar a Marta")]),
+    ("crea la nota clase con 'Clase 3'",
+     "Ya existe una nota llamada clase, así que no la he sobrescrito. ¿Prefieres que lo añada al final?",
+     _EXISTING_WRITE),
+])
+def test_after_saying_plainly_it_was_not_done_advice_and_reasons_pass(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    verdict = check(answer, calls, user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("add milk to my shopping list", "I couldn't reach the notes tool at first.\n\nBut milk is on your list now."),
+    ("add milk to my shopping list", "I couldn't add it through the tool. Milk is already on your list now."),
+    ("apunta leche en la lista", "No he podido usar la herramienta. Ya está en tu lista. 👍"),
+])
+def test_an_admission_does_not_cover_a_claim_beside_it(user: str, answer: str) -> None:
+    assert not check(answer, [], user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("add 'batteries' to errands and delete my note scratch",
+     "1. ✅ **Added** batteries to errands.\n2. ❌ Couldn't delete scratch: there's no such note.",
+     [_call("notes_append", path="errands.md", text="- batteries"),
+      _call("notes_delete", status=CallStatus.ERROR, risk=Risk.DESTRUCTIVE, error="no note called scratch.md",
+            path="scratch.md")]),
+    ("remind me on 5 March at 9:00 London time to call Tom",
+     "Done: the reminder is set for 5 March at 10:00 Madrid time, 9:00 in London.",
+     [_call("set_reminder", at="2026-03-05T10:00", text="Call Tom (9:00 London)")]),
+    ("save that as soup", "Saved it as soup.md, with the 4-bowl batch too.",
+     [_call("notes_write", path="soup.md", content="Soup: 1 bowl... batch of 4: 800 ml stock")]),
+])
+def test_a_tick_by_its_own_verb_a_time_zone_and_a_counted_noun_claim_no_more(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    verdict = check(answer, calls, user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+def test_a_label_in_the_users_verb_and_a_state_the_read_gave_report_the_read() -> None:
+    note = "Dentista\nCita: 14 de marzo 10:00\nPedir la factura para el seguro"
+    answer = "Sí, tienes esto:\n- **Cita:** 14 de marzo a las 10:00\n- **Apunte:** pedir la factura para el seguro"
+    assert check(answer, _read(note), "¿tengo algo apuntado del dentista?", NOW).ok
+    calls = [*_read("- huevos\n- pan"), _call("notes_append", path="n.md", text="- leche")]
+    answer = "He añadido la leche. Los huevos ya estaban en la lista, así que no los he repetido."
+    assert check(answer, calls, "añade leche y huevos a la lista", NOW).ok

@@ -350,8 +350,8 @@ _FIRST_PERSON_PAST = re.compile(
     r"borré|eliminé|quité|cancelé|anulé|olvidé|envié|mandé|programé)\b",
     _I,
 )
-_POSSIBLE = re.compile(r"\b(?:may|might|could|must)\s+have\b|\bpuede\s+que\b|\bquiz[áa]s?\b|\ba\s+lo\s+mejor\b|"
-                       r"\bprobablemente\b|\bperhaps\b|\bmaybe\b", _I)
+_POSSIBLE = re.compile(r"\b(?:may|might|could|must)\s+(?:already\s+)?have\b|\bpuede\s+que\b|\bquiz[áa]s?\b|"
+                       r"\ba\s+lo\s+mejor\b|\bprobablemente\b|\bperhaps\b|\bmaybe\b", _I)
 # A past action put at an earlier time is about an earlier turn: "the note I created yesterday".
 _EARLIER = re.compile(r"\b(?:yesterday|earlier|before|last\s+(?:time|week|night)|the\s+other\s+day|ago|ayer|"
                       r"antes|anteayer|el\s+otro\s+d[íi]a|la\s+semana\s+pasada|hace\s+[^\W\d_]+)\b", _I)
@@ -543,7 +543,7 @@ _NOT_DONE_TOPIC = re.compile(
     r"renam|replac|overwr|remem|memor|keep|kept|forg|delet|remov|eras|wip|clear|cancel|send|sent|emai|"
     r"mail|repl|forw|remind|set|schedul|book|mov|mark|complet|archiv|done|do\b|did|touch|"
     r"añad|agreg|pon|pus|apunt|anot|guard|escri|redact|registr|actualiz|cambi|renombr|sustitu|reemplaz|"
-    r"inclu|recuer|record|olvid|borr|elimin|quit|anul|envi|enví|mand|reenv|respond|contest|program|"
+    r"inclu|recuer|record|olvid|borr|elimin|quit|anul|envi|enví|mand|reenv|respond|contest|program|sobre?escri|"
     r"agend|reserv|marc|archiv|hech|hice|hizo|hacer|toc|cread|crear|cre[ée]\b|tach|"
     # Paying, sharing, telling, renewing, ordering, confirming ("Not shared.", "no he pagado nada").
     r"shar|compart|pay|paid|pag[oaué]|transfer|settl|told|tell|inform|notif|avis|renew|renov|order|pedi|ped[íi]|"
@@ -757,6 +757,9 @@ _YOUR_PART = re.compile(r"\byou\s+(?:need|have|must|should|'?ll\s+need)\s+to\b|\
                         r"|\bhace\s+falta\s+que\s+hagas\b", _I)
 
 
+_TICKS = re.compile(r"[✅✔☑👍👌]")
+
+
 def _clause(text: str, last_of_question: bool) -> Clause:
     kinds = claimed_kinds(text)
     bare = _QUOTED.sub(" ", text)
@@ -771,7 +774,8 @@ def _clause(text: str, last_of_question: bool) -> Clause:
         text=text,
         stance=stance,
         kinds=kinds,
-        closer=bool(_CLOSER.search(bare)),
+        # ("✅ **Added** ink to errands": the tick marks that claim, not every action asked for.)
+        closer=bool(_CLOSER.search(bare)) and not (kinds and not _CLOSER.search(_TICKS.sub(" ", bare))),
         # "…old-b, como pediste", "as you asked": the user's request, not a report of what they did.
         second_person=bool(_SECOND_PERSON.search(_AS_ASKED.sub(" ", bare))) and not _FIRST_PERSON.search(bare),
         presupposed=bool(_PRESUPPOSED.match(bare)),
@@ -872,6 +876,16 @@ def _elided(sentences: list[Sentence]) -> list[Sentence]:
 _PURPOSE = re.compile(r"^\W*(?:so(?:\s+that)?|in\s+order\s+to|para\s+que|as[íi]\s+(?:que\s+)?)\b", _I)
 
 
+_ALTERNATIVE = re.compile(r"^\W*(?:or|o|u)\s+(?!(?:i|i'?ve|i\s+have|he|ya|already)\b)", _I)
+# "Now" as when an offered action would happen ("si quieres, vuelvo a intentarlo ahora", "I'll add it
+# now if you like"), not as what is so now.
+_RIGHT_NOW = re.compile(r"\b(?:ahora(?:\s+mismo)?|right\s+now|now)\b", _I)
+
+
+def _right_now(bare: str) -> str:
+    return _RIGHT_NOW.sub(" ", bare) if _OFFERED_ACTION.search(bare) else bare
+
+
 def _in_context(clauses: list[Clause]) -> tuple[Clause, ...]:
     """Clauses whose stance the clause before them sets.
 
@@ -889,10 +903,12 @@ def _in_context(clauses: list[Clause]) -> tuple[Clause, ...]:
             if (_WILL_CONDITION_START.match(_QUOTED.sub(" ", before.text))
                     and (_OFFERED_ACTION.search(bare) or (not clause.kinds and not clause.closer))
                     # ("…just ask again": a "just" that opens a request to the user is no "just done")
-                    and not _ALREADY.search(_JUST_ASKING.sub(" ", bare))):
+                    and not _ALREADY.search(_JUST_ASKING.sub(" ", _right_now(bare)))):
                 clause = replace(clause, stance=Stance.OFFER)
-            elif (before.stance is Stance.OFFER and not clause.kinds and not clause.closer
+            elif (before.stance is Stance.OFFER and not clause.closer
+                  and (not clause.kinds or _ALTERNATIVE.match(bare))
                   and _CONTINUES.match(bare) and not _STATE.search(bare) and not _ALREADY.search(bare)):
+                # ("…add pizza to your note, or set a reminder": an alternative offered is no report.)
                 clause = replace(clause, stance=Stance.OFFER)
             elif before.stance is Stance.OFFER and _PURPOSE.match(bare) and not _ALREADY.search(bare):
                 # "I can save a draft, so it's ready to paste": what the offer would give.

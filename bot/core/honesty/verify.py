@@ -121,12 +121,16 @@ _TOKEN = re.compile(r"[\w.-]{3,80}")
 _NAMEISH = re.compile(r"^(?=.*\d)(?=.*[^\W\d_])|^[^\W\d_]+(?:-\w+)+$|^[\w-]+\.md$", re.I)
 
 
+# A count joined to its noun ("3-jar batch", "2-day trip") describes; it names nothing.
+_COUNTED_NOUN = re.compile(r"^\d+(?:[.,]\d+)?-[^\W\d_]+$")
+
+
 def _objects(text: str) -> list[str]:
     """Names in `text` that look like identifiers: 'list2-f05', 'r-777', 'plan.md'."""
     found = []
     for match in _TOKEN.finditer(text):
         token = match.group(0).strip(".-")
-        if len(token) >= 3 and _NAMEISH.match(token):
+        if len(token) >= 3 and _NAMEISH.match(token) and not _COUNTED_NOUN.match(token):
             found.append(token)
     return found
 _STOP = frozenset("""
@@ -138,7 +142,7 @@ las los del que con una uno por para como pero sus tus mis nos les ese esa esto 
 nota notas lista listas cosa cosas memoria recordatorio correo mensaje tarea evento diario ahora
 también hoy ayer mañana dos primera segunda ambas ambos todo toda todos todas
 está están estaba estaban estar sigue siguen hay tiene tienen tienes tengo ahí allí aquí still got
-tomorrow tonight today morning evening afternoon tarde noche yes yeah yep
+tomorrow tonight today morning evening afternoon tarde noche yes yeah yep time hora horario
 should could would must can will shall might may need needs debo debes debería deberías puedo puedes
 final end bottom top start beginning principio inicio arriba abajo
 year years week weeks month months año años semana semanas mes meses
@@ -301,8 +305,15 @@ def _found_by_lookup(clause: Clause, turn: _Turn, neighbours: str = "") -> bool:
     said = [w for w in words if w not in _STOP and w not in _FUNCTION_WORDS]
     # The user's own verb asked back ("¿cuántos tengo apuntados?" "Tienes 7 apuntados: Ana, Luis…") is
     # how they asked, not a new claim; what it is said of must still be what the lookups gave.
-    things = [w for w in said if not (w in turn.user_words and _ACTION_WORDS.match(w))]
+    things = [w for w in said if not _users_verb(w, turn)]
     return bool(things) and all(_stem_in(w, turn.looked_up_text) for w in things)
+
+
+def _users_verb(word: str, turn: _Turn) -> bool:
+    """`word` is a verb of doing the user used, in any form ("¿tengo algo apuntado?" … "**Apunte:** …")."""
+    stem = _ACTION_WORDS.match(word)
+    return stem is not None and (word in turn.user_words or any(
+        w.startswith(stem.group(0)) and _ACTION_WORDS.match(w) for w in turn.user_words))
 
 
 # A step told to the user, when they asked for no action: "then put it in cold water", "set up an automatic
@@ -430,14 +441,33 @@ _BOOKING_CLAIM = re.compile(
 _BOOKING_TOOL = re.compile(r"event|calendar|agenda|book|reserv|appointment")
 
 
+# What says a thing is so now, which no admission elsewhere in the answer turns into advice.
+_NOW_SO = re.compile(r"\b(?:already|now|just|ya|ahora|acabo|acabamos|i'?ve|i\s+have|has\s+been|have\s+been)\b", re.I)
+
+
+# A thumbs-up alone after the answer said it was not done nods to the user; it ticks nothing off.
+_NOD = re.compile(r"[\s👍👌🙂😊🙏]+")
+
+
+def _aside(clause: Clause) -> bool:
+    """Next to a plain "it was not done", a clause that claims nothing gives a reason, advice or a way on.
+
+    ("I can't place orders. Here's how to do it yourself: 1. Open the app…"). One that turns on what
+    was admitted ("…but it's on your list now") or says a thing is so now is no aside.
+    """
+    return not _CONTRAST.match(clause.text) and not _NOW_SO.search(clause.text) and not _PRESENCE.search(clause.text)
+
+
 def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_claim: bool = False,
-                    neighbours: str = "") -> str | None:
+                    neighbours: str = "", conceded: bool = False) -> str | None:
     """Why this clause may not reach the user, or None.
 
     `explains`: the sentence also says something was not done, so a plain statement next to
-    it ("I couldn't add it: the server is down") gives the reason, not a claim.
+    it ("I couldn't add it: the server is down") gives the reason, not a claim. `conceded`: another
+    sentence of the answer says so; a clause that claims nothing is then an aside (`_aside`).
     """
-    if clause.stance is Stance.NEGATED and turn.strict and not explains and not turn.guessed:
+    if (clause.stance is Stance.NEGATED and turn.strict and not explains and not turn.guessed
+            and not (conceded and _aside(clause))):
         # Asked for and not done: a negation may only say so. One about something else
         # ("Nope, nothing stands in the way") is a way around it, not an account of it.
         return "an action was asked for and none of that kind succeeded; this does not say it was not done"
@@ -454,12 +484,15 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
                                                                           for c in turn.unsettled))):
         # "I couldn't create it: you already have a note called plan": the reason the call gave, no claim.
         kinds = set()
+    if clause.closer and conceded and _NOD.fullmatch(clause.text):
+        return None
     if clause.closer and turn.asked:
         kinds |= turn.asked  # "Listo", "All set": claims what was asked
     if turn.strict:
-        if explains and clause.possible:
+        if (explains or conceded) and clause.possible:
             return None  # "I couldn't find it — it may have already fired": a guess at why
         if not kinds and not clause.closer and (explains or turn.guessed or _UNCHANGED.search(clause.text)
+                                                or (conceded and _aside(clause))
                                                 or (turn.read_ok and not _unread_asked_thing(clause, turn))):
             # Reports what a lookup found (nothing the user asked about that the lookup did not give),
             # or why it was not done; or no verb asked for an action (the classifier's reading of
@@ -472,6 +505,7 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
         return "an action was asked for and none of that kind succeeded"
     if (clause.second_person or (clause.presupposed and kinds <= turn.reported)
             or _found_by_lookup(clause, turn, neighbours) or _someone_else_did(clause, turn)
+            or _state_the_lookup_gave(clause, turn, neighbours)
             or (not turn.asked and _INSTRUCTION.match(clause.text))):
         return None
     # "Since the invoice was sent…": the user's own action. Not a kind they also ask for ("I booked the
@@ -646,6 +680,8 @@ def check(
     lookup_failed = not turn.read_ok and any(not c.is_write and c.status is not CallStatus.OK for c in calls)
     forecasts = [c for c in calls if _WEATHER_TOOL.search(c.name)]
     no_forecast = bool(forecasts) and all(c.status is not CallStatus.OK for c in forecasts)
+    # The answer says plainly, somewhere, that something was not done.
+    conceded = any(c.not_done for s in sentences for c in s.clauses)
     for sentence in sentences:
         explains = any(c.not_done for c in sentence.clauses)
         if sentence.text.lstrip().startswith(">") and announced:
@@ -663,7 +699,7 @@ def check(
         else:
             reasons = [r for i, c in enumerate(sentence.clauses)
                        if (r := _clause_problem(c, turn, explains, id(c) in flagged,
-                                                _named_beside(sentence.clauses, i)))]
+                                                _named_beside(sentence.clauses, i), conceded))]
         if not reasons and lookup_failed and any(c.stance is Stance.AFFIRMATIVE and _LOOKED.search(c.text)
                                                  for c in sentence.clauses):
             reasons = ["tells what a lookup found, but every lookup of this turn failed"]
