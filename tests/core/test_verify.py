@@ -2558,3 +2558,27 @@ def test_a_label_in_the_users_verb_and_a_state_the_read_gave_report_the_read() -
     calls = [*_read("- huevos\n- pan"), _call("notes_append", path="n.md", text="- leche")]
     answer = "He añadido la leche. Los huevos ya estaban en la lista, así que no los he repetido."
     assert check(answer, calls, "añade leche y huevos a la lista", NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("how long should a steak rest?", "Rest it 5–10 minutes; a thick one can take up to 15 minutes."),
+    ("mi vuelo sale a las 10:05 y llego a Barajas a las 8:00, ¿voy bien?",
+     "Vas bien: el mostrador suele cerrar entre 45 y 60 minutos antes de la salida, así que tienes margen."),
+    ("my meeting with the Lima office is at 10am their time, what's that here?",
+     "For 2–3 weeks a year the gap changes, so check the date; most of the year it's 10:00 there, 17:00 here, "
+     "7 hours later."),
+    ("I have an interview on Friday at 10:00", "Shall I set a reminder for **08:30** on Friday to get ready?"),
+    ("tengo la reunión del jueves a las 12, ya la apunté yo",
+     "Perfecto. Si te viene bien un aviso antes, por ejemplo a las 11:40, dímelo y lo pongo."),
+])
+def test_spans_said_from_knowledge_and_proposed_times_in_any_markup_pass(user: str, answer: str) -> None:
+    verdict = check(answer, [], user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("how long is my massage on Friday?", "It's 90 minutes."),
+    ("¿cuánto dura mi clase de yoga?", "Dura una hora y media."),
+])
+def test_asked_how_long_a_thing_of_theirs_lasts_the_span_still_needs_a_source(user: str, answer: str) -> None:
+    assert not check(answer, [], user, NOW).ok

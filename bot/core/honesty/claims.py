@@ -423,7 +423,7 @@ _OFFER = re.compile(
     r"sign\s+in|contact|email|ring|visit|check|look)\b|"
     r"i'?d\s+(?:rather|prefer|like\s+to)|prefiero|preferir[íi]a|"
     r"please\s+(?:confirm|tell|send|give|share)|puedo|podr[íi]a|puedes|quieres|prefieres|"
-    r"si\s+quieres|si\s+te\s+parece|si\s+me|si\s+necesitas|dime|d[ií]game|ind[ií]came|av[ií]same|"
+    r"si\s+quieres|si\s+te\s+parece|si\s+me|si\s+necesitas|dime|d[ií]me(?:lo|la|los|las)|d[ií]game|ind[ií]came|av[ií]same|"
     r"conf[ií]rmame|me\s+dices|te\s+parece|te\s+enseño|te\s+muestro|"
     # Asking for what is missing: "necesito saber a qué correo", "me falta saber la hora".
     r"necesito|necesitar[íi]a|me\s+(?:hace\s+)?falta(?:r[íi]a)?\s+(?:saber|conocer)|"

@@ -425,8 +425,9 @@ _SPAN = re.compile(
     re.IGNORECASE,
 )
 # The first of two spans said with one unit: "15 or 30 minutes", "20 to 30 minutes", "2-3 horas".
-_SPAN_RANGE = re.compile(r"(?<![\w.,])(\d{1,3})\s*(?:or|o|u|to|a|-|–)\s*\d{1,4}\s?"
-                         r"(h|hrs?|hours?|horas?|min|mins|minutes?|minutos?)\b", re.IGNORECASE)
+_SPAN_RANGE = re.compile(r"(?<![\w.,])(\d{1,3})\s*(?:or|o|u|to|a|and|y|-|–)\s*\d{1,4}\s?"
+                         r"(h|hrs?|hours?|horas?|min|mins|minutes?|minutos?|days?|d[íi]as?|weeks?|semanas?)\b",
+                         re.IGNORECASE)
 _MINUTES_PER = {"h": 60, "hr": 60, "hrs": 60, "hour": 60, "hours": 60, "hora": 60, "horas": 60}
 _DAYS_PER = {"day": 1, "days": 1, "dia": 1, "día": 1, "dias": 1, "días": 1, "week": 7, "weeks": 7, "semana": 7,
              "semanas": 7}
@@ -462,8 +463,12 @@ def _spans(spelled: str) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, .
                 days.append(count * _DAYS_PER[unit])
             else:
                 minutes.append(count * _MINUTES_PER.get(unit, 1))
-    for m in _each(_SPAN_RANGE, spelled):
-        minutes.append(int(m.group(1)) * _MINUTES_PER.get(m.group(2).lower(), 1))
+    for m in _each(_SPAN_RANGE, spelled):  # "45–75 min", "entre 45 y 60 minutos", "2–3 weeks": the first end
+        unit = m.group(2).lower()
+        if unit in _DAYS_PER:
+            days.append(int(m.group(1)) * _DAYS_PER[unit])
+        else:
+            minutes.append(int(m.group(1)) * _MINUTES_PER.get(unit, 1))
     return tuple(minutes[:MAX_SPANS]), tuple(days[:MAX_SPANS]), tuple(halves[:MAX_SPANS])
 
 
@@ -1240,9 +1245,15 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     # sourced, and so are the numbers it is said with.
     spans_known = _known_spans(said, known)
     span_parts = {str(v) for m in spans_known for v in (m, m // 60, m % 60) if v}
-    if proposes or advises:  # "a reminder 15 minutes before?": a span put to the user as a choice states nothing
+    # With nothing looked up, a span is what the assistant knows or works out ("boil them 7–8 minutes", "the
+    # transfer takes about 32 minutes", "a 50–80 minute cushion"): the facts of the user's world that a model
+    # makes up come as times, dates, prices, contacts and codes. Asked how long a thing of theirs lasts, the
+    # span is the answer, and is checked below.
+    known_span = not known.looked_up and not known.asked_duration and not claims_action
+    if proposes or advises or known_span:  # "a reminder 15 minutes before?": a span put as a choice states nothing
         spans_known |= set(said.minutes)
-        span_parts |= {str(v) for m in said.minutes for v in (m, m // 60, m % 60) if v} | {str(d) for d in said.days}
+        span_parts |= {str(v) for m in said.minutes for v in (m, m // 60, m % 60) if v} | {
+            str(v) for d in said.days for v in (d, d // 7 if d % 7 == 0 else 0) if v}
     if textbook:
         spans_known |= set(said.minutes)
     missing += [f"a span of {_span_label(m)}" for m in sorted(set(said.half_hours)) if m not in spans_known]
@@ -1333,11 +1344,14 @@ _PROPOSED_TIME = re.compile(
 )
 
 
+_EMPHASIS = re.compile(r"\*+|(?<!\w)_+|_+(?!\w)")
+
+
 def without_proposed_times(text: str) -> str:
     """`text` (a question or an offer) without the times it proposes, unless it speaks of the user's things."""
     if _POSSESSIVE.search(text[:MAX_PARTICULAR_CHARS]):
         return text
-    return _PROPOSED_TIME.sub(" ", text[:MAX_SCAN_CHARS])
+    return _PROPOSED_TIME.sub(" ", _EMPHASIS.sub("", text[:MAX_SCAN_CHARS]))  # "for **08:30**" proposes too
 
 
 _WEEKDAY_LABELS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
