@@ -2582,3 +2582,22 @@ def test_spans_said_from_knowledge_and_proposed_times_in_any_markup_pass(user: s
 ])
 def test_asked_how_long_a_thing_of_theirs_lasts_the_span_still_needs_a_source(user: str, answer: str) -> None:
     assert not check(answer, [], user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("who's cleaning on Monday?", "**Marta** is coming on Monday from 9:00 to 12:00.",
+     _read("Monday: cleaner 9:00–12:00, keys under the mat")),
+    ("and the gate code?", "The gate code is **5820**.", []),
+    ("¿en qué número y piso era la de Atocha?", "Es en Atocha 31, segundo A.", []),
+])
+def test_a_bold_name_a_follow_up_fragment_and_the_one_picked_out_ask_for_particulars(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    assert Rule.UNSOURCED_DETAIL in {v.rule for v in check(answer, calls, user, NOW).violations}
+
+
+def test_a_new_time_with_its_reason_still_asks_for_the_same_action() -> None:
+    from bot.core.honesty.intent import continues_request
+
+    assert continues_request("mejor a las 7:15, que a las 8 ya he desayunado")
+    assert continues_request("make it 6, since I have a call at 7")
+    assert not continues_request("at 9, I will be home by then")

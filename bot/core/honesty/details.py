@@ -1144,7 +1144,7 @@ def _known_weekdays(texts: list[str], found: list[Details], dates: set[tuple[int
 # The first word of a sentence is capitalised whatever it is; it is a person's name when a person's verb
 # follows ("Jorge said he'd come", "Jorge también se apunta") and it is no pronoun or quantifier.
 _NAMED_DOER = re.compile(
-    r"^\W*(?-i:(?P<name>[A-ZÁÉÍÓÚÑ][^\W\d_]{2,}))\s+(?:(?:also|too|already|ya|tambi[ée]n)\s+)?"
+    r"^\W*(?-i:(?P<name>[A-ZÁÉÍÓÚÑ][^\W\d_]{2,}))[*_]*\s+(?:(?:also|too|already|ya|tambi[ée]n)\s+)?"
     r"(?:said|says|told|mentioned|confirmed|might|may|will\s+(?:come|join|bring)|is\s+(?:coming|joining|bringing)|"
     r"can\s+(?:come|make\s+it)|too\b|as\s+well|dijo|dice|confirm[óo]|viene|vendr[áa]|trae|traer[áa]|se\s+apunta|"
     r"se\s+une|tambi[ée]n\b)",
@@ -1658,7 +1658,13 @@ _GENERAL_QUESTION = re.compile(
 )
 # "Where is it?", "how far is that?": a question about a thing of the conversation, not a textbook one.
 _REFERS_BACK = re.compile(r"\b(?:it|that|this|these|those|they|them|he|she|him|her|there|eso|esto|aquello|ello|"
-                          r"él|ella|ellos|ellas|all[íi]|ah[íi])\W*$", re.IGNORECASE)
+                          r"él|ella|ellos|ellas|all[íi]|ah[íi])\W*$"
+                          # "…era la de Toledo?", "the one on Main St", "what was it again?": one thing of
+                          # the conversation's, picked out or asked for once more.
+                          r"|\b(?:(?:el|la|los|las)\s+de|the\s+ones?\s+(?:on|at|in|for|from|with)|again|"
+                          r"otra\s+vez|de\s+nuevo)\b"
+                          # "and the key box code?", "¿y el de Ana?": the conversation goes on.
+                          r"|^\W*(?:and|y|e|what\s+about|how\s+about)\b", re.IGNORECASE)
 MIN_GENERAL_WORDS = 4
 """A question shorter than this ("¿dónde está?") leans on the conversation for what it asks about."""
 

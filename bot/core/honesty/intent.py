@@ -212,6 +212,8 @@ _AMENDS = re.compile(
     _I,
 )
 # Someone saying what they did or will do ("I'll have tea at 5 instead of 4") changes no request.
+# The reason given for a change ("mejor a las 7:15, que a las 8 ya he desayunado") is no plan of the user's.
+_REASON = re.compile(r"(?:[,;:]\s*|\s+)(?:que|porque|pues|ya\s+que|because|since|as|'?cause)\b.*$", _I)
 _OWN_PLAN = re.compile(r"\b(?:i|i'?ll|i'?d|i'?m|we|we'?ll|yo|voy|vamos|he|hemos|iré|llegaré)\b", _I)
 
 
@@ -221,7 +223,7 @@ def continues_request(user_text: str) -> bool:
     text = user_text.strip()
     if len(text) > MAX_GOING_ON_CHARS or "?" in text or _PLEASANTRY.search(text) or asked_by_rules(text):
         return False
-    return bool(_GOES_ON.search(text)) or (bool(_AMENDS.search(text)) and not _OWN_PLAN.search(text))
+    return bool(_GOES_ON.search(text)) or (bool(_AMENDS.search(text)) and not _OWN_PLAN.search(_REASON.sub("", text)))
 
 
 # "yes", "go ahead", "sí, adelante": the answer to "shall I…?". What it says yes to is in the
