@@ -2601,3 +2601,24 @@ def test_a_new_time_with_its_reason_still_asks_for_the_same_action() -> None:
     assert continues_request("mejor a las 7:15, que a las 8 ya he desayunado")
     assert continues_request("make it 6, since I have a call at 7")
     assert not continues_request("at 9, I will be home by then")
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("me sube la cuota de 40 a 46 € al mes, ¿cuánto más pago al año?", "Son 6 € más al mes: 6 × 12 = 72 € al año."),
+    ("el IPC está en el 3,1 %, ¿cuánto sería sobre 900 €?", "900 × 0,031 = 27,90 €, así que 927,90 € al mes."),
+    ("me suben la cuota de 700 a 750 €; el IPC está en el 2,5 %",
+     "Con el IPC serían 700 × 0,025 = 17,50 €, es decir, 717,50 €: la diferencia es de 32,50 € al mes (390 € al año)."),
+    ("la cuota pasa de 50 a 58 €, el IPC está en el 2 %",
+     "Con el 2 % serían 50 × 0,02 = 1 €, o sea 51 €; te piden 8 € más al mes (96 € más al año)."),
+])
+def test_calendar_counts_fractions_and_chains_of_steps_are_sourced(user: str, answer: str) -> None:
+    verdict = check(answer, [], user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("what was my weight at the last check-up?", "It was 72 kg."),
+    ("¿cuánto me costó la luz en enero?", "Fueron 64 € al mes."),
+])
+def test_a_measure_of_the_users_own_things_still_needs_a_source(user: str, answer: str) -> None:
+    assert Rule.UNSOURCED_DETAIL in {v.rule for v in check(answer, [], user, NOW).violations}

@@ -437,6 +437,8 @@ MAX_OPERANDS = 12
 """Numbers of one sentence tried pairwise as the operands of a sum it shows."""
 MAX_DERIVED = 20
 """A sentence with more unsourced details than this is not arithmetic: none is tried as derived."""
+MAX_STEPS = 4
+"""Steps of a chain of arithmetic in one sentence that are followed."""
 
 
 def _spans(spelled: str) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
@@ -567,6 +569,7 @@ class Details:
     dotted: frozenset[str] = frozenset()
     percents: frozenset[str] = frozenset()  # numbers said as a percentage ("15%", "el 15 por ciento")
     approximate: bool = False  # the sentence rounds its figures: "about 40%", "≈ 333", "unos 12 €"
+    constants: frozenset[str] = frozenset()  # how many of a unit the sentence's words make another: 12 a year
 
 
 # Booking references, passport, flight and order numbers: letters and digits in one word
@@ -829,6 +832,8 @@ def extract_details(text: str) -> Details:
                    half_hours=half_hours, dotted=frozenset(dotted),
                    percents=frozenset(_number(m.group(1)) for m in _each(_PERCENT, spelled)),
                    approximate=counted and bool(_APPROXIMATE.search(without_urls)),
+                   constants=frozenset(n for pattern, ns in _CALENDAR for n in ns if pattern.search(without_urls))
+                   if counted else frozenset(),
                    codes=frozenset(_said_codes(without_urls) | _spoken_codes(without_urls)),
                    spoken_numbers=frozenset(_number(m.group(1))
                                             for m in _each(_FIGURE, _blank(spelled, _FIGURE_FREE))),
@@ -1260,16 +1265,23 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     # Worked out in steps ("$966 in total, so $161 each"): a result is an operand of the next one.
     # (Any number of the sentence may be such a step: "1,736 in total, so 434 each" needs 1,736, which is
     # neither an amount nor a figure.)
-    derived = frozenset(n for n in sorted(said.amounts | said.figures | said.numbers)[:MAX_OPERANDS]
-                        if arithmetic and n not in known.numbers and _derived_number(n, said, known, worked_out))
-    derived |= worked_out
+    # (A chain of such steps in one sentence, "23,80 €… la diferencia es de 36,20 € al mes (434,40 € al
+    # año)", is followed for a few steps.)
+    steps = [n for n in sorted(said.amounts | said.figures | said.numbers)[:MAX_OPERANDS] if n not in known.numbers]
+    derived = worked_out
+    for _ in range(MAX_STEPS if arithmetic else 0):
+        found = frozenset(n for n in steps if n not in derived and _derived_number(n, said, known, derived))
+        if not found:
+            break
+        derived |= found
     missing += sorted(a for a in said.amounts if a not in known.numbers and a.replace(".", "") not in plain
                       and a not in span_parts and not (textbook and a in said.measures)
                       and not _sum_shown(a, said, known)
                       and not (arithmetic and (a in derived or _derived_number(a, said, known, derived))))
     missing += sorted(f"number {a} of an address" for a in said.addresses
                       if a not in known.numbers and a.lstrip("0") not in known.numbers)
-    missing += sorted(f for f in said.figures if f not in known.numbers and f.replace(".", "") not in plain
+    missing += sorted(f for f in said.figures - said.constants if f not in known.numbers
+                      and f.replace(".", "") not in plain
                       and f not in span_parts and not textbook and not _sum_shown(f, said, known)
                       and not (arithmetic and (f in derived or _derived_number(f, said, known, derived))))
     missing += sorted(p for p in said.phones if not any(p in k or k in p for k in known.phones))
@@ -1511,11 +1523,22 @@ _OPERATION = re.compile(
 )
 
 
+# A year, a month, a week or a day named in a sentence brings the counts that turn one into another:
+# "al año: 60 × 12 = 720 €", "3 € a day, 21 € a week".
+_CALENDAR = (
+    (re.compile(r"\b(?:years?|yearly|annual(?:ly)?|a[ñn]os?|anual(?:es|mente)?)\b", re.I), ("12", "52", "365")),
+    (re.compile(r"\b(?:months?|monthly|mes(?:es)?|mensual(?:es|mente)?)\b", re.I), ("12",)),
+    (re.compile(r"\b(?:weeks?|weekly|semanas?|semanal(?:es|mente)?)\b", re.I), ("7", "52")),
+    (re.compile(r"\b(?:days?|daily|d[íi]as?|diari[oa]s?|diariamente)\b", re.I), ("7", "24", "365")),
+    (re.compile(r"\b(?:hours?|hourly|horas?)\b", re.I), ("24", "60")),
+)
+
+
 def _value(number: str) -> float | None:
     """A normalised number as a float; '1.000' (a thousands dot) is a thousand."""
     head, _, tail = number.partition(".")
-    try:
-        return float(head + tail) if len(tail) == 3 else float(number)
+    try:  # ("0,028" is a fraction: no thousands start with 0)
+        return float(head + tail) if len(tail) == 3 and head.strip("0") else float(number)
     except ValueError:
         return None
 
@@ -1833,7 +1856,9 @@ def _derived_number(target: str, said: Details, known: Details, also_known: froz
     # Operands: numbers the sentence states (a sourced one among them) or the user gave.
     stated = [n for n in sorted(said.numbers) if n != target]
     stated += [n for n in sorted(known.given_numbers | also_known) if n != target and n not in said.numbers]
-    values = [(v, n in known.given_numbers or n in known.numbers or n.replace(".", "") in plain or n in also_known)
+    stated += [n for n in sorted(said.constants) if n not in stated]  # "32,50 € al mes (390 € al año)"
+    values = [(v, n in known.given_numbers or n in known.numbers or n.replace(".", "") in plain or n in also_known
+               or n in said.constants)
               for n in stated[:MAX_OPERANDS] if (v := _value(n)) is not None]
     # A sourced number the sentence leaves unsaid may be the first operand, the second being one it says
     # ("con el 10 % de propina, 204,60 €": 186 € of the bill, plus 10 %).
