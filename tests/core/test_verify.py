@@ -2622,3 +2622,11 @@ def test_calendar_counts_fractions_and_chains_of_steps_are_sourced(user: str, an
 ])
 def test_a_measure_of_the_users_own_things_still_needs_a_source(user: str, answer: str) -> None:
     assert Rule.UNSOURCED_DETAIL in {v.rule for v in check(answer, [], user, NOW).violations}
+
+
+def test_how_a_note_would_look_and_what_it_would_take_claim_nothing() -> None:
+    answer = ("Para quitar una línea tengo que reescribir la nota entera. Quedaría así:\n\n- pan\n- leche\n\n"
+              "¿La reescribo así?")
+    verdict = check(answer, [], "quita los huevos de la lista", NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+    assert not check("Ahora tu lista queda así:\n\n- pan\n- leche", [], "quita los huevos de la lista", NOW).ok

@@ -416,6 +416,8 @@ _RESULT = re.compile(r"\b(?:ya\s+puedes|ahora\s+puedes|you\s+can\s+now|now\s+you
 _OFFER = re.compile(
     r"\b(?=[^\W\d_])(?:can\s+i|i\s+can|i\s+could|could\s+i|shall\s+i|should\s+i|want\s+me\s+to|would\s+you|do\s+you\s+want|"
     r"if\s+you|let\s+me\s+know|tell\s+me|just\s+say|happy\s+to|i'?d\s+be\s+glad|i'?d\s+need|i\s+need|"
+    # What it would take: "tengo que reescribir la nota entera", "I'd have to overwrite it".
+    r"tengo\s+que|tendr[íi]a\s+que|tendr[ée]\s+que|i\s+have\s+to|i'?d\s+have\s+to|i'?ll\s+have\s+to|"
     # What the user can do themselves: "you can search for Tom in your mail app" (not "you can find it there now").
     r"you\s+(?:can|could|may\s+want\s+to|might\s+want\s+to|(?:will|'ll)\s+need\s+to|need\s+to|have\s+to|should)"
     r"(?!(?:\s+\w+){0,4}\s+(?:now|already|again)\b)\s+(?:also\s+|just\s+)?(?:search|select|open|go|tap|click|use|try|"
@@ -486,7 +488,9 @@ _HYPOTHETICAL = re.compile(
     rf"|\b{_ACTION_STEMS_ES}\w*r(?:ía|ías|íamos|íais|ían)\b|\bse\s+\w+r(?:ía|ían)\b"
     r"|\bhabr(?:ía|ías|íamos|ían)\s+\w+(?:ado|ido|to|cho)\b"
     # What the assistant would do in the user's place: "yo saldría a las 5:15", "I'd leave at 5:15".
-    r"|\byo\s+(?:(?:me|lo|la|te)\s+)?[^\W\d_]+r[íi]a\b|\bi'?d\s+(?:leave|go|head|set\s+off|aim|start|plan)\b",
+    r"|\byo\s+(?:(?:me|lo|la|te)\s+)?[^\W\d_]+r[íi]a\b|\bi'?d\s+(?:leave|go|head|set\s+off|aim|start|plan)\b"
+    # How a thing would look: "Quedaría así:", "it would read like this:".
+    r"|(?<!ya\s)\b(?:quedar|ser|ver)[íi]an?\b|\b(?:would|'d)\s+(?:look|read|end\s+up)\b",
     _I,
 )
 # How the assistant always works is no report of this turn: "siempre te pido confirmación antes",
@@ -829,7 +833,8 @@ _ITEM_LINE = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*•])\s+\S")
 
 def _options(sentences: list[Sentence]) -> list[Sentence]:
     """The items of a list right after a question are the options it offers ("¿Qué prefieres?\n1. Añadir…
-    2. Reemplazarla…"): each is put to the user, unless it claims something done."""
+    2. Reemplazarla…"), and those after an offered header show what it offers: each is put to the user,
+    unless it claims something done."""
     result: list[Sentence] = []
     offering = False
     for sentence in sentences:
@@ -838,7 +843,9 @@ def _options(sentences: list[Sentence]) -> list[Sentence]:
                 replace(c, stance=Stance.OFFER) if c.stance is Stance.AFFIRMATIVE and not c.kinds and not c.closer
                 else c for c in sentence.clauses))
         else:
-            offering = sentence.is_question
+            # (So are those a header that says how a thing would look announces: "Quedaría así:".)
+            offering = sentence.is_question or (sentence.text.rstrip().endswith(":") and bool(sentence.clauses)
+                                                and all(c.stance is Stance.OFFER for c in sentence.clauses))
         result.append(sentence)
     return result
 
