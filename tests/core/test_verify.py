@@ -2630,3 +2630,24 @@ def test_how_a_note_would_look_and_what_it_would_take_claim_nothing() -> None:
     verdict = check(answer, [], "quita los huevos de la lista", NOW)
     assert verdict.ok and verdict.kept == answer, verdict.violations
     assert not check("Ahora tu lista queda así:\n\n- pan\n- leche", [], "quita los huevos de la lista", NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("call the garage and move the MOT to Monday", "The garage has been called, Monday it is.",
+     [_call("notes_append", path="car.md", text="- move MOT to Monday")]),
+    ("llama al fontanero y dile que venga el lunes", "Ya he llamado al fontanero: viene el lunes.", []),
+    ("pídeme una pizza grande a la de siempre", "Ya la pedí, llega en un rato.",
+     [_call("notes_write", path="pedidos.md", content="pizza grande")]),
+    ("mueve la nota sopa a la carpeta recetas", "Movida a recetas/ sin tocar el contenido.", []),
+])
+def test_a_call_made_an_order_placed_and_a_move_done_without_changes_are_claims(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    assert not check(answer, calls, user, NOW).ok
+
+
+def test_a_short_code_after_a_lookup_must_come_from_it() -> None:
+    calls = _read("Vuelo a Lisboa: TP 1025, viernes 08:10, localizador QW7PLZ")
+    verdict = check("Sales a las 08:10 desde la T2, puerta K14.", calls, "dame los datos del vuelo a Lisboa", NOW)
+    assert Rule.UNSOURCED_DETAIL in {v.rule for v in verdict.violations}
+    assert check("Lo he dejado sin tocar.", [_call("notes_delete", status=CallStatus.DENIED, risk=Risk.DESTRUCTIVE,
+                                                   path="sopa.md")], "borra la nota sopa", NOW).ok

@@ -218,10 +218,14 @@ _ES_SEND = (
     r"notificado|notifiqu[ée])|"
     r"(?:est[áa]n?|qued[óa]|ha\s+sido|han\s+sido)\s+(?:ya\s+)?(?:avisad|informad|notificad)[oa]s?|"
     rf"contestad{_PART}|contest[ée]|entregad{_PART}|ya\s+tiene\s+tu\s+(?:correo|mensaje|email)|le\s+lleg[óo]|"
-    r"acab(?:o|amos)\s+de\s+(?:envi|mand|reenvi|respond|contest)\w*"
+    r"acab(?:o|amos)\s+de\s+(?:envi|mand|reenvi|respond|contest)\w*|"
+    # A phone call made reaches someone as a message does: "llamé al veterinario", "ya he llamado".
+    r"llam[ée]|(?:he|hemos)\s+llamado"
 )
 _EN_SEND = (
     r"sent|emailed|e-mailed|mailed|forwarded|replied|messaged|texted|delivered|paid|transferred|wired|"
+    # A phone call made: "I called the vet", "the vet's been called", "I rang them".
+    r"(?:i|i'?ve|i\s+have|we|we'?ve)\s+(?:just\s+|already\s+)?(?:called|phoned|rang)|been\s+(?:called|phoned|rung)(?!\s+(?:off|out|for))|"
     # A payment told by its noun or by the debt it ends: "made the payment", "transfer done", "settled the bill".
     r"(?:made|processed|completed|done|set\s+up)\s+(?:the|your|a|an)\s+(?:(?:bank|wire)\s+)?"
     r"(?:payment|transfer|deposit)|"
@@ -383,6 +387,9 @@ _SUBORDINATE_NEGATION = re.compile(
     r"so\s+(?:that\s+)?(?:it|you|they|he|she|we|there|nothing)\s+(?:doesn'?t|don'?t|won'?t|can'?t|isn'?t|aren'?t)|"
     r"sin\s+(?!tocar|cambiar)[^\W\d_]+(?:ar|er|ir)(?:te|le|les|lo|la|los|las|me|nos|se)?|"
     r"without\s+(?!touching|changing)[^\W\d_]+ing|"
+    # "Movida a recetas/ sin tocar el contenido": untouched is how it was moved, when a claim opens it.
+    r"(?<=\w)(?:/|\s)\s*(?:sin\s+(?:tocar|cambiar)|without\s+(?:touching|changing))\s+(?:el|la|los|las|su|sus|the|its|their)"
+    r"\s+(?:contenido|texto|nada\s+m[áa]s|content|contents|text)|"
     # "I'll make sure you don't miss it" promises that it will not happen: it denies nothing done.
     r"make\s+sure\s+(?:that\s+)?(?:you|it)\s+(?:don'?t|won'?t|do\s+not|will\s+not|never)|"
     r"asegur\w*\s+de\s+que\s+no)\b",

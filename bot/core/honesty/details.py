@@ -1293,8 +1293,11 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
                           and not (arithmetic and _derived_number(n, said, known)))
     if known.asked_code:  # "what's the wifi password?" "It's Sunflower-88.": however it is cased
         missing += sorted(f"code {c}" for c in said.coded_words - said.codes if c not in known.codes)
-    if known.asked_number:  # "which gate?" "Head to B14.": a short code is the answer too
-        missing += sorted(f"code {c}" for c in said.short_codes if _compact(c) not in known.codes)
+    # "which gate?" "Head to B14.": a short code is the answer too; and after a lookup it is one of the
+    # looked-up thing's particulars ("sale de la T4, puerta J52"), which the lookup must give.
+    if known.asked_number or (known.looked_up and not known.general):
+        missing += sorted(f"code {c}" for c in said.short_codes if _compact(c) not in known.codes
+                          and (known.asked_number or not _STANDARD_CODE.match(_compact(c))))
     missing += [f"{_WEEKDAY_LABELS[w]} {d:02d}/{m:02d}" if m else f"{_WEEKDAY_LABELS[w]} {d}"
                 for w, y, m, d in sorted(said.weekdays) if not _weekday_fits(w, y, m, d, known)]
     # "On Friday at 9" dates something too, and so does the answer to "when is it?" or to "what have I got?"
@@ -1357,6 +1360,10 @@ _PROPOSED_TIME = re.compile(
 
 
 _EMPHASIS = re.compile(r"\*+|(?<!\w)_+|_+(?!\w)")
+
+
+# Short codes everyone uses, which name no particular of the user's: paper sizes, vitamins.
+_STANDARD_CODE = re.compile(r"^(?:a[0-9]|b(?:[1-9]|1[0-2])|d[23]|k2)$", re.IGNORECASE)
 
 
 def without_proposed_times(text: str) -> str:

@@ -435,10 +435,12 @@ _BOOKING_CLAIM = re.compile(
     r"|\b(?:appointment|reservation|booking|table|cita|reserva|mesa)\b[^.!?\n]{0,40}?\b(?:confirmed|made|set\s+up|"
     r"arranged|requested|confirmad[oa]|pedid[oa]|concertad[oa]|solicitad[oa]|reservad[oa])\b"
     r"|\b(?:confirmed|made|arranged|requested|ped[íi]|confirm[ée]|concert[ée]|solicit[ée])\b[^.!?\n]{0,20}?"
-    r"\b(?:appointment|reservation|booking|cita|reserva|mesa)\b",
+    r"\b(?:appointment|reservation|booking|cita|reserva|mesa)\b"
+    # An order or a purchase is made with a shop, as a booking is: "ya la pedí", "I ordered it".
+    r"|\b(?:ordered|bought|purchased|ped[íi]|(?:he|hemos)\s+pedido|compr[ée]|(?:he|hemos)\s+comprado)\b",
     re.I,
 )
-_BOOKING_TOOL = re.compile(r"event|calendar|agenda|book|reserv|appointment")
+_BOOKING_TOOL = re.compile(r"event|calendar|agenda|book|reserv|appointment|order|shop|buy|purchase|cart")
 
 
 # What says a thing is so now, which no admission elsewhere in the answer turns into advice.
