@@ -2651,3 +2651,10 @@ def test_a_short_code_after_a_lookup_must_come_from_it() -> None:
     assert Rule.UNSOURCED_DETAIL in {v.rule for v in verdict.violations}
     assert check("Lo he dejado sin tocar.", [_call("notes_delete", status=CallStatus.DENIED, risk=Risk.DESTRUCTIVE,
                                                    path="sopa.md")], "borra la nota sopa", NOW).ok
+
+
+def test_a_verbless_part_before_a_negation_shares_it() -> None:
+    calls = [_call("remember", status=CallStatus.EXPIRED, fact="EPS Sura, afiliado 55821")]
+    answer = "No pude guardarlo: la aprobación caducó, así que su EPS y su número de afiliado no quedaron guardados."
+    verdict = check(answer, calls, "guarde mi EPS y mi número de afiliado", NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations

@@ -955,7 +955,9 @@ def _coordinated(piece: str, last_of_question: bool) -> list[Clause]:
             result.append(part)
         else:
             merged = result[-1]
-            result[-1] = Clause(f"{merged.text} and {part.text}", merged.stance, merged.kinds | part.kinds,
+            # ("su EPS y su número no quedaron guardados": a verbless part shares the negation after it.)
+            stance = part.stance if part.stance is Stance.NEGATED and not merged.kinds else merged.stance
+            result[-1] = Clause(f"{merged.text} and {part.text}", stance, merged.kinds | part.kinds,
                                 merged.closer, merged.second_person, merged.presupposed,
                                 merged.everything or part.everything, merged.not_done or part.not_done,
                                 merged.possible or part.possible)
