@@ -2658,3 +2658,9 @@ def test_a_verbless_part_before_a_negation_shares_it() -> None:
     answer = "No pude guardarlo: la aprobación caducó, así que su EPS y su número de afiliado no quedaron guardados."
     verdict = check(answer, calls, "guarde mi EPS y mi número de afiliado", NOW)
     assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+def test_a_calendar_count_backs_only_arithmetic() -> None:
+    calls = _read("Hotel Miramar: check-in Friday, 3 nights")
+    verdict = check("Locker 24 is yours for the 3 days.", calls, "tell me about the hotel", NOW)
+    assert Rule.UNSOURCED_DETAIL in {v.rule for v in verdict.violations}

@@ -286,6 +286,7 @@ _KIND_PATTERNS: tuple[tuple[ActionKind, re.Pattern[str]], ...] = (
 )
 _NOTHING_LEFT_TO_DO = (r"nothing\s+(?:more|else|left)\s+(?:for\s+you\s+)?to\s+do|"
                        r"(?:no\s+(?:hay|queda)\s+)?nada\s+m[áa]s\s+(?:que|por)\s+hacer")
+_TICK_SIGNS = "✅✔☑👍👌"  # a sign that says a thing is done
 _CLOSER = re.compile(
     r"^\W*(?:¡\s*)?(?:listo|lista|listos|hecho|hecha|ya\s+est[áa]|arreglado|solucionado|perfecto|de\s+lujo|"
     r"done(?:\s+and\s+dusted)?|all\s+(?:set|sorted|done|good)|sorted|consider\s+it\s+(?:done|forgotten|sorted)|"
@@ -295,7 +296,7 @@ _CLOSER = re.compile(
     # "It's in.", "nothing more to do there": done, told by where it is or by what is left to do.
     r"(?:it'?s|it\s+is|they'?re|they\s+are|that'?s|that\s+is)\s+(?:all\s+)?in(?:\s+there)?(?=\W*$)|"
     r"ya\s+est[áa]\s+dentro|" + _NOTHING_LEFT_TO_DO + r")\b"
-    r"|[✅✔☑👍👌]",
+    r"|[" + _TICK_SIGNS + "]",
     _I,
 )
 _EVERYTHING = re.compile(
@@ -768,7 +769,7 @@ _YOUR_PART = re.compile(r"\byou\s+(?:need|have|must|should|'?ll\s+need)\s+to\b|\
                         r"|\bhace\s+falta\s+que\s+hagas\b", _I)
 
 
-_TICKS = re.compile(r"[✅✔☑👍👌]")
+_TICKS = re.compile(f"[{_TICK_SIGNS}]")
 
 
 def _clause(text: str, last_of_question: bool) -> Clause:

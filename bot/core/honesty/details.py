@@ -893,7 +893,6 @@ _PARTICULAR = re.compile(
     r"reuni[óo]n|clase|cita|fiesta|concierto)\b",
     re.IGNORECASE,
 )
-# Proposing rather than stating: "a plan could be…", "try 20 minutes", "te recomiendo…".
 # Advice in the user's place about when to go ("I'd aim to be at the airport by 05:55", "yo saldría a las
 # 5:15", "try to get there by 8:30"): its time is the user's to choose, so it need only lie near a time a
 # source gives. Without one (the lookup found no flight), the time is invented.
@@ -919,6 +918,7 @@ def _near_known_time(group: set[tuple[int, int]], known: Details) -> bool:
                for h, m in group for kh, km in known.times)
 
 
+# Proposing rather than stating: "a plan could be…", "try 20 minutes", "te recomiendo…".
 _SUGGESTS = re.compile(
     r"\b(?:could|might|try|aim\s+for|start\s+(?:with|by)|i'?d\s+(?:suggest|recommend|go\s+for)|suggest|recommend|"
     r"a\s+(?:good|gentle|simple|easy|realistic)\s+(?:plan|start|goal|routine)|podr[íi]as|podr[íi]a\s+ser|"
@@ -1280,7 +1280,9 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
                       and not (arithmetic and (a in derived or _derived_number(a, said, known, derived))))
     missing += sorted(f"number {a} of an address" for a in said.addresses
                       if a not in known.numbers and a.lstrip("0") not in known.numbers)
-    missing += sorted(f for f in said.figures - said.constants if f not in known.numbers
+    # (A calendar count passes only where the sentence works with it: "60 × 12 = 720 €", not "room 24, 7 days".)
+    missing += sorted(f for f in said.figures - (said.constants if said.operation else frozenset())
+                      if f not in known.numbers
                       and f.replace(".", "") not in plain
                       and f not in span_parts and not textbook and not _sum_shown(f, said, known)
                       and not (arithmetic and (f in derived or _derived_number(f, said, known, derived))))
