@@ -14,10 +14,15 @@ from bot.core.honesty.actions import ActionKind
 
 _I = re.IGNORECASE
 _LEAD = (
-    r"(?:^|[.!?;:,¡¿\n]\s*|\b(?:please|pls|plz|(?:can|could|would|will)\s+(?:you|u|ya)|i\s+want\s+you\s+to|"
-    r"i\s+need\s+you\s+to|i'?d\s+like\s+you\s+to|go\s+ahead\s+and|just|and|also|then|now|hey|yo|ok|okay|"
-    r"por\s+favor|porfa|puedes|podr[íi]as|me\s+puedes|quiero\s+que|necesito\s+que|y|tambi[ée]n|luego|ahora|"
-    r"oye|vale)\s+)"
+    r"(?:^|[.!?;:,¡¿\n]\s*|\b(?:please|pls|plz|plis|kindly|(?:can|cn|could|cld|would|will)\s+(?:you|u|ya)|"
+    r"i\s+want\s+you\s+to|i\s+need\s+you\s+to|i'?d\s+like\s+you\s+to|go\s+ahead\s+and|just|and|also|then|now|"
+    r"hey|yo|ok|okay|be\s+so\s+kind\s+as\s+to|"
+    r"por\s+favor|porfa|porfis|xfa|puedes|pod[ée]s|podr[íi]as|me\s+puedes|quiero\s+que|necesito\s+que|y|tambi[ée]n|"
+    r"luego|ahora|oye|vale|haz(?:me)?\s+el\s+favor\s+de|h[áa]game\s+el\s+favor\s+de|"
+    r"(?:ser[íi]as|ser[íi]a\s+usted)\s+tan\s+amable\s+de|me\s+har[íi]as\s+el\s+favor\s+de)\s+"
+    # A place put first: "en la nota presupuesto cambia el alquiler", "on the shopping list add eggs".
+    r"|(?:^|[.!?;:¡¿\n]\s*)(?:en|in|on|into|to|a|para|for)\s+(?:la|el|las|los|mi|mis|tu|tus|my|the|your)\s+"
+    r"(?:[\w.'-]+\s+){1,3}?)"
 )
 _VERBS: dict[ActionKind, str] = {
     ActionKind.REMOVE: (
@@ -66,14 +71,19 @@ _VERBS: dict[ActionKind, str] = {
         r"recu[ée]rde(?:me|nos)|av[íi]se(?:me|nos)|recordadme|avisadme"
     ),
     ActionKind.STORE: (
-        r"add|put|stick|pop|toss|throw|slot|pencil\s+in|create|make\s+(?:a|an|the)\s+(?:note|list|event|task|entry)|write(?!\s+(?:me|us)\s+(?:a|an|some)\s+(?!(?:note|file|entry|task|reminder)\b)\w)|jot|note\s+down|note|save|"
+        r"add|put|stick|pop|toss|throw|slot|pencil\s+in|create|"
+        r"make\s+(?:a|an|the|two|three|\d+|some|a\s+couple\s+of)\s+(?:new\s+)?(?:notes?|lists?|events?|tasks?|entry|entries)|write(?!\s+(?:me|us)\s+(?:a|an|some)\s+(?!(?:note|file|entry|task|reminder)\b)\w)|jot|note\s+down|note|save|"
         r"store|keep\s+in\s+mind|keep\s+track|remember|record|log|register|schedule|book|move|rename|change|"
         r"update|replace|overwrite|edit|mark|complete|archive|append|insert|set\s+up|memori[sz]e|"
         # Copying a note makes a new one: "copy it into a new note", "cópiala en recetas".
         # ("Copy that", "duplicate charge", "copia de seguridad": no copy asked for.)
         r"copy(?!\s+that\b)|duplicate(?=\s+(?:it|this|that|the|my|your)\b)|copia(?:r)?(?!\s+de\s+seguridad)|"
         r"c[óo]pia(?:me|la|lo)|duplica(?:r)?(?=\s+(?:la|el|esta|este|esa|ese|mi|tu)\b)|"
-        r"a[ñn]ade|a[ñn][áa]de(?:me|lo|la|le|les|selo|sela)|agrega(?:r|me)?|pon(?:me|lo|la|le)?|mete(?:r|me)?|apunta(?:r|me)?|"
+        r"a[ñn]ade|a[ñn]adir|a[ñn][áa]de(?:me|lo|la|le|les|selo|sela)|"
+        # "Haz dos notas", "hazme una nota": making the thing, said by its noun. ("Hazme una lista de
+        # ideas" may be asked for in the chat.)
+        r"haz(?:me)?\s+(?:una?|la|el|las|los|dos|tres|\d+)\s+(?:nuevas?\s+)?(?:notas?|entradas?|tareas?)\b|"
+        r"agrega(?:r|me)?|pon(?:me|lo|la|le)?|mete(?:r|me)?|apunta(?:r|me)?|"
         r"ap[úu]nta(?:me|lo|la)|anota(?:r)?|an[óo]ta(?:me|lo|la)|escribe|escr[íi]be(?:lo|la)|escr[íi]beme(?!\s+(?:un|una|unos|unas)\s+(?!(?:nota|entrada|tarea|recordatorio)\b)\w)|crea(?:r)?|"
         r"cr[ée]a(?:me|la|lo)|guarda(?:r)?|gu[áa]rda(?:te|me|lo|la|melo|mela)|registra(?:r)?|recuerda(?:\s+que)?|"
         r"programa(?:r)?|agenda(?:r)?|reserva(?:r)?|mueve|mover|cambia(?:r)?|c[áa]mbia(?:me|le|lo|la)|"
@@ -311,7 +321,7 @@ def reported_actions(user_text: str) -> frozenset[ActionKind]:
 
     text = user_text[:4000]
     first_person = re.compile(
-        r"\b(?:i|we)(?:\s*'ve|\s+have|\s+had|\s+already|\s+just)?\s+\w+"
+        r"\b(?:i|we)(?:\s*'ve|\s+have|\s+had)?(?:\s+(?:already|just|finally|also|now))?\s+\w+"
         r"|\b(?:he|hemos|había|habíamos)\s+\w+(?:ado|ido|to|cho)\b"
         r"|\b\w+(?:é|í|amos|imos)\b",
         _I,
