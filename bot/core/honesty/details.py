@@ -538,6 +538,9 @@ class Details:
     asked_when: bool = False
     # (sources only) the user asks how long something takes or lasts: a span is then the answer's detail
     asked_duration: bool = False
+    # (sources only) the user asks how many or how much of something they have, have left or owe
+    # ("how many vacation days have I got left?"): a count or a span is then a fact of their world
+    asked_own_amount: bool = False
     # (sources only) the user asks what to do ("what else can I do?", "¿qué me recomiendas?"): with
     # nothing looked up, the spans and counts of the answer are its suggestions ("in a week or ten days")
     asked_advice: bool = False
@@ -697,6 +700,15 @@ def _word_times(text: str) -> set[tuple[int, int]]:
     return times
 
 
+# A place named after a date: "el mercado 20 de Noviembre", "Avenida 5 de Mayo", "Plaza 25 de Mayo".
+_PLACE_BEFORE = re.compile(r"\b(?:mercado|calle|avenida|av|avda|plaza|colonia|barrio|estaci[óo]n|metro|parque|paseo|"
+                           r"puente|escuela|colegio|hospital|bulevar|boulevard|calzada|glorieta)\.?\s+$", re.IGNORECASE)
+# A fraction, not a day and a month: "6 cucharadas y 2/3", "1 1/2 cups", "2/3 de taza".
+_FRACTION_BEFORE = re.compile(r"(?:\d\s|\b(?:y|and|e)\s+)$", re.IGNORECASE)
+_FRACTION_AFTER = re.compile(r"\s*(?:de\s+(?:taza|cucharada|cucharadita|vaso|kilo|litro)|of\s+an?\b|cups?\b|tazas?\b|"
+                             r"tbsp\b|tsp\b|teaspoons?\b|tablespoons?\b|cucharad)", re.IGNORECASE)
+
+
 def extract_details(text: str) -> Details:
     """Every detail mentioned in `text` (its first MAX_SCAN_CHARS characters)."""
     text = as_shown(text[:MAX_SCAN_CHARS])
@@ -722,12 +734,14 @@ def extract_details(text: str) -> Details:
         dates.add((int(m.group(2)), int(m.group(3))))
         dates_with_years.add((int(m.group(1)), int(m.group(2)), int(m.group(3))))
     for m in _each(_DAY_MONTH, text):
-        dates.add((_MONTHS[m.group(2).lower()], int(m.group(1))))
+        if not _PLACE_BEFORE.search(text[max(0, m.start() - 24):m.start()]):  # "el mercado 20 de Noviembre"
+            dates.add((_MONTHS[m.group(2).lower()], int(m.group(1))))
     for m in _each(_MONTH_DAY, text):
         dates.add((_MONTHS[m.group(1).lower()], int(m.group(2))))
     for m in _each(_NUM_DATE, text):
         day, month = int(m.group(1)), int(m.group(2))
-        if 1 <= month <= 12 and 1 <= day <= 31:
+        if (1 <= month <= 12 and 1 <= day <= 31 and not _FRACTION_BEFORE.search(text[max(0, m.start() - 8):m.start()])
+                and not _FRACTION_AFTER.match(text, m.end())):
             dates.add((month, day))
     emails = {m.group(0).lower().rstrip(".") for m in _each(_EMAIL, text)}
     for m in _each(_SPOKEN_EMAIL, text):
@@ -832,8 +846,7 @@ def extract_details(text: str) -> Details:
                    half_hours=half_hours, dotted=frozenset(dotted),
                    percents=frozenset(_number(m.group(1)) for m in _each(_PERCENT, spelled)),
                    approximate=counted and bool(_APPROXIMATE.search(without_urls)),
-                   constants=frozenset(n for pattern, ns in _CALENDAR for n in ns if pattern.search(without_urls))
-                   if counted else frozenset(),
+                   constants=_calendar_constants(without_urls) if counted else frozenset(),
                    codes=frozenset(_said_codes(without_urls) | _spoken_codes(without_urls)),
                    spoken_numbers=frozenset(_number(m.group(1))
                                             for m in _each(_FIGURE, _blank(spelled, _FIGURE_FREE))),
@@ -1107,6 +1120,7 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
         asked_price=bool(_PRICE_QUESTION.search(user_text)),
         asked_when=bool(_WHEN_QUESTION.search(user_text)),
         asked_duration=bool(_DURATION_QUESTION.search(user_text)),
+        asked_own_amount=bool(_OWN_AMOUNT_QUESTION.search(user_text)),
         asked_advice=bool(_ADVICE_QUESTION.search(user_text)),
         asked_name=(asked_name := bool(_NAME_QUESTION.search(user_text))),
         source_text=" ".join(t.lower() for t in texts) if asked_name or looked_up else "",
@@ -1254,7 +1268,8 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     # transfer takes about 32 minutes", "a 50–80 minute cushion"): the facts of the user's world that a model
     # makes up come as times, dates, prices, contacts and codes. Asked how long a thing of theirs lasts, the
     # span is the answer, and is checked below.
-    known_span = not known.looked_up and not known.asked_duration and not claims_action
+    known_span = (not known.looked_up and not known.asked_duration and not known.asked_own_amount
+                  and not claims_action)
     if proposes or advises or known_span:  # "a reminder 15 minutes before?": a span put as a choice states nothing
         spans_known |= set(said.minutes)
         span_parts |= {str(v) for m in said.minutes for v in (m, m // 60, m % 60) if v} | {
@@ -1532,15 +1547,28 @@ _OPERATION = re.compile(
 )
 
 
-# A year, a month, a week or a day named in a sentence brings the counts that turn one into another:
-# "al año: 60 × 12 = 720 €", "3 € a day, 21 € a week".
+# A sentence that names two calendar units brings the count that turns one into the other:
+# "32,50 € al mes (390 € al año)", "3 € a day, 21 € a week". One unit alone brings none ("Seven days
+# left" is a figure, not a week), unless the count is worked with in the open: "al año: 60 × 12 = 720 €".
+_YEAR = re.compile(r"\b(?:years?|yearly|annual(?:ly)?|a[ñn]os?|anual(?:es|mente)?)\b", re.I)
+_MONTH = re.compile(r"\b(?:months?|monthly|mes(?:es)?|mensual(?:es|mente)?)\b", re.I)
+_WEEK = re.compile(r"\b(?:weeks?|weekly|semanas?|semanal(?:es|mente)?)\b", re.I)
+_DAY = re.compile(r"\b(?:days?|daily|d[íi]as?|diari[oa]s?|diariamente)\b", re.I)
+_HOUR = re.compile(r"\b(?:hours?|hourly|horas?)\b", re.I)
+_MINUTE = re.compile(r"\b(?:minutes?|minutos?|mins?)\b", re.I)
 _CALENDAR = (
-    (re.compile(r"\b(?:years?|yearly|annual(?:ly)?|a[ñn]os?|anual(?:es|mente)?)\b", re.I), ("12", "52", "365")),
-    (re.compile(r"\b(?:months?|monthly|mes(?:es)?|mensual(?:es|mente)?)\b", re.I), ("12",)),
-    (re.compile(r"\b(?:weeks?|weekly|semanas?|semanal(?:es|mente)?)\b", re.I), ("7", "52")),
-    (re.compile(r"\b(?:days?|daily|d[íi]as?|diari[oa]s?|diariamente)\b", re.I), ("7", "24", "365")),
-    (re.compile(r"\b(?:hours?|hourly|horas?)\b", re.I), ("24", "60")),
+    ("12", _YEAR, _MONTH), ("52", _YEAR, _WEEK), ("365", _YEAR, _DAY),
+    ("7", _WEEK, _DAY), ("24", _DAY, _HOUR), ("60", _HOUR, _MINUTE),
 )
+_WORKED_WITH = (re.compile(r"(?:[×*/÷]|\bx)\s?(\d+)\b", re.I), re.compile(r"\b(\d+)\s?(?:[×*/÷]|x\b)", re.I))
+
+
+def _calendar_constants(text: str) -> frozenset[str]:
+    """The counts between calendar units that the sentence's words bring (see `_CALENDAR`)."""
+    operands = {m.group(1) for pattern in _WORKED_WITH for m in islice(pattern.finditer(text), MAX_SPANS)}
+    return frozenset(n for n, one, other in _CALENDAR
+                     if (one.search(text) and other.search(text))
+                     or (n in operands and (one.search(text) or other.search(text))))
 
 
 def _value(number: str) -> float | None:
@@ -1626,6 +1654,15 @@ def asks_for_a_listing(user_text: str) -> bool:
 
 
 # Asking how many: "how many items", "¿cuántas tareas?".
+# How many or how much of a thing the user has, has left, owes or spent: "how many vacation days have I
+# got left?", "¿cuánto le debo a Mariana?", "¿cuántos días me quedan?". ("I've got 3 bananas, how do I
+# make bread?" asks in general.)
+_OWN_AMOUNT_QUESTION = re.compile(
+    r"\b(?:how\s+(?:many|much)|cu[áa]nt[oa]s?)\s+(?:[\w'-]+\s+){0,4}?"
+    r"(?:have\s+I|do\s+I\s+(?:still\s+)?(?:have|owe)|I\s+(?:still\s+)?(?:have|owe|had)|I'?ve\s+(?:got|left|spent)|"
+    r"did\s+I|me\s+quedan?|nos\s+quedan?|tengo|ten[íi]a|llevo|llevamos|(?:le\s+|les\s+)?debo|he\s+\w+[ae]do)\b",
+    re.IGNORECASE,
+)
 _COUNT_QUESTION = re.compile(r"\bhow\s+many\b|\bcu[áa]nt[oa]s\b|\bnumber\s+of\b|\bn[úu]mero\s+de\b", re.IGNORECASE)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d{1,3}[.)]|\[[ xX]\])\s+\S", re.MULTILINE)
 _LIST_ITEM_LINE = re.compile(_LIST_ITEM.pattern + r".*$", re.MULTILINE)  # the whole line of an item
@@ -1707,6 +1744,7 @@ def _asks_in_general(user_text: str) -> bool:
     text = user_text[:MAX_PARTICULAR_CHARS]
     return (_GENERAL_QUESTION.search(text) is not None and not _is_particular(text, _names(text))
             and not _POSSESSIVE.search(text) and not _REFERS_BACK.search(text)
+            and not _OWN_AMOUNT_QUESTION.search(text)
             and len(re.findall(r"[^\W\d_]+", text)) >= MIN_GENERAL_WORDS)
 
 
