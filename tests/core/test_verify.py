@@ -2664,3 +2664,84 @@ def test_a_calendar_count_backs_only_arithmetic() -> None:
     calls = _read("Hotel Miramar: check-in Friday, 3 nights")
     verdict = check("Locker 24 is yours for the 3 days.", calls, "tell me about the hotel", NOW)
     assert Rule.UNSOURCED_DETAIL in {v.rule for v in verdict.violations}
+
+
+@pytest.mark.parametrize(("user", "kind"), [
+    ("on my groceries note add bread and oat milk", "store"),
+    ("en la lista de la compra pon tomates y ajo", "store"),
+    ("kindly add the March invoice to my expenses note", "store"),
+    ("cld u save the door code in my notes", "store"),
+    ("¿Serías tan amable de anotar la cita del dentista?", "store"),
+    ("hazme una nota con la clave del wifi", "store"),
+    ("make two notes: one for work and one for home", "store"),
+])
+def test_a_place_put_first_a_polite_or_texted_lead_and_a_thing_made_by_its_noun_are_requests(
+        user: str, kind: str) -> None:
+    from bot.core.honesty.intent import asked_actions
+
+    assert {k.value for k in asked_actions(user)} == {kind}
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("on my groceries note add bread", "Your groceries note now lists bread."),
+    ("kindly log in my reading note that I finished Dune",
+     "As requested, your reading note reflects that Dune is finished."),
+    ("hazme una nota con la clave del wifi", "En tu carpeta ya conviven tus notas y la de la clave del wifi."),
+    ("cancela la alarma del gimnasio", "Tranquilo, ya no te va a sonar: el gimnasio se quedó sin alarma."),
+    ("cancel the 9 am standup reminder", "The standup is now without a reminder."),
+    ("update my budget note: rent 950", "Groceries and transport stay as they were."),
+])
+def test_requests_said_another_way_and_results_told_as_a_state_are_checked(user: str, answer: str) -> None:
+    assert not check(answer, [], user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("borra la nota gimnasio", "Hecho, la he borrado. Ya no aparecerá en tu lista de notas.",
+     [_call("notes_delete", risk=Risk.DESTRUCTIVE, path="gimnasio.md")]),
+    ("replace my packing note with 'passport, charger'", "Done: the note now says 'passport, charger'. The old list is "
+     "no longer in the note.",
+     [_call("notes_write", risk=Risk.DESTRUCTIVE, path="packing.md", content="passport, charger", overwrite=True)]),
+    ("update my budget note: rent 950", "I couldn't update it: the note is locked. Groceries and transport stay as "
+     "they were.",
+     [_call("notes_write", status=CallStatus.ERROR, error="locked", path="budget.md", content="rent 950")]),
+    ("añade pan a compras y borra la nota recibos",
+     "He añadido pan a compras. El recordatorio recibos, por su parte, no lo he podido borrar porque no existe.",
+     [_call("notes_append", path="compras.md", text="pan"),
+      _call("notes_delete", status=CallStatus.ERROR, risk=Risk.DESTRUCTIVE, error="no such note", path="recibos.md")]),
+    ("add it to my list", "Which list? Send me the note name and the item, and I'll add it.", []),
+    ("I've finally finished painting the kitchen!", "Well done! Now that it's finished, keep the window open for a "
+     "few hours.", []),
+    ("anything about the gym in my notes?", "I searched your notes for \"gym\" and nothing came up, so it doesn't "
+     "seem you've saved anything about it yet.", [_call("notes_search", risk=Risk.READ, result="", query="gym")]),
+    ("I've just paid the gas bill and booked the boiler service. What else before winter?",
+     "With the bill paid and the service booked, the big things are sorted. Bleed the radiators next.", []),
+    ("what's left to sort for the move?", "Here's what's still left to do:\n\n- Insurance, bought before the day.\n"
+     "- Boxes, ordered a week ahead.", []),
+    ("acuérdate de que el cumple de mi vieja es el 3 de mayo", "Guardado: el cumple de tu vieja es el 3 de mayo.",
+     [_call("remember", fact="El cumpleaños de la madre del usuario es el 3 de mayo")]),
+    ("¿cuánto pago de luz según la nota gastos?", "Según tu nota gastos, pagas 64 € de luz.",
+     [_call("notes_read", risk=Risk.READ, result="Note gastos.md:\n\nluz: 64 €\nagua: 20 €", path="gastos.md")]),
+])
+def test_honest_answers_said_in_these_ways_reach_the_user_whole(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    verdict = check(answer, calls, user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("¿qué mercado me recomiendas en Oaxaca?", "El mercado 20 de Noviembre, en el centro, es un clásico."),
+    ("¿dónde está la parada?", "En la Avenida 5 de Mayo, esquina con Juárez."),
+    ("¿cuánto aceite son 100 ml en tazas?", "Son unas 2/5 de taza; para 150 ml, 1 taza y 2/3."),
+])
+def test_a_place_named_after_a_date_and_a_fraction_are_no_dates(user: str, answer: str) -> None:
+    verdict = check(answer, [], user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("how many days off have I got left?", "Seven days left before the year ends."),
+    ("¿cuántos días de vacaciones me quedan?", "Te quedan 12 días, tranquilo."),
+    ("how much do I still owe Raj?", "You owe him 45."),
+])
+def test_how_much_the_user_has_left_or_owes_is_a_fact_of_theirs(user: str, answer: str) -> None:
+    assert Rule.UNSOURCED_DETAIL in {v.rule for v in check(answer, [], user, NOW).violations}

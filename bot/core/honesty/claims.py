@@ -172,6 +172,13 @@ _ES_REMOVE = (
     rf"apagu[ée]|"
     r"ya\s+no\s+(?:te\s+|le\s+)?(?:existe|est[áa]|sonar[áa]|molestar[áa]|aparece|tienes|hay|avisar[ée]|figura|"
     r"consta)|"
+    r"ya\s+no\s+(?:te\s+|le\s+)?(?:aparecer[áa]|estar[áa]|saldr[áa]|figurar[áa]|existir[áa])|"
+    # "Ya no te va a molestar", "no te volverá a avisar": the same, said with a future of "ir a".
+    r"(?:ya\s+)?no\s+(?:te\s+|le\s+|les\s+|nos\s+)?(?:va(?:n)?\s+a|volver[áa]n?\s+a)\s+"
+    r"(?:molestar|sonar|avisar|aparecer|saltar|existir|estar)|"
+    # "La reunión se ha quedado sin recordatorio": what it is left without is what was taken away.
+    r"(?:se\s+(?:ha|han)\s+quedado|se\s+qued[óa]|qued[óa]|queda(?:n)?)\s+(?:ya\s+)?sin\s+(?:su\s+|el\s+|la\s+|tu\s+)?"
+    r"(?:recordatorio|aviso|alarma|nota|entrada|evento|cita)s?|"
     r"ya\s+es\s+historia|"
     # "Te has librado del r-31337", "nos deshicimos de ella": rid of it, told by who is free of it.
     rf"librad{_PART}|te\s+libraste|(?:te\s+has|me\s+he|nos\s+hemos|se\s+ha)\s+deshecho|deshice|deshicimos|"
@@ -194,6 +201,8 @@ _EN_REMOVE = (
     r"(?:is|are|'s|'re|now)\s+(?:(?:now|all|both)\s+)?off(?!\s+(?:to|for|the|by|work|duty|today|tomorrow|sick|"
     r"(?:your|my|our|his|her|their)\s+(?:plate|back|hands?|mind|chest)))|"
     r"out\s+of\s+my\s+memory|no\s+longer|no\s+more|is\s+no\s+more|vanished|history|trashed|"
+    r"(?:is|are|'s|'re|was|were)\s+(?:now\s+)?(?:left\s+)?without\s+(?:a|an|its|their|the|any)\s+"
+    r"(?:reminder|alarm|alert|note|entry|event)s?|"
     r"(?:is|are|'s|'re|now)\s+(?:now\s+)?(?:rid|free|clear)\s+of|"
     # ("It's empty" alone reports what a read found.)
     r"(?:is|are|'s|'re)\s+(?:now\s+(?:(?:squeaky|spotless|sparkling)\s+)?|(?:squeaky|spotless|sparkling)\s+)"
@@ -327,7 +336,7 @@ def speaks_of_self(text: str) -> bool:
 
 
 _PRESUPPOSED = re.compile(
-    r"^\W*(?:since|as|given\s+that|now\s+that|because|como|ya\s+que|puesto\s+que|dado\s+que|"
+    r"^\W*(?:since|as|given\s+that|now\s+that|because|como|ya\s+que|puesto\s+que|dado\s+que|ahora\s+que|"
     r"porque|once|cuando|when|after|después\s+de\s+que)\b",
     _I,
 )
@@ -385,7 +394,9 @@ _IDIOMS = re.compile(
 # say what stayed as it was, so they keep their negation.)
 _SUBORDINATE_NEGATION = re.compile(
     r"\b(?:para\s+(?:que\s+)?no|so\s+as\s+not\s+to|in\s+order\s+not\s+to|"
-    r"so\s+(?:that\s+)?(?:it|you|they|he|she|we|there|nothing)\s+(?:doesn'?t|don'?t|won'?t|can'?t|isn'?t|aren'?t)|"
+    # ("…so it doesn't look like you've written anything": what follows from it, not a purpose.)
+    r"so\s+(?:that\s+)?(?:it|you|they|he|she|we|there|nothing)\s+(?:doesn'?t|don'?t|won'?t|can'?t|isn'?t|aren'?t)"
+    r"(?!\s+(?:look|seem|appear|sound)\b)|"
     r"sin\s+(?!tocar|cambiar)[^\W\d_]+(?:ar|er|ir)(?:te|le|les|lo|la|los|las|me|nos|se)?|"
     r"without\s+(?!touching|changing)[^\W\d_]+ing|"
     # "Movida a recetas/ sin tocar el contenido": untouched is how it was moved, when a claim opens it.
@@ -411,7 +422,11 @@ _NEGATION = re.compile(
 )
 # Negative words that state a removal: "ya no existe", "no longer there", "won't ring".
 _NEGATIVE_STATE = re.compile(
-    r"\b(?=[^\W\d_])(?:ya\s+no|no\s+longer|no\s+more|is\s+no\s+more|anymore|any\s+more|won'?t\s+(?:ring|bother|go\s+off|sound)|"
+    r"\b(?=[^\W\d_])(?:ya\s+no|no\s+longer|"
+    r"(?:se\s+(?:ha|han)\s+quedado|se\s+qued[óa]|qued[óa]|queda(?:n)?)\s+(?:ya\s+)?sin\s+(?:su\s+|el\s+|la\s+|tu\s+)?"
+    r"(?:recordatorio|aviso|alarma|nota|entrada|evento|cita)s?|"
+    r"(?:is|are|'s|'re|was|were)\s+(?:now\s+)?(?:left\s+)?without\s+(?:a|an|its|their|the|any)\s+"
+    r"(?:reminder|alarm|alert|note|entry|event)s?|no\s+more|is\s+no\s+more|anymore|any\s+more|won'?t\s+(?:ring|bother|go\s+off|sound)|"
     r"no\s+(?:va\s+a|volver[áa]\s+a)\s+sonar|out\s+of\s+my\s+memory|nothing\s+about\s+\w+\s+anymore|"
     + _NO_TRACE_EN + "|" + _NO_TRACE_ES + r")\b",
     _I,
@@ -775,6 +790,8 @@ _TICKS = re.compile(f"[{_TICK_SIGNS}]")
 def _clause(text: str, last_of_question: bool) -> Clause:
     kinds = claimed_kinds(text)
     bare = _QUOTED.sub(" ", text)
+    if ActionKind.REMOVE in kinds and _NEGATIVE_STATE.search(bare):
+        kinds -= {ActionKind.STORE}  # "Ya no aparecerá en tus notas": the place it is gone from
     stance = _stance(text, last_of_question)
     if (stance in (Stance.QUESTION, Stance.OFFER) and kinds and not _EARLIER.search(bare)
             and (_FIRST_PERSON_PAST.search(bare) or (stance is Stance.QUESTION and _HELD_STATE.search(bare)
@@ -832,7 +849,7 @@ def parse(text: str) -> list[Sentence]:
                         and (options or _OPTIONS.search(piece) is not None)
                         and not claimed_kinds(piece) and not _CLOSER.search(piece)))
             clauses.extend(_coordinated(piece, question and asks))
-        sentences.append(Sentence(sentence, start, end, _in_context(clauses)))
+        sentences.append(Sentence(sentence, start, end, _topics_share_negation(_in_context(clauses))))
     return _elided(_options(sentences))
 
 
@@ -909,9 +926,14 @@ def _in_context(clauses: list[Clause]) -> tuple[Clause, ...]:
     delete one") is part of that offer. Neither turns a report of something done into one.
     """
     result: list[Clause] = []
+    asked_of_user = False  # a clause so far asked the user for something ("tell me…", "send me…")
     for clause in clauses:
         before = result[-1] if result else None
-        if before is not None and clause.stance is Stance.AFFIRMATIVE:
+        asks = (clause.stance in (Stance.AFFIRMATIVE, Stance.OFFER)
+                and bool(_ASKS_USER.match(_QUOTED.sub(" ", clause.text))))
+        if clause.stance is Stance.AFFIRMATIVE and not clause.kinds and asks:
+            clause = replace(clause, stance=Stance.OFFER)  # "Send me the note name…": asked of the user
+        elif before is not None and clause.stance is Stance.AFFIRMATIVE:
             bare = _QUOTED.sub(" ", clause.text)
             # The consequence of a condition on the user's will is promised or asked, not reported: "Si
             # cambias de idea, me lo dices", "if you'd rather keep it, just say so".
@@ -928,8 +950,54 @@ def _in_context(clauses: list[Clause]) -> tuple[Clause, ...]:
             elif before.stance is Stance.OFFER and _PURPOSE.match(bare) and not _ALREADY.search(bare):
                 # "I can save a draft, so it's ready to paste": what the offer would give.
                 clause = replace(clause, stance=Stance.OFFER)
+            elif (asked_of_user and not clause.closer and not _ALREADY.search(bare) and not _NOW_SO_STATE.search(bare)
+                  and not _STATE.search(bare) and (not clause.kinds or _PROMISE.search(bare))):
+                # "Tell me the note name and the item, and I'll add it": what is asked of the user, and
+                # what will be done with it, are one offer.
+                clause = replace(clause, stance=Stance.OFFER)
+        asked_of_user = asked_of_user or (asks and clause.stance is Stance.OFFER)
         result.append(clause)
     return tuple(result)
+
+
+# A request to the user that opens an offer: "tell me…", "dime…", "send me…".
+_ASKS_USER = re.compile(r"^\W*(?:(?:just\s+)?(?:tell|send|give|show)\s+me|let\s+me\s+know|dime|"
+                        r"d[íi]me(?:lo|la|los|las)|m[áa]ndame|p[áa]same|ind[íi]ca(?:me|mel[oa])|"
+                        r"conf[íi]rma(?:me|mel[oa]))\b", _I)
+# A promise of the assistant's own: "I'll add it", "y lo apunto", "te lo pongo".
+_PROMISE = re.compile(r"\b(?:i'?ll|i\s+will|and\s+i\s+can)\b|^\W*(?:and|y)\s+(?:te\s+|se\s+)?(?:lo|la|los|las)\s+"
+                      r"[^\W\d_]+o\b", _I)
+# "…and it's on your list now": a state said to hold now is a report, whatever comes before it.
+_NOW_SO_STATE = re.compile(r"\b(?:now|ahora|ya)\b", _I)
+
+
+# "En cambio", "however", "eso sí": a word that links two clauses, saying nothing itself.
+_LINK_ONLY = re.compile(r"^\W*(?:en\s+cambio|sin\s+embargo|eso\s+s[íi]|por\s+otro\s+lado|por\s+su\s+parte|"
+                        r"however|though|on\s+the\s+other\s+hand|by\s+contrast|in\s+turn|meanwhile)\W*$", _I)
+# The clitic that takes up a topic put first: "La nota vieja, no la he podido borrar".
+_TAKES_UP = re.compile(r"^\W*no\s+(?:se\s+)?(?:lo|la|los|las|le|les)\b", _I)
+
+
+def _topics_share_negation(clauses: tuple[Clause, ...]) -> tuple[Clause, ...]:
+    """A thing put first, without a verb, is what the negation that takes it up denies.
+
+    "La nota vieja-xe20, en cambio, no la he podido borrar": the note is not reported as handled.
+    """
+    result = list(clauses)
+    after: Clause | None = None  # the next clause that is not a mere link
+    for i in range(len(result) - 1, -1, -1):
+        clause = result[i]
+        if len(clause.text) <= MAX_LINK_CHARS and _LINK_ONLY.match(clause.text):
+            continue
+        if (after is not None and after.stance is Stance.NEGATED and clause.stance is Stance.AFFIRMATIVE
+                and not clause.kinds and not clause.closer and len(clause.text.split()) <= MAX_ELIDED_WORDS
+                and not _STATE.search(clause.text) and _TAKES_UP.match(after.text)):
+            result[i] = replace(clause, stance=Stance.NEGATED, not_done=after.not_done)
+        after = clause
+    return tuple(result)
+
+
+MAX_LINK_CHARS = 40
 
 
 def _coordinated(piece: str, last_of_question: bool) -> list[Clause]:

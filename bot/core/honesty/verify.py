@@ -305,8 +305,28 @@ def _found_by_lookup(clause: Clause, turn: _Turn, neighbours: str = "") -> bool:
     said = [w for w in words if w not in _STOP and w not in _FUNCTION_WORDS]
     # The user's own verb asked back ("¿cuántos tengo apuntados?" "Tienes 7 apuntados: Ana, Luis…") is
     # how they asked, not a new claim; what it is said of must still be what the lookups gave.
-    things = [w for w in said if not _users_verb(w, turn)]
+    things = [w for w in said if not _users_verb(w, turn) and not _users_state(w, clause.text)]
+    if not things and _READ_FRAME.search(clause.text):
+        return True  # "Esto es lo que tienes anotado:", "Here's what you have saved:": the read follows
     return bool(things) and all(_stem_in(w, turn.looked_up_text) for w in things)
+
+
+# What the user has, told before a participle: "lo que tienes anotado", "tu presupuesto anotado",
+# "what you've got saved".
+_USERS_STATE_BEFORE = re.compile(r"(?:\b(?:tienes|ten[ée]s|ten[íi]as|you\s+have|you'?ve(?:\s+got)?|you\s+had)\s+"
+                                 r"(?:\w+\s+)?|\b(?:tu|tus|your)\s+(?:\w+\s+){0,2}?)$", re.I)
+
+
+def _users_state(word: str, text: str) -> bool:
+    """`word` is a verb of doing said of a state of the user's: the state a read shows, not an act."""
+    if not _ACTION_WORDS.match(word):
+        return False
+    return any(_USERS_STATE_BEFORE.search(text[max(0, m.start() - 40):m.start()])
+               for m in re.finditer(rf"\b{re.escape(word)}\b", text, re.I))
+
+
+# What introduces what a read gave: "esto es lo que…", "here's what…".
+_READ_FRAME = re.compile(r"\b(?:lo\s+que|todo\s+lo\s+que|what|everything)\b", re.I)
 
 
 def _users_verb(word: str, turn: _Turn) -> bool:
@@ -383,8 +403,49 @@ def _unread_asked_thing(clause: Clause, turn: _Turn) -> str | None:
     return None
 
 
+# A list opened as what is left to do: "Here's what still needs doing:", "Lo que te falta:".
+_TO_DO = re.compile(
+    r"\b(?:(?:still\s+)?needs?\s+(?:doing|to\s+be\s+done|sorting)|left\s+to\s+(?:do|sort|book|buy|pack|arrange)|"
+    r"still\s+(?:to\s+do|to\s+sort|to\s+book)|what'?s\s+(?:still\s+)?left|to-do|to\s+do\s+list|still\s+pending|"
+    r"you'?ll\s+(?:still\s+)?need|you\s+(?:still\s+)?need\s+to|"
+    r"(?:lo\s+que\s+)?(?:te|os|nos)\s+falta(?:n|r[íi]a)?|(?:te|os|nos)\s+queda(?:n)?\s+por|quedar[íi]a\s+por|"
+    r"(?:est[áa]|queda)\s+pendiente|pendientes|faltar[íi]a|tienes\s+que|hay\s+que)\b",
+    re.I,
+)
+_LIST_ITEM_START = re.compile(r"^\s*(?:[-*•+]|\d{1,3}[.)])\s+")
+
+
+# "Friday cardio stays as it was": what comes before it is the thing left as it was.
+_STAYS = re.compile(r"\b(?:stays?|remains?|is\s+still|are\s+still|sigue|siguen|se\s+queda|se\s+quedan|"
+                    r"contin[úu]an?|queda|quedan)\b", re.I)
+
+
+def _spares_another_thing(clause: Clause, turn: _Turn) -> bool:
+    """With no call tried, the clause says a thing the user did not ask about stays as it was ("Friday
+    cardio stays as it was", asked to swap Monday and Wednesday): no account of the asked change, rather
+    a hint it was made."""
+    spot = _STAYS.search(clause.text) or _UNCHANGED.search(clause.text)
+    if spot is None or turn.unsettled:  # after a refused or failed call, what stays put is its account
+        return False
+    words = {w.lower() for w in _WORD.findall(clause.text[:spot.start()])}
+    things = {w for w in words if len(w) >= 3 and w not in _STOP and w not in _FUNCTION_WORDS
+              and not _ACTION_WORDS.match(w)}
+    return bool(things) and not any(_stem_in(w, " ".join(turn.user_words)) for w in things)
+
+
 def _backing(kind: ActionKind, turn: _Turn) -> list[CallRecord]:
-    return [c for c in turn.ok_effects if kind_of_tool(c.name) in BACKS[kind]]
+    # An overwrite takes away what the note said: "the old timetable is no longer in the note".
+    return [c for c in turn.ok_effects if kind_of_tool(c.name) in BACKS[kind]
+            or (kind is ActionKind.REMOVE and _overwrites(c))]
+
+
+_OVERWRITE_ARGUMENT = re.compile(r'"(?:overwrite|replace)"\s*:\s*true')
+
+
+def _overwrites(call: CallRecord) -> bool:
+    """A write that replaced what was there (the approval a destructive write needs, or its flag)."""
+    return kind_of_tool(call.name) is ActionKind.STORE and (
+        call.risk >= Risk.DESTRUCTIVE or bool(_OVERWRITE_ARGUMENT.search(call.arguments)))
 
 
 _CONTRAST = re.compile(r"^\W*(?:but|though|although|however|yet|even\s+so|anyway|pero|aunque|sin\s+embargo|"
@@ -505,7 +566,8 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
         if turn.guessed and _found_by_lookup(clause, turn, neighbours):
             return None  # the request was only a guess, and this tells what the read gave in its words
         return "an action was asked for and none of that kind succeeded"
-    if (clause.second_person or (clause.presupposed and kinds <= turn.reported)
+    # ("Ahora que ya está, deja la ventana abierta": what the user said they finished, as background.)
+    if (clause.second_person or (clause.presupposed and (kinds <= turn.reported or not turn.asked))
             or _found_by_lookup(clause, turn, neighbours) or _someone_else_did(clause, turn)
             or _state_the_lookup_gave(clause, turn, neighbours)
             or (not turn.asked and _INSTRUCTION.match(clause.text))):
@@ -560,9 +622,19 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
             continue
         if _AFTER_PRONOUN.search(said[max(0, spot.start() - 6):spot.start()]):
             continue  # a verb ("que te toca la vacuna", "that you need the form"): the things are its objects
-        if not _stem_in(lowered, evidence):
+        if not _stem_in(lowered, evidence) and not any(_stem_in(same, evidence) for same in _KIN.get(lowered, ())):
             return f"says {word!r} was handled, but no successful call of that kind included it"
     return None
+
+
+# The same relative said another way: a call stores "the user's father" for "mi viejo", "my dad".
+_KIN_GROUPS = (
+    "padre papá papa viejo father dad daddy", "madre mamá mama vieja mother mum mom mummy mommy",
+    "marido esposo husband hubby", "esposa mujer wife", "hijo son", "hija daughter", "hermano brother",
+    "hermana sister", "abuelo grandfather grandpa", "abuela grandmother grandma nana",
+    "suegro father-in-law", "suegra mother-in-law", "novio boyfriend", "novia girlfriend",
+)
+_KIN = {word: tuple(w for w in group.split() if w != word) for group in _KIN_GROUPS for word in group.split()}
 
 
 # A thing said to exist already ("you already have a note called…", "ya existe"), and a tool refusing for it.
@@ -578,7 +650,9 @@ _AFTER_PRONOUN = re.compile(r"(?:^|\W)(?:me|te|se|nos|os|le|les|i|you|we|they|he
 # Words that say how or when, not what: a restatement of an earlier change names its things otherwise.
 _FUNCTION_WORDS = frozenset("""
 already still just yet there here was were been being set done too since earlier before has have had got
+according
 ya todavía aún allí ahí estaba estaban era eran sigue siguen hecho listo antes tiene tienes tenía tenías
+según segun sobre desde hasta hacia entre durante tras
 """.split())
 
 
@@ -677,15 +751,16 @@ def check(
     claim_problems: list[tuple[Sentence, str]] = []
     detail_problems: list[tuple[Sentence, list[str]]] = []
     announced = False  # the last sentence of the answer's own ended with ":" and was kept
+    to_do = False  # the list under way was opened as what is still to be done
     worked_out: set[str] = set()  # numbers of the kept sentences so far: steps later ones may build on
     listing = turn.read_ok and not turn.asked and asks_for_a_listing(user_text)
     lookup_failed = not turn.read_ok and any(not c.is_write and c.status is not CallStatus.OK for c in calls)
     forecasts = [c for c in calls if _WEATHER_TOOL.search(c.name)]
     no_forecast = bool(forecasts) and all(c.status is not CallStatus.OK for c in forecasts)
     # The answer says plainly, somewhere, that something was not done.
-    conceded = any(c.not_done for s in sentences for c in s.clauses)
+    conceded = any(c.not_done and not _spares_another_thing(c, turn) for s in sentences for c in s.clauses)
     for sentence in sentences:
-        explains = any(c.not_done for c in sentence.clauses)
+        explains = any(c.not_done and not _spares_another_thing(c, turn) for c in sentence.clauses)
         if sentence.text.lstrip().startswith(">") and announced:
             # A draft or a quotation the kept sentence before announced ("…ready to paste:"): its words
             # are the text offered, not the answer's claims. Its details are still checked below.
@@ -698,6 +773,10 @@ def check(
             reasons = [f"says {word!r} is in what was read, but no lookup of this turn gave it"
                        for c in sentence.clauses if c.stance is Stance.AFFIRMATIVE
                        and (word := _unread_asked_thing(c, turn))][:1]
+        elif to_do and _LIST_ITEM_START.match(sentence.text) and not speaks_of_self(sentence.text):
+            # An item of a list the answer opened as what is still to be done ("Here's what still needs
+            # doing: … 5. Mobile data: an eSIM, ordered before you leave"): advice, not a report.
+            reasons = []
         else:
             reasons = [r for i, c in enumerate(sentence.clauses)
                        if (r := _clause_problem(c, turn, explains, id(c) in flagged,
@@ -713,6 +792,10 @@ def check(
             claim_problems.append((sentence, reasons[0]))
         if not sentence.text.lstrip().startswith(">"):
             announced = not reasons and sentence.text.rstrip().endswith(":")
+        if announced:
+            to_do = bool(_TO_DO.search(sentence.text))
+        elif not _LIST_ITEM_START.match(sentence.text):
+            to_do = False
         # A question or an offer proposes its times ("¿te lo pongo a las 9?"); it states none. Advice on
         # when to go after a lookup keeps them: they must lie near what the lookup found.
         offered = all(c.stance in _PROPOSING for c in sentence.clauses)
