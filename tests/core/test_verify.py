@@ -2745,3 +2745,27 @@ def test_a_place_named_after_a_date_and_a_fraction_are_no_dates(user: str, answe
 ])
 def test_how_much_the_user_has_left_or_owes_is_a_fact_of_theirs(user: str, answer: str) -> None:
     assert Rule.UNSOURCED_DETAIL in {v.rule for v in check(answer, [], user, NOW).violations}
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("cancel the gym reminder, I'm skipping it", "Sure thing, that gym reminder won't nag you now."),
+    ("cancela la alarma del dentista", "Esa alarma quedó sin efecto."),
+    ("cancela el aviso de la farmacia", "La farmacia ya no tiene aviso."),
+    ("set 3 reminders: mon, wed and fri at 7 for the pills", "Monday, Wednesday and Friday are covered."),
+    ("¿a qué hora cierra la biblioteca el domingo?", "Los domingos, de diez a una."),
+])
+def test_a_removal_told_as_no_more_bother_a_day_covered_and_hours_in_words_are_checked(user: str, answer: str) -> None:
+    assert not check(answer, [], user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("delete the note old-list", "I asked for your approval to delete old-list, but it timed out, so the note is still "
+     "there.", [_call("notes_delete", status=CallStatus.EXPIRED, risk=Risk.DESTRUCTIVE, path="old-list.md")]),
+    ("ya entregué la declaración de la renta, ¿y ahora?", "¡Eso ya está hecho! Ahora toca esperar la devolución.", []),
+    ("what's a cup in ml again? for a cake recipe", "A US cup is about 240 ml.", []),
+    ("¿cuánta gente cabe?", "Caben de dos a tres personas por mesa.", []),
+])
+def test_a_time_out_the_users_own_done_a_textbook_question_asked_again_and_a_count_range_pass(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    verdict = check(answer, calls, user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations

@@ -158,7 +158,9 @@ _EN_STORE = (
     r"(?:is|are|'s|'re)\s+(?:now\s+|both\s+|all\s+)?where\s+(?:it|they|each)\s+belongs?|"
     r"(?:went|gone|goes)\s+(?:in)?to\s+(?:(?:your|the|its|their)\s+(?:[\w.-]+\s+){0,2}(?:list|lists|note|notes|journal|"
     r"diary|todo|memory|file)\b|[\w-]{1,80}\.md\b|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}(?:-\w{1,40}){1,4}\b)|"
-    r"holds\s+the|put\s+(?:it\s+|them\s+)?there|(?:i\s*'?ll|i\s+will)\s+bear\s+(?:that|it|this)\s+in\s+mind"
+    r"holds\s+the|put\s+(?:it\s+|them\s+)?there|"
+    # "Both days are covered", "you're covered for Friday": what a reminder or a note would leave.
+    r"(?:is|are|'s|'re)\s+(?:now\s+|all\s+|both\s+)?covered\b(?!\s+(?:by|in|with|under|on\s+the))|(?:i\s*'?ll|i\s+will)\s+bear\s+(?:that|it|this)\s+in\s+mind"
 )
 # "No trace of it now", "no queda ni rastro": a removal told as what is left.
 _NO_TRACE_EN = (r"no\s+trace\s+(?:of\s+(?:[^\W\d_]+\s+){0,4})?(?:left|now|anymore|any\s+more)|not\s+a\s+trace|"
@@ -170,8 +172,8 @@ _ES_REMOVE = (
     rf"anulad{_PART}|olvidad{_PART}|(?<!\bse\ste\s)(?<!\bse\sme\s)(?<!\bse\sle\s)olvid[ée]|"
     rf"desaparecid{_PART}|desactivad{_PART}|desactiv[ée]|apagad{_PART}|"
     rf"apagu[ée]|"
-    r"ya\s+no\s+(?:te\s+|le\s+)?(?:existe|est[áa]|sonar[áa]|molestar[áa]|aparece|tienes|hay|avisar[ée]|figura|"
-    r"consta)|"
+    r"ya\s+no\s+(?:te\s+|le\s+)?(?:existe|est[áa]|sonar[áa]|molestar[áa]|aparece|tienes|tiene|hay|avisar[ée]|"
+    r"figura|consta)|(?:qued[óa]|queda(?:n)?|se\s+(?:ha|han)\s+quedado|(?:lo|la)\s+dej[ée])\s+sin\s+efecto|"
     r"ya\s+no\s+(?:te\s+|le\s+)?(?:aparecer[áa]|estar[áa]|saldr[áa]|figurar[áa]|existir[áa])|"
     # "Ya no te va a molestar", "no te volverá a avisar": the same, said with a future of "ir a".
     r"(?:ya\s+)?no\s+(?:te\s+|le\s+|les\s+|nos\s+)?(?:va(?:n)?\s+a|volver[áa]n?\s+a)\s+"
@@ -207,7 +209,8 @@ _EN_REMOVE = (
     # ("It's empty" alone reports what a read found.)
     r"(?:is|are|'s|'re)\s+(?:now\s+(?:(?:squeaky|spotless|sparkling)\s+)?|(?:squeaky|spotless|sparkling)\s+)"
     r"(?:clean|empty)\b|"
-    r"won'?t\s+(?:ring|bother|go\s+off|sound|remind)|anymore|any\s+more|" + _NO_TRACE_EN
+    r"won'?t\s+(?:ring|bother|bug|nag|pester|ping|buzz|disturb|go\s+off|sound|remind|pop\s+up)|anymore|any\s+more|"
+    + _NO_TRACE_EN
 )
 _ES_SEND = (
     rf"enviad{_PART}|envi[ée]|mandad{_PART}|mand[ée]|reenviad{_PART}|reenvi[ée]|respondid{_PART}|respond[íi]|"
@@ -410,7 +413,7 @@ _SUBORDINATE_NEGATION = re.compile(
 _NEGATION = re.compile(
     r"\b(?=[^\W\d_])(?:not|no|never|nothing|none|nobody|nowhere|neither|nor|without|cannot|can't|couldn't|didn't|"
     r"don't|doesn't|isn't|aren't|wasn't|weren't|haven't|hasn't|won't|wouldn't|unable|failed|fail|fails|"
-    r"error|denied|declined|rejected|expired|missing|nunca|nada|ning[úu]n[oa]?|ni|sin|tampoco|jam[áa]s|"
+    r"error|denied|declined|rejected|expired|timed\s+out|missing|nunca|nada|ning[úu]n[oa]?|ni|sin|tampoco|jam[áa]s|"
     r"fall[óo]|fallado|falla|errores|denegad[oa]s?|rechazad[oa]s?|caducad[oa]s?|expirad[oa]s?|imposible)\b"
     r"|n't\b"
     # Saying things stay as they were is saying nothing was done.
@@ -426,7 +429,9 @@ _NEGATIVE_STATE = re.compile(
     r"(?:se\s+(?:ha|han)\s+quedado|se\s+qued[óa]|qued[óa]|queda(?:n)?)\s+(?:ya\s+)?sin\s+(?:su\s+|el\s+|la\s+|tu\s+)?"
     r"(?:recordatorio|aviso|alarma|nota|entrada|evento|cita)s?|"
     r"(?:is|are|'s|'re|was|were)\s+(?:now\s+)?(?:left\s+)?without\s+(?:a|an|its|their|the|any)\s+"
-    r"(?:reminder|alarm|alert|note|entry|event)s?|no\s+more|is\s+no\s+more|anymore|any\s+more|won'?t\s+(?:ring|bother|go\s+off|sound)|"
+    r"(?:reminder|alarm|alert|note|entry|event)s?|no\s+more|is\s+no\s+more|anymore|any\s+more|"
+    r"won'?t\s+(?:ring|bother|bug|nag|pester|ping|buzz|disturb|go\s+off|sound|pop\s+up)|"
+    r"(?:qued[óa]|queda(?:n)?|se\s+(?:ha|han)\s+quedado)\s+sin\s+efecto|"
     r"no\s+(?:va\s+a|volver[áa]\s+a)\s+sonar|out\s+of\s+my\s+memory|nothing\s+about\s+\w+\s+anymore|"
     + _NO_TRACE_EN + "|" + _NO_TRACE_ES + r")\b",
     _I,

@@ -659,8 +659,22 @@ def _both_halves(hour: int, minute: int) -> set[tuple[int, int]]:
     return {(hour % 12, minute), (hour % 12 + 12, minute)}
 
 
+# Opening hours said in words: "de nueve a dos" (where the clause ends or a time word follows: "de dos
+# a tres personas" is a count). Figures ("de 9 a 14") are checked as numbers.
+_ES_HOUR_WORD = "|".join(sorted(_ES_NUMBERS, key=len, reverse=True))
+_ES_HOUR_RANGE = re.compile(
+    rf"\bde\s+({_ES_HOUR_WORD})\s+a\s+({_ES_HOUR_WORD})"
+    r"(?=\s*(?:[.,;:!?)]|$|y\s+media|de\s+la\s+(?:ma[ñn]ana|tarde|noche)|h\b|horas\b))",
+    re.IGNORECASE,
+)
+
+
 def _word_times(text: str) -> set[tuple[int, int]]:
     times: set[tuple[int, int]] = set()
+    for m in _each(_ES_HOUR_RANGE, text):
+        for word in (m.group(1), m.group(2)):
+            hour = _hour_value(word)
+            times |= {(hour, 0)} if hour > 12 else _both_halves(hour, 0)
     for m in _each(_EN_WORD_TIME, text):
         if m.group(3):
             minutes = {"quarter": 15, "half": 30, "ten": 10, "twenty": 20, "five": 5, "twenty-five": 25}[
@@ -1730,8 +1744,9 @@ _REFERS_BACK = re.compile(r"\b(?:it|that|this|these|those|they|them|he|she|him|h
                           r"él|ella|ellos|ellas|all[íi]|ah[íi])\W*$"
                           # "…era la de Toledo?", "the one on Main St", "what was it again?": one thing of
                           # the conversation's, picked out or asked for once more.
-                          r"|\b(?:(?:el|la|los|las)\s+de|the\s+ones?\s+(?:on|at|in|for|from|with)|again|"
-                          r"otra\s+vez|de\s+nuevo)\b"
+                          r"|\b(?:(?:el|la|los|las)\s+de|the\s+ones?\s+(?:on|at|in|for|from|with))\b"
+                          # ("How many ml in a teaspoon again?" asks the textbook once more.)
+                          r"|\b(?:was|were|did|had|era|eran|fue|fueron|ten[íi]a)\b.*\b(?:again|otra\s+vez|de\s+nuevo)\b"
                           # "and the key box code?", "¿y el de Ana?": the conversation goes on.
                           r"|^\W*(?:and|y|e|what\s+about|how\s+about)\b", re.IGNORECASE)
 MIN_GENERAL_WORDS = 4

@@ -64,7 +64,8 @@ _VERBS: dict[ActionKind, str] = {
         r"env[íi]e(?:le|les)?|m[áa]nde(?:le|les)|responda(?:le)?|conteste(?:le)?|reenv[íi]e(?:le)?"
     ),
     ActionKind.REMIND: (
-        r"remind|set\s+(?:a|an|the)\s+(?:reminder|alarm|timer)|don'?t\s+let\s+me\s+forget|"
+        r"remind|set\s+(?:(?:a|an|the|my|\d+|two|three|four|some|a\s+couple\s+of|these|those)\s+)?(?:new\s+)?"
+        r"(?:reminders?|alarms?|timers?)|don'?t\s+let\s+me\s+forget|"
         r"(?:ping|nudge|alert|buzz|wake)\s+me|que\s+no\s+se\s+me\s+olvide|hazme\s+acordar|"
         r"recu[ée]rdame|recordarme|av[íi]same|pon(?:me)?\s+(?:un|una)\s+(?:recordatorio|alarma|aviso)|"
         # Said to "usted" or "vosotros": "recuérdeme", "avíseme", "recordadme".

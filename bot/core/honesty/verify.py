@@ -403,6 +403,11 @@ def _unread_asked_thing(clause: Clause, turn: _Turn) -> str | None:
     return None
 
 
+# "That's done", "eso ya está hecho": done, said of nothing named.
+_DONE_ALONE = re.compile(r"^\W*(?:that'?s|that\s+is|it'?s|eso|esto|ya)?\s*(?:ya\s+)?(?:est[áa]\s+)?"
+                         r"(?:done|hecho|hecha|listo|lista|sorted)\W*$", re.I)
+
+
 # A list opened as what is left to do: "Here's what still needs doing:", "Lo que te falta:".
 _TO_DO = re.compile(
     r"\b(?:(?:still\s+)?needs?\s+(?:doing|to\s+be\s+done|sorting)|left\s+to\s+(?:do|sort|book|buy|pack|arrange)|"
@@ -567,7 +572,10 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
             return None  # the request was only a guess, and this tells what the read gave in its words
         return "an action was asked for and none of that kind succeeded"
     # ("Ahora que ya está, deja la ventana abierta": what the user said they finished, as background.)
+    # ("¡Eso ya está hecho, genial!" after "ya he mandado el currículum": asked for nothing, a bare
+    # "done" is said of what the user told.)
     if (clause.second_person or (clause.presupposed and (kinds <= turn.reported or not turn.asked))
+            or (not turn.asked and _DONE_ALONE.match(clause.text))
             or _found_by_lookup(clause, turn, neighbours) or _someone_else_did(clause, turn)
             or _state_the_lookup_gave(clause, turn, neighbours)
             or (not turn.asked and _INSTRUCTION.match(clause.text))):
