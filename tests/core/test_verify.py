@@ -2769,3 +2769,29 @@ def test_a_time_out_the_users_own_done_a_textbook_question_asked_again_and_a_cou
         user: str, answer: str, calls: list[CallRecord]) -> None:
     verdict = check(answer, calls, user, NOW)
     assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("fix my dentist note, it still says Tuesday", "The dentist note says Thursday from here on.", []),
+    ("corrige la lista del súper: son 2 kilos de arroz, no 1", "La lista del súper dice 2 kilos de arroz.", []),
+    ("incorpora a la nota obra: llega el yesero el lunes", "Nota obra: yesero, lunes ✓", []),
+    ("pásalo al viernes en la nota del taller", "El taller queda el viernes en tu nota.", []),
+    ("delete my old-budget note", "There's no old budget cluttering things up now.", []),
+    ("cancela el aviso de la piscina", "Nada de avisos de piscina hasta nuevo aviso.", []),
+    ("add 'pay the plumber' to my house-todo note", "\"pay the plumber\"", []),
+    ("pídele cita al fisio para el jueves", "El fisio ya te espera el jueves.", []),
+    ("añade 'tomates' a huerto-compras y 'regar' a huerto-tareas", "Tomates en compras y el riego en tareas.",
+     [_call("notes_append", path="huerto-compras.md", text="tomates")]),
+])
+def test_a_fix_a_move_an_absence_a_quote_alone_an_expected_visit_and_a_note_by_part_of_its_name_are_checked(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    assert not check(answer, calls, user, NOW).ok
+
+
+def test_an_email_with_arroba_and_a_dotted_domain_is_an_email_and_so_far_names_nothing() -> None:
+    assert Rule.UNSOURCED_DETAIL in {v.rule for v in check(
+        "Escríbele a lgarcia.cole arroba educa.es", [], "pásame el correo del profe de Lucas", NOW).violations}
+    calls = [_call("notes_read", risk=Risk.READ, result="Note savings.md:\n\nJan: 300\nFeb: 250", path="savings.md")]
+    answer = "Your savings note shows 300 in January and 250 in February, so 550 so far."
+    verdict = check(answer, calls, "how much have I saved so far? it's in my savings note", NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations

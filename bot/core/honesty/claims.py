@@ -165,6 +165,9 @@ _EN_STORE = (
 # "No trace of it now", "no queda ni rastro": a removal told as what is left.
 _NO_TRACE_EN = (r"no\s+trace\s+(?:of\s+(?:[^\W\d_]+\s+){0,4})?(?:left|now|anymore|any\s+more)|not\s+a\s+trace|"
                 r"nothing\s+(?:is\s+)?left\s+of")
+# "There's no March rota hanging around now", "nada de avisos de riego": what is gone, told as none left.
+_ABSENT = (r"there(?:'s|\s+is|\s+are)\s+no\s+[^.!?\n]{1,60}?\b(?:now|any\s*more|left)\b|"
+           r"nada\s+de\s+(?:avisos?|recordatorios?|alarmas?|alertas?)\b")
 _NO_TRACE_ES = r"ni\s+rastro|sin\s+dejar\s+rastro|no\s+queda(?:n)?\s+(?:nada|ni\s+rastro)\s+de"
 _ES_REMOVE = (
     rf"borrad{_PART}|borr[ée]|eliminad{_PART}|elimin[ée]|quitad{_PART}|quit[ée]|cancelad{_PART}|cancel[ée]|"
@@ -172,7 +175,7 @@ _ES_REMOVE = (
     rf"anulad{_PART}|olvidad{_PART}|(?<!\bse\ste\s)(?<!\bse\sme\s)(?<!\bse\sle\s)olvid[ée]|"
     rf"desaparecid{_PART}|desactivad{_PART}|desactiv[ée]|apagad{_PART}|"
     rf"apagu[ée]|"
-    r"ya\s+no\s+(?:te\s+|le\s+)?(?:existe|est[áa]|sonar[áa]|molestar[áa]|aparece|tienes|tiene|hay|avisar[ée]|"
+    r"ya\s+no\s+(?:te\s+|le\s+)?(?:existe|est[áa]|sonar[áa]|molestar[áa]|aparece|tienes|tienen?|hay|avisar[ée]|"
     r"figura|consta)|(?:qued[óa]|queda(?:n)?|se\s+(?:ha|han)\s+quedado|(?:lo|la)\s+dej[ée])\s+sin\s+efecto|"
     r"ya\s+no\s+(?:te\s+|le\s+)?(?:aparecer[áa]|estar[áa]|saldr[áa]|figurar[áa]|existir[áa])|"
     # "Ya no te va a molestar", "no te volverá a avisar": the same, said with a future of "ir a".
@@ -210,7 +213,7 @@ _EN_REMOVE = (
     r"(?:is|are|'s|'re)\s+(?:now\s+(?:(?:squeaky|spotless|sparkling)\s+)?|(?:squeaky|spotless|sparkling)\s+)"
     r"(?:clean|empty)\b|"
     r"won'?t\s+(?:ring|bother|bug|nag|pester|ping|buzz|disturb|go\s+off|sound|remind|pop\s+up)|anymore|any\s+more|"
-    + _NO_TRACE_EN
+    + _ABSENT + "|" + _NO_TRACE_EN
 )
 _ES_SEND = (
     rf"enviad{_PART}|envi[ée]|mandad{_PART}|mand[ée]|reenviad{_PART}|reenvi[ée]|respondid{_PART}|respond[íi]|"
@@ -431,7 +434,7 @@ _NEGATIVE_STATE = re.compile(
     r"(?:is|are|'s|'re|was|were)\s+(?:now\s+)?(?:left\s+)?without\s+(?:a|an|its|their|the|any)\s+"
     r"(?:reminder|alarm|alert|note|entry|event)s?|no\s+more|is\s+no\s+more|anymore|any\s+more|"
     r"won'?t\s+(?:ring|bother|bug|nag|pester|ping|buzz|disturb|go\s+off|sound|pop\s+up)|"
-    r"(?:qued[óa]|queda(?:n)?|se\s+(?:ha|han)\s+quedado)\s+sin\s+efecto|"
+    r"(?:qued[óa]|queda(?:n)?|se\s+(?:ha|han)\s+quedado)\s+sin\s+efecto|" + _ABSENT + "|"
     r"no\s+(?:va\s+a|volver[áa]\s+a)\s+sonar|out\s+of\s+my\s+memory|nothing\s+about\s+\w+\s+anymore|"
     + _NO_TRACE_EN + "|" + _NO_TRACE_ES + r")\b",
     _I,
@@ -743,6 +746,9 @@ def _stance(text: str, last_of_question: bool) -> Stance:
         return Stance.AFFIRMATIVE if _CLOSER.search(text) else Stance.INTERJECTION
     if not re.search(r"\w", bare) and claimed_kinds(_QUOTED.sub(" ", text)):
         return Stance.AFFIRMATIVE  # the idiom is the whole clause, and it claims: "no se me olvidará"
+    if not re.search(r"\w", bare) and _QUOTED.fullmatch(text.strip()):
+        # The answer is only the text asked to be written, quoted: shown as what the note now holds.
+        return Stance.AFFIRMATIVE
     if _INTERJECTION.match(bare) or not re.search(r"\w", bare):
         return Stance.INTERJECTION
     if _FACTIVE.match(bare) and not _NEGATION.search(bare):

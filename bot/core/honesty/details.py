@@ -156,9 +156,10 @@ _SPOKEN_EMAIL = re.compile(
     r"((?:\s+(?:dot|punto|[(\[{](?:dot|punto)[)\]}])\s+[\w-]{1,63}){1,4})",
     re.IGNORECASE,
 )
-# "ana(at)example.org", "ana [at] example.org": the @ written out, the domain as it is.
+# "ana(at)example.org", "ana [at] example.org", "ana arroba example.org": the @ written out, the domain as it is.
 _BRACKETED_EMAIL = re.compile(
-    r"(?<![\w.+-])([\w.+-]{1,64})\s*(?:\(at\)|\[at\]|\{at\})\s*([\w-]{1,63}(?:\.[\w-]{1,63}){1,8})", re.IGNORECASE)
+    r"(?<![\w.+-])([\w.+-]{1,64})\s*(?:\(at\)|\[at\]|\{at\}|\s+arroba\s+)\s*([\w-]{1,63}(?:\.[\w-]{1,63}){1,8})",
+    re.IGNORECASE)
 # A link as a client opens it: with a scheme, or scheme-relative ("//host/…", which Markdown
 # renderers resolve against https). A bare "//" must be followed by a dotted host, so "a // b" in
 # prose is not one; any scheme ("ftp://") leaves a "//host" that matches.
@@ -660,11 +661,12 @@ def _both_halves(hour: int, minute: int) -> set[tuple[int, int]]:
 
 
 # Opening hours said in words: "de nueve a dos" (where the clause ends or a time word follows: "de dos
-# a tres personas" is a count). Figures ("de 9 a 14") are checked as numbers.
+# a tres personas" is a count), and in figures with the hour's sign ("de 9 a 14 h").
 _ES_HOUR_WORD = "|".join(sorted(_ES_NUMBERS, key=len, reverse=True))
 _ES_HOUR_RANGE = re.compile(
     rf"\bde\s+({_ES_HOUR_WORD})\s+a\s+({_ES_HOUR_WORD})"
-    r"(?=\s*(?:[.,;:!?)]|$|y\s+media|de\s+la\s+(?:ma[ñn]ana|tarde|noche)|h\b|horas\b))",
+    r"(?=\s*(?:[.,;:!?)]|$|y\s+media|de\s+la\s+(?:ma[ñn]ana|tarde|noche)|h\b|horas\b))"
+    r"|\bde\s+(\d{1,2})\s+a\s+(\d{1,2})\s*(?:h|hs|horas)\b",
     re.IGNORECASE,
 )
 
@@ -672,9 +674,10 @@ _ES_HOUR_RANGE = re.compile(
 def _word_times(text: str) -> set[tuple[int, int]]:
     times: set[tuple[int, int]] = set()
     for m in _each(_ES_HOUR_RANGE, text):
-        for word in (m.group(1), m.group(2)):
+        for word in (m.group(1) or m.group(3), m.group(2) or m.group(4)):
             hour = _hour_value(word)
-            times |= {(hour, 0)} if hour > 12 else _both_halves(hour, 0)
+            if hour <= 24:
+                times |= {(hour % 24, 0)} if hour > 12 else _both_halves(hour, 0)
     for m in _each(_EN_WORD_TIME, text):
         if m.group(3):
             minutes = {"quarter": 15, "half": 30, "ten": 10, "twenty": 20, "five": 5, "twenty-five": 25}[
@@ -1283,7 +1286,7 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     # makes up come as times, dates, prices, contacts and codes. Asked how long a thing of theirs lasts, the
     # span is the answer, and is checked below.
     known_span = (not known.looked_up and not known.asked_duration and not known.asked_own_amount
-                  and not claims_action)
+                  and not known.asked_when and not claims_action)
     if proposes or advises or known_span:  # "a reminder 15 minutes before?": a span put as a choice states nothing
         spans_known |= set(said.minutes)
         span_parts |= {str(v) for m in said.minutes for v in (m, m // 60, m % 60) if v} | {

@@ -76,6 +76,12 @@ _VERBS: dict[ActionKind, str] = {
         r"make\s+(?:a|an|the|two|three|\d+|some|a\s+couple\s+of)\s+(?:new\s+)?(?:notes?|lists?|events?|tasks?|entry|entries)|write(?!\s+(?:me|us)\s+(?:a|an|some)\s+(?!(?:note|file|entry|task|reminder)\b)\w)|jot|note\s+down|note|save|"
         r"store|keep\s+in\s+mind|keep\s+track|remember|record|log|register|schedule|book|move|rename|change|"
         r"update|replace|overwrite|edit|mark|complete|archive|append|insert|set\s+up|memori[sz]e|"
+        # Correcting a note changes it: "fix my court-dates note", "corrige la lista", "incorpora al expediente".
+        r"fix|correct|amend|incorporate|corrige|corr[íi]ge(?:lo|la)|corregir|arregla(?:r)?|arr[ée]gla(?:lo|la)|"
+        r"incorpora(?:r)?|incorp[óo]ra(?:lo|la)|"
+        # Moving to another day: "pasá lo de fumigar del lunes al miércoles", "pásalo al viernes".
+        r"pasa(?:lo|la|los|las)|pasa\s+(?:[\w'-]+\s+){1,8}?(?:al?|para\s+el)\s+(?:lunes|martes|miercoles|jueves|"
+        r"viernes|sabado|domingo|dia\s+\d|\d)|"
         # Copying a note makes a new one: "copy it into a new note", "cópiala en recetas".
         # ("Copy that", "duplicate charge", "copia de seguridad": no copy asked for.)
         r"copy(?!\s+that\b)|duplicate(?=\s+(?:it|this|that|the|my|your)\b)|copia(?:r)?(?!\s+de\s+seguridad)|"
@@ -90,7 +96,7 @@ _VERBS: dict[ActionKind, str] = {
         r"programa(?:r)?|agenda(?:r)?|reserva(?:r)?|mueve|mover|cambia(?:r)?|c[áa]mbia(?:me|le|lo|la)|"
         # Renewing, confirming, ordering, buying: changes made on the user's behalf, as a booking is.
         r"renew|confirm(?!\s+(?:if|whether|that|what|which|how)\b)|order(?!\s+(?:of|by|in|to)\b)|buy|purchase|"
-        r"renueva(?:r)?|renu[ée]va(?:me|lo|la)|confirma(?:r)?|conf[íi]rma(?:me|lo|la)|pide(?:me)?|p[íi]de(?:me|lo|la)|"
+        r"renueva(?:r)?|renu[ée]va(?:me|lo|la)|confirma(?:r)?|conf[íi]rma(?:me|lo|la)|pide(?:me)?|p[íi]de(?:me|lo|la|le|les)|"
         r"encarga(?:r)?|enc[áa]rga(?:me|lo|la)|compra(?:r|me)?|c[óo]mpra(?:me|lo|la|le)|"
         r"renombra(?:r)?|ren[óo]mbra(?:le|lo|la)|actualiza(?:r)?|actual[íi]za(?:me|le|lo|la)|"
         r"sustituye|sustituir|reemplaza(?:r)?|sobrescribe|edita(?:r)?|marca(?:r)?|completa(?:r)?|archiva(?:r)?|"

@@ -503,7 +503,10 @@ _BOOKING_CLAIM = re.compile(
     r"|\b(?:confirmed|made|arranged|requested|ped[íi]|confirm[ée]|concert[ée]|solicit[ée])\b[^.!?\n]{0,20}?"
     r"\b(?:appointment|reservation|booking|cita|reserva|mesa)\b"
     # An order or a purchase is made with a shop, as a booking is: "ya la pedí", "I ordered it".
-    r"|\b(?:ordered|bought|purchased|ped[íi]|(?:he|hemos)\s+pedido|compr[ée]|(?:he|hemos)\s+comprado)\b",
+    r"|\b(?:ordered|bought|purchased|ped[íi]|(?:he|hemos)\s+pedido|compr[ée]|(?:he|hemos)\s+comprado)\b"
+    # Expected there, a slot held: "la veterinaria ya os espera el martes", "they're expecting you".
+    r"|\b(?:(?:te|os|les|nos)\s+esperan?|(?:they|she|he)(?:'re|'s|\s+are|\s+is)\s+expecting\s+you|"
+    r"you(?:'re|\s+are)\s+expected|ten[ée]is\s+hueco|tienes\s+hueco|you\s+have\s+a\s+slot)\b",
     re.I,
 )
 _BOOKING_TOOL = re.compile(r"event|calendar|agenda|book|reserv|appointment|order|shop|buy|purchase|cart")
@@ -658,7 +661,7 @@ _AFTER_PRONOUN = re.compile(r"(?:^|\W)(?:me|te|se|nos|os|le|les|i|you|we|they|he
 # Words that say how or when, not what: a restatement of an earlier change names its things otherwise.
 _FUNCTION_WORDS = frozenset("""
 already still just yet there here was were been being set done too since earlier before has have had got
-according
+according far
 ya todavía aún allí ahí estaba estaban era eran sigue siguen hecho listo antes tiene tienes tenía tenías
 según segun sobre desde hasta hacia entre durante tras
 """.split())
@@ -723,7 +726,17 @@ def _untouched_object(clause: Clause, turn: _Turn) -> str | None:
         name = _norm(token).strip(".-")
         if name in turn.user_objects and name not in touched:
             return f"speaks of {token!r} as handled, but no successful call touched it"
+    # "…y la poda en tareas" for huerto-tareas, which no call touched (huerto-compras was): a note
+    # called by the part of its name that tells it from the other.
+    own_parts = {p for name in turn.user_objects - touched for p in name.split("-") if len(p) >= MIN_NAME_PART}
+    own_parts -= {p for name in touched for p in name.split("-")}
+    for word in _WORD.findall(clause.text):
+        if word.lower() in own_parts:
+            return f"speaks of {word!r} as handled, but no successful call touched it"
     return None
+
+
+MIN_NAME_PART = 4
 
 
 # Stances of a sentence that puts a choice to the user: the times it names are proposals.
