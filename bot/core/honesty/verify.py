@@ -513,7 +513,9 @@ _BOOKING_TOOL = re.compile(r"event|calendar|agenda|book|reserv|appointment|order
 
 
 # What says a thing is so now, which no admission elsewhere in the answer turns into advice.
-_NOW_SO = re.compile(r"\b(?:already|now|just|ya|ahora|acabo|acabamos|i'?ve|i\s+have|has\s+been|have\s+been)\b", re.I)
+# ("Just ask again when you're ready" asks the user; it tells nothing just done.)
+_NOW_SO = re.compile(r"\b(?:already|now|just(?!\s+(?:ask|say|tell|let|send|reply|write|ping|message|give|type)\b)|ya|"
+                     r"ahora|acabo|acabamos|i'?ve|i\s+have|has\s+been|have\s+been)\b", re.I)
 
 
 # A thumbs-up alone after the answer said it was not done nods to the user; it ticks nothing off.
