@@ -2799,7 +2799,7 @@ def test_an_email_with_arroba_and_a_dotted_domain_is_an_email_and_so_far_names_n
 
 def test_just_asking_the_user_again_after_an_admission_passes() -> None:
     calls = [_call("notes_delete", status=CallStatus.EXPIRED, risk=Risk.DESTRUCTIVE, path="trip.md")]
-    answer = "I didn't delete trip: nobody approved it in time. Just ask again when you're free."
+    answer = "I didn't delete trip: nobody approved it in time. Just ask again when you're ready."
     verdict = check(answer, calls, "delete my trip note", NOW)
     assert verdict.ok and verdict.kept == answer, verdict.violations
     assert not check("I didn't delete trip. Just removed the copy, though.", calls, "delete my trip note", NOW).ok

@@ -153,7 +153,7 @@ _EN_STORE = (
     r"now\s+(?:has|have|includes?|mentions?|reads?|says?|contains?|holds?|lists?|shows?|links?\s+to|points?\s+to|"
     r"records?|notes?|logs?|states?|keeps?|carries?|features?)|"
     r"(?:has|have|got)\s+(?:a\s+new|the\s+\w+\s+item|your)|reflects|in\s+place|locked\s+in|"
-    r"on\s+file|in\s+my\s+(?:long-term\s+)?memory|exists\s+now|is\s+ready|are\s+ready|"
+    r"on\s+file|in\s+my\s+(?:long-term\s+)?memory|exists\s+now|is\s+ready|(?<!\byou\s)(?<!\bwe\s)are\s+ready|"
     # "Tea and coffee are where they belong", "coffee went into your pantry list": put in place.
     r"(?:is|are|'s|'re)\s+(?:now\s+|both\s+|all\s+)?where\s+(?:it|they|each)\s+belongs?|"
     r"(?:went|gone|goes)\s+(?:in)?to\s+(?:(?:your|the|its|their)\s+(?:[\w.-]+\s+){0,2}(?:list|lists|note|notes|journal|"
