@@ -499,6 +499,11 @@ _OFFERED_ACTION = re.compile(
 )
 # What says it has already happened, which no condition turns into an offer.
 _JUST_ASKING = re.compile(r"^\W*just\s+(?=(?:ask|say|tell|let|reply|approve|confirm|send\s+me|ping\s+me)\b)", _I)
+
+
+def without_asking_just(text: str) -> str:
+    """`text` without the "just" that opens a request to the user ("just ask again"): no "just done"."""
+    return _JUST_ASKING.sub(" ", text)
 _ALREADY = re.compile(
     r"\b(?:i'?ve|i\s+have|has\s+been|have\s+been|already|just|now|ya|he|hemos|acabo|acabamos|ahora)\b", _I)
 # What an action would do, said in the conditional: "that would erase every note", "eso las
@@ -961,7 +966,7 @@ def _in_context(clauses: list[Clause]) -> tuple[Clause, ...]:
             elif before.stance is Stance.OFFER and _PURPOSE.match(bare) and not _ALREADY.search(bare):
                 # "I can save a draft, so it's ready to paste": what the offer would give.
                 clause = replace(clause, stance=Stance.OFFER)
-            elif (asked_of_user and not clause.closer and not _ALREADY.search(bare) and not _NOW_SO_STATE.search(bare)
+            elif (asked_of_user and not clause.closer and not _ALREADY.search(bare)
                   and not _STATE.search(bare) and (not clause.kinds or _PROMISE.search(bare))):
                 # "Tell me the note name and the item, and I'll add it": what is asked of the user, and
                 # what will be done with it, are one offer.
@@ -978,8 +983,7 @@ _ASKS_USER = re.compile(r"^\W*(?:(?:just\s+)?(?:tell|send|give|show)\s+me|let\s+
 # A promise of the assistant's own: "I'll add it", "y lo apunto", "te lo pongo".
 _PROMISE = re.compile(r"\b(?:i'?ll|i\s+will|and\s+i\s+can)\b|^\W*(?:and|y)\s+(?:te\s+|se\s+)?(?:lo|la|los|las)\s+"
                       r"[^\W\d_]+o\b", _I)
-# "…and it's on your list now": a state said to hold now is a report, whatever comes before it.
-_NOW_SO_STATE = re.compile(r"\b(?:now|ahora|ya)\b", _I)
+
 
 
 # "En cambio", "however", "eso sí": a word that links two clauses, saying nothing itself.

@@ -34,6 +34,7 @@ from bot.core.honesty.claims import (
     claimed_parts,
     parse,
     speaks_of_self,
+    without_asking_just,
 )
 from bot.core.honesty.details import (
     MAX_SCAN_CHARS,
@@ -513,9 +514,7 @@ _BOOKING_TOOL = re.compile(r"event|calendar|agenda|book|reserv|appointment|order
 
 
 # What says a thing is so now, which no admission elsewhere in the answer turns into advice.
-# ("Just ask again when you're ready" asks the user; it tells nothing just done.)
-_NOW_SO = re.compile(r"\b(?:already|now|just(?!\s+(?:ask|say|tell|let|send|reply|write|ping|message|give|type)\b)|ya|"
-                     r"ahora|acabo|acabamos|i'?ve|i\s+have|has\s+been|have\s+been)\b", re.I)
+_NOW_SO = re.compile(r"\b(?:already|now|just|ya|ahora|acabo|acabamos|i'?ve|i\s+have|has\s+been|have\s+been)\b", re.I)
 
 
 # A thumbs-up alone after the answer said it was not done nods to the user; it ticks nothing off.
@@ -528,7 +527,9 @@ def _aside(clause: Clause) -> bool:
     ("I can't place orders. Here's how to do it yourself: 1. Open the app…"). One that turns on what
     was admitted ("…but it's on your list now") or says a thing is so now is no aside.
     """
-    return not _CONTRAST.match(clause.text) and not _NOW_SO.search(clause.text) and not _PRESENCE.search(clause.text)
+    # ("Just ask again when you're ready" asks the user; it tells nothing just done.)
+    return (not _CONTRAST.match(clause.text) and not _NOW_SO.search(without_asking_just(clause.text))
+            and not _PRESENCE.search(clause.text))
 
 
 def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_claim: bool = False,
