@@ -2803,3 +2803,44 @@ def test_just_asking_the_user_again_after_an_admission_passes() -> None:
     verdict = check(answer, calls, "delete my trip note", NOW)
     assert verdict.ok and verdict.kept == answer, verdict.violations
     assert not check("I didn't delete trip. Just removed the copy, though.", calls, "delete my trip note", NOW).ok
+
+
+@pytest.mark.parametrize(("user", "kinds"), [
+    ("check the dentist bill off my to-do list", {"store"}),
+    ("tick the gas bill off on chores-7", {"store"}),
+    ("deja mi lista de la compra solo con leche y huevos", {"store"}),
+    ("leave the packing list with only the passports", {"store"}),
+    ("check whether the oven is off", set()),
+    ("déjalo solo, que ya lo hago yo", set()),
+])
+def test_ticking_off_and_leaving_a_note_with_only_part_of_it_are_requests(user: str, kinds: set[str]) -> None:
+    from bot.core.honesty.intent import asked_actions
+
+    assert {k.value for k in asked_actions(user)} == kinds
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("check the dentist bill off my to-do list", "The dentist bill now shows as finished.", []),
+    ("marca como hecha la tarea del seguro", "La tarea del seguro figura como terminada.", []),
+    ("leave trip-list with only the flights", "**trip-list** now:\n- flights", []),
+    ("vacía trastero-3 menos las cajas", "Cajas en trastero-3; el resto ya se ha ido.", []),
+    ("pide cita en el fisio para el jueves", "Cita hecha para el jueves en el fisio.",
+     [_call("notes_append", path="planes.md", text="fisio jueves")]),
+])
+def test_a_tick_told_as_a_look_a_note_shown_as_now_the_rest_gone_and_a_booking_done_are_checked(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    assert not check(answer, calls, user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("I've finally paid off the car loan", "Congratulations! With the loan paid off, you don't need to worry about "
+     "those monthly payments anymore.", []),
+    ("ya he terminado la mudanza", "¡Enhorabuena! Ya no tienes que agobiarte por las cajas.", []),
+    ("añade 'pilas' a ../enviados", "No he podido: ../enviados está fuera de tu carpeta de notas, así que no se "
+     "añadió nada.", [_call("notes_append", CallStatus.ERROR, error="path outside the notes folder",
+                            path="../enviados.md", text="pilas")]),
+])
+def test_the_users_ease_and_a_folder_named_like_a_verb_claim_nothing(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    verdict = check(answer, calls, user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations

@@ -76,6 +76,9 @@ _EXTENDED = (
     rf"(?:another|one\s+more|an\s+extra|a\s+further)\s+{_PERIOD_EN}\s+of\s+(?:cover|coverage|membership|"
     r"subscription|insurance|service|access)"
 )
+# A note named like an identifier: "plan.md", "lista-xc06", "budget-n15", "shopping-list".
+_NOTE_NAME = (r"(?:[\w-]{1,80}\.md\b|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}(?:-\w{1,40}){1,4}\b|"
+              r"[^\W\d_]{2,40}(?:-[^\W\d_]{2,40}){1,4}\b)")
 _ES_STORE = (
     rf"añad(?:id{_PART}|í|imos|ieron|ió)|agregad{_PART}|agregu[ée]|(?<!\bel\s)(?<!\bun\s)(?<!\bsu\s)(?<!\btu\s)(?<!\bmi\s)(?<!\bdel\s)(?<!\bal\s)puest{_PART}|pus[eo]|apuntad{_PART}|apunt[ée]|"
     rf"anotad{_PART}|anot[ée]|guardad{_PART}|guard[ée]|cread{_PART}|cre[ée]|escrit{_PART}|escrib[íi]|"
@@ -105,6 +108,9 @@ _ES_STORE = (
     r"constancia\s+dejada|(?:dejo|queda|he\s+dejado)\s+constancia|"
     # "Ya lo sé para la próxima": knowing it from now on is having stored it.
     r"ya\s+lo\s+s[ée]\s+para|ahora\s+ya\s+lo\s+s[ée]|"
+    # "Ya aparece como hecha": what a tick leaves, told as how the item looks.
+    rf"(?:aparecen?|figuran?|salen?|constan?)\s+(?:ya\s+)?(?:ahora\s+)?como\s+(?:hech|terminad|finalizad|resuelt|"
+    rf"cerrad){_PART}|"
     # ("La cuenta se queda en 204 €" is a figure it comes to, not a place.)
     r"me\s+consta|queda(?:n)?\s+(?:en(?!\s+(?:unos?\s+|unas\s+|solo\s+|s[óo]lo\s+)?[\d€$£])|guardad|apuntad|anotad|"
     r"registrad|list)|"
@@ -139,6 +145,11 @@ _EN_STORE = (
     r"(?:i\s*'?ll|i\s+will)\s+(?:remember|keep|hang\s+on\s*to|hold\s+on\s*to)|won'?t\s+(?:be\s+)?forget(?:ting)?|"
     r"never\s+forget|(?:not|never)\s+(?:going\s+to|gonna)\s+forget|"
     r"scheduled|booked|queued|marked|completed|archived|moved|activated|armed|(?:under|in)\s+your\s+name|"
+    # "'Pay rent' shows as done now": what a tick leaves, told as how the item looks.
+    r"(?:shows?|showing|appears?|displays?|(?:is|are)\s+listed)\s+(?:up\s+)?(?:now\s+)?as\s+(?:now\s+)?"
+    r"(?:done|finished|complete|ticked|checked|crossed\s+off|struck)|"
+    # "**list-xc06** now:" over a list: the note shown as it is after the change.
+    rf"{_NOTE_NAME}\W{{0,3}}\s+(?:now|ahora)\W*$|"
     r"(?:crossed|ticked|struck|checked)\s+(?:it\s+|them\s+|that\s+)?off|"
     r"renewed|ordered|bought|purchased|"
     # "should be in your note now" too: a hedge on where a thing is still says where it is.
@@ -191,6 +202,9 @@ _ES_REMOVE = (
     # ("Está vacía" alone reports what a read found.)
     r"(?:qued[óa]|queda(?:n)?|ya\s+est[áa]n?|est[áa]n?\s+ya)\s+(?:limpi|vac[íi])\w*|est[áa]n?\s+m[áa]s\s+limpi\w*\s+que|"
     # "Recordatorio fuera", "fuera de la lista": gone. "Fuera de la carpeta", "fuera de plazo" say where.
+    # "Lo demás se fue", "el resto se ha ido": what is gone, told as having left.
+    r"(?:lo\s+dem[áa]s|todo\s+lo\s+dem[áa]s|el\s+resto|lo\s+otro|lo\s+anterior|lo\s+viejo)\s+(?:ya\s+)?"
+    r"se\s+(?:fue|fueron|ha\s+ido|han\s+ido)|"
     r"es\s+historia|fuera\b(?!\s+de\b)|fuera\s+de\s+(?:(?:la|tu|tus|mi|mis|las|los|el)\s+)?(?:lista|listas|"
     r"pendientes|memoria|agenda|recordatorios|tareas|calendario)\b|de\s+en\s+medio|no\s+(?:va\s+a|volver[áa]\s+a)\s+sonar|"
     r"acab(?:o|amos)\s+de\s+(?:borr|elimin|quit|cancel|anul|olvid)\w*|"
@@ -666,7 +680,21 @@ _ATTRIBUTIVE = re.compile(r"\b(?:a|an)\s+(?:[^\W\d_]+ly\s+)?[^\W\d_]+(?:ed|en)\s
 
 
 # Anchored where a run of path characters starts, so a long run without "/" is read once (linear time).
-_FOLDERS = re.compile(r"(?<![\w.-])(?:[\w.-]+/)+(?=[\w.-])")
+# A last part without an extension goes with its folders ("../compartido" shares nothing either).
+_FOLDERS = re.compile(r"(?<![\w.-])(?:[\w.-]+/)+(?:[\w-]++(?![\w./]))?")
+# What the user no longer needs to worry about is their own ease, not a thing taken away: "with rent paid,
+# you no longer need to worry about it", "ya no tienes que preocuparte". (Not "you no longer need to
+# remember it", which says something keeps it for them.)
+_NO_NEED = re.compile(
+    r"\b(?:you|u)\s+(?:no\s+longer|don'?t|do\s+not|won'?t|will\s+not)\s+(?:need|have|got)\s+to\s+"
+    r"(?=(?:worry|stress|fret|panic|think|bother\s+(?:about|with))\b)[^,;:.!?\n]*"
+    r"|\bno\s+(?:more\s+)?(?:need|reason)\s+to\s+(?=(?:worry|stress|fret|panic)\b)[^,;:.!?\n]*"
+    r"|\bnothing\s+(?:more\s+|else\s+|left\s+)?to\s+worry\s+about\b[^,;:.!?\n]*"
+    r"|\b(?:ya\s+)?no\s+(?:tienes|ten[ée]s|tiene|tienen|necesitas|necesit[áa]s|hace\s+falta)\s+"
+    r"(?:(?:que|por\s+qu[ée]|de)\s+)?(?=(?:preocup|agobi|estres|pens|comer(?:te)?\s+la\s+cabeza|rayar)\w*)"
+    r"[^,;:.!?\n]*",
+    _I,
+)
 
 
 def claimed_kinds(text: str) -> frozenset[ActionKind]:
@@ -677,7 +705,7 @@ def claimed_kinds(text: str) -> frozenset[ActionKind]:
     bare = _CONTRACTED.sub(lambda m: " are" if m.group(1).lower() == "re" else " is",
                            _ATTRIBUTIVE.sub(" ", _QUOTED.sub(" ", text)))
     # A path's folders are names, not verbs ("../shared/groceries.md" shares nothing): only its last part stays.
-    bare = _FOLDERS.sub(" ", bare)
+    bare = _NO_NEED.sub(" ", _FOLDERS.sub(" ", bare))
     kinds = frozenset(kind for kind, pattern in _KIND_PATTERNS if pattern.search(bare))
     if ActionKind.SEND in kinds and _INTO_A_NOTE.search(bare) and not _SENT_OUT.search(bare):
         # "I sent milk to your shopping note": sent into a note is stored there, not sent out.

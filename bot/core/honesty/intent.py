@@ -24,6 +24,8 @@ _LEAD = (
     r"|(?:^|[.!?;:¡¿\n]\s*)(?:en|in|on|into|to|a|para|for)\s+(?:la|el|las|los|mi|mis|tu|tus|my|the|your)\s+"
     r"(?:[\w.'-]+\s+){1,3}?)"
 )
+# A note called by a name shaped like one: "plan-b", "lista-xc06", "trip.md".
+_NAMED = r"(?:[\w]+-[\w-]+|[^\W\d_][\w-]*\d[\w-]*|[\w-]+\.md)"
 _VERBS: dict[ActionKind, str] = {
     ActionKind.REMOVE: (
         r"delete|remove|erase|drop|clear|wipe|trash|empty|forget|cancel|call\s+off|unsubscribe|get\s+rid\s+of|"
@@ -101,8 +103,17 @@ _VERBS: dict[ActionKind, str] = {
         r"renombra(?:r)?|ren[óo]mbra(?:le|lo|la)|actualiza(?:r)?|actual[íi]za(?:me|le|lo|la)|"
         r"sustituye|sustituir|reemplaza(?:r)?|sobrescribe|edita(?:r)?|marca(?:r)?|completa(?:r)?|archiva(?:r)?|"
         r"memoriza(?:r)?|acu[ée]rdate|deja(?:r)?\s+constancia|ten\s+en\s+cuenta|gr[áa]ba(?:te|lo|la)?|ap[úu]nta(?:te)?|qu[ée]date\s+con|"
-        # Crossing a thing off a list marks it done: "táchame lo del hotel".
-        r"tacha(?:r)?|t[áa]cha(?:me|lo|la|los|las)|"
+        # Crossing a thing off a list marks it done: "táchame lo del hotel", "tick off 'pay rent'".
+        r"tacha(?:r)?|t[áa]cha(?:me|lo|la|los|las)|tick\s+(?:[^.!?\n]{1,60}?\s+)?off\b|"
+        # ("Check whether the heater is off" asks to look.)
+        r"check\s+(?:(?:(?!\b(?:if|whether|is|are|was|were|that|to|it's|it’s)\b)[^.!?\n]){1,60}?\s+)?off\b|"
+        # Leaving a note with only some of it is rewriting it: "deja la lista solo con arroz",
+        # "leave my list with just bread". ("Déjalo solo" alone, leave it be, names no note.)
+        rf"d[ée]ja(?:me|la|lo)?\s+(?:(?:la|el|mi|tu|las|los)\s+)?(?:nota|lista|notas|listas|fichero|archivo|{_NAMED})\b"
+        r"[^.!?\n]{0,60}?\b(?:solo|s[óo]lo|solamente|[úu]nicamente)\b|"
+        r"d[ée]ja\s+(?:solo|s[óo]lo|solamente|[úu]nicamente)\s+[^.!?\n]{1,60}?\s+en\s+(?:la|el|mi|tu)\s+|"
+        rf"leave\s+(?:(?:my|the|your)\s+)?(?:(?:[\w-]+\s+){{0,2}}?(?:note|list|file)|{_NAMED})\b[^.!?\n]{{0,40}}?\b(?:just|only)\b|"
+        r"leave\s+(?:just|only)\s+[^.!?\n]{1,60}?\s+(?:on|in)\s+(?:my|the|your)\s+|"
         # Said to "usted": "añada", "apunte", "guárdelo", "cree una nota", "cámbiela".
         # ("¿Cree que lloverá?" asks an opinion: "cree" creates only a thing it names.)
         r"a[ñn]ada(?:lo|la)?|agregue(?:lo|la)?|apunte(?:lo|la)?|an[óo]te(?:lo|la)?|gu[áa]rde(?:lo|la)?|"

@@ -500,7 +500,8 @@ _NOTE_TOOL = re.compile(r"note|vault|file")
 _BOOKING_CLAIM = re.compile(
     r"\b(?:booked|reserved|reserv(?:ad[oa]s?|[ée]|amos))\b"
     r"|\b(?:appointment|reservation|booking|table|cita|reserva|mesa)\b[^.!?\n]{0,40}?\b(?:confirmed|made|set\s+up|"
-    r"arranged|requested|confirmad[oa]|pedid[oa]|concertad[oa]|solicitad[oa]|reservad[oa])\b"
+    r"arranged|requested|done|confirmad[oa]|pedid[oa]|concertad[oa]|solicitad[oa]|reservad[oa]|hech[oa]|"
+    r"list[oa])\b"
     r"|\b(?:confirmed|made|arranged|requested|ped[íi]|confirm[ée]|concert[ée]|solicit[ée])\b[^.!?\n]{0,20}?"
     r"\b(?:appointment|reservation|booking|cita|reserva|mesa)\b"
     # An order or a purchase is made with a shop, as a booking is: "ya la pedí", "I ordered it".
