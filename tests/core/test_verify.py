@@ -2844,3 +2844,62 @@ def test_the_users_ease_and_a_folder_named_like_a_verb_claim_nothing(
         user: str, answer: str, calls: list[CallRecord]) -> None:
     verdict = check(answer, calls, user, NOW)
     assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "kinds"), [
+    ("reckon you could stick 'oil change' on my van note?", {"store"}),
+    ("would you mind jotting down that the boiler code is E4?", {"store"}),
+    ("I'm after a new note for the book club", {"store"}),
+    ("text me the packing list", {"send"}),
+    ("alarm friday 7am gym", {"remind"}),
+    ("aviso el lunes 8h farmacia", {"remind"}),
+    ("¿te importaría quitar el aviso del gimnasio?", {"remove"}),
+    ("¿me apuntas el pádel el jueves?", {"store"}),
+    ("could note plan-9 go? it's done", {"remove"}),
+    ("nota borrador-4 fuera", {"remove"}),
+    ("could the shopping list get some apples too?", {"store"}),
+    ("compra: arroz, aceite -> añade sal", {"store"}),
+    ("the alarm on Friday 7am was a lifesaver, thanks", set()),
+    ("what alarms do I have on Friday?", set()),
+    ("would you mind waiting a sec?", set()),
+])
+def test_requests_in_unusual_shapes_are_read(user: str, kinds: set[str]) -> None:
+    from bot.core.honesty.intent import asked_actions
+
+    assert {k.value for k in asked_actions(user)} == kinds
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("alarm friday 7am gym", "You will be alerted on Friday at 7 a.m. for the gym.", []),
+    ("cancel the swim reminder on Sunday", "There will be no swimming reminder on Sunday.", []),
+    ("borra la nota compras-7", "Se ha procedido al borrado de la nota compras-7.", []),
+    ("bórrame la nota ideas-2", "Borrado completado.", []),
+    ("contéstale al casero que sí", "Hemos procedido a remitir su respuesta al casero.",
+     [_call("notes_append", path="borrador.md", text="casero sí")]),
+    ("¿la lista de tareas podría llevar 'pintar la valla'?", "La lista de tareas recoge ahora 'pintar la valla'.", []),
+    ("cancel reminder r-77", "Reminder r-77 has been revoked.", []),
+    ("please note my locker is 221", "Your locker number has been placed on record.", []),
+    ("add the dentist to my health note", "Your request has been actioned.", []),
+    ("email me the list", "The list is on its way to you.", []),
+    ("¿me recuerdas el nombre de la pediatra?", "La pediatra es la Dra. Lucía Ferrán.", []),
+])
+def test_formal_passive_and_future_confirmations_are_checked(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    assert not check(answer, calls, user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("añade una tarea: pagar el seguro", "Con mucho gusto. Antes de añadirla, ¿me confirma en qué nota?", []),
+    ("set a reminder to call mum", "Certainly. Before setting it, what time suits you?", []),
+    ("alarma sábado 10h mercado", "Claro. ¿La pongo a las 10:00 justas o un poco antes?", []),
+    ("apúntame lo del taller", "¡Claro! ¿En qué nota? Apenas me digas, lo apunto.", []),
+    ("swimming pool length? for my training log", "A competition pool is 50 metres long.", []),
+    ("borra la nota de la cena del viernes", "Si me lo confirma, la borraré o escribiré que quedó cancelada; de "
+     "momento no he cambiado nada.", []),
+    ("what do you need for the visa?", "Which country is it, and what do you need — the form filled in, or a list "
+     "of documents?", []),
+])
+def test_courtesies_steps_before_a_question_and_content_of_a_write_to_come_claim_nothing(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    verdict = check(answer, calls, user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations

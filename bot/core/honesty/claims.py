@@ -108,6 +108,10 @@ _ES_STORE = (
     r"constancia\s+dejada|(?:dejo|queda|he\s+dejado)\s+constancia|"
     # "Ya lo sé para la próxima": knowing it from now on is having stored it.
     r"ya\s+lo\s+s[ée]\s+para|ahora\s+ya\s+lo\s+s[ée]|"
+    r"proced\w*\s+a\s+(?:la\s+|el\s+)?(?:registr|anot|guard|cre|actualiz|modific|a[ñn]ad|incorpor|inclu|program|"
+    r"agend|reserv|apunt|alta)\w*|"
+    # "La nota de ideas incluye ahora…": the note as it is after the change.
+    rf"(?:nota|lista|{_NOTE_NAME})\s+(?:[^.!?\n]{{0,30}}?\s+)?(?:incluye|recoge|contiene|lleva|tiene|refleja|muestra)\s+ahora|"
     # "Ya aparece como hecha": what a tick leaves, told as how the item looks.
     rf"(?:aparecen?|figuran?|salen?|constan?)\s+(?:ya\s+)?(?:ahora\s+)?como\s+(?:hech|terminad|finalizad|resuelt|"
     rf"cerrad){_PART}|"
@@ -165,6 +169,7 @@ _EN_STORE = (
     r"records?|notes?|logs?|states?|keeps?|carries?|features?)|"
     r"(?:has|have|got)\s+(?:a\s+new|the\s+\w+\s+item|your)|reflects|in\s+place|locked\s+in|"
     r"on\s+file|in\s+my\s+(?:long-term\s+)?memory|exists\s+now|is\s+ready|(?<!\byou\s)(?<!\bwe\s)are\s+ready|"
+    r"(?:placed|put|entered|kept|is|are|'s|now)\s+on\s+record|(?:been\s+)?retained|"
     # "Tea and coffee are where they belong", "coffee went into your pantry list": put in place.
     r"(?:is|are|'s|'re)\s+(?:now\s+|both\s+|all\s+)?where\s+(?:it|they|each)\s+belongs?|"
     r"(?:went|gone|goes)\s+(?:in)?to\s+(?:(?:your|the|its|their)\s+(?:[\w.-]+\s+){0,2}(?:list|lists|note|notes|journal|"
@@ -177,14 +182,23 @@ _EN_STORE = (
 _NO_TRACE_EN = (r"no\s+trace\s+(?:of\s+(?:[^\W\d_]+\s+){0,4})?(?:left|now|anymore|any\s+more)|not\s+a\s+trace|"
                 r"nothing\s+(?:is\s+)?left\s+of")
 # "There's no March rota hanging around now", "nada de avisos de riego": what is gone, told as none left.
+# "There will be no gym alert at 6", "no habrá aviso": the same, told as what will not come.
 _ABSENT = (r"there(?:'s|\s+is|\s+are)\s+no\s+[^.!?\n]{1,60}?\b(?:now|any\s*more|left)\b|"
+           r"there\s+(?:will|'ll)\s+be\s+no\s+(?:[\w.:-]+\s+){0,3}?(?:reminders?|alerts?|alarms?|notifications?|pings?|"
+           r"nudges?)\b|no\s+habr[áa]\s+(?:ning[úu]n\s+|ninguna\s+|m[áa]s\s+)?(?:aviso|recordatorio|alarma|alerta)s?\b|"
            r"nada\s+de\s+(?:avisos?|recordatorios?|alarmas?|alertas?)\b")
 _NO_TRACE_ES = r"ni\s+rastro|sin\s+dejar\s+rastro|no\s+queda(?:n)?\s+(?:nada|ni\s+rastro)\s+de"
 _ES_REMOVE = (
     rf"borrad{_PART}|borr[ée]|eliminad{_PART}|elimin[ée]|quitad{_PART}|quit[ée]|cancelad{_PART}|cancel[ée]|"
     # "Que no se te olvide" is a subjunctive, not "olvidé" typed without its accent.
     rf"anulad{_PART}|olvidad{_PART}|(?<!\bse\ste\s)(?<!\bse\sme\s)(?<!\bse\sle\s)olvid[ée]|"
-    rf"desaparecid{_PART}|desactivad{_PART}|desactiv[ée]|apagad{_PART}|"
+    rf"desaparecid{_PART}|desactivad{_PART}|desactiv[ée]|apagad{_PART}|suprimid{_PART}|suprim[íi]|"
+    # "Se ha procedido a la eliminación…", "eliminación completada": done, told by the act's noun.
+    r"proced\w*\s+a\s+(?:la\s+|el\s+)?(?:eliminaci[óo]n|borrado|cancelaci[óo]n|anulaci[óo]n|supresi[óo]n|"
+    r"eliminar|borrar|cancelar|anular|suprimir|quitar)|"
+    r"(?:eliminaci[óo]n|borrado|cancelaci[óo]n|anulaci[óo]n|supresi[óo]n)\s+(?:ya\s+)?(?:completad|realizad|efectuad|"
+    r"hech|confirmad|tramitad)[oa]s?|"
+
     rf"apagu[ée]|"
     r"ya\s+no\s+(?:te\s+|le\s+)?(?:existe|est[áa]|sonar[áa]|molestar[áa]|aparece|tienes|tienen?|hay|avisar[ée]|"
     r"figura|consta)|(?:qued[óa]|queda(?:n)?|se\s+(?:ha|han)\s+quedado|(?:lo|la)\s+dej[ée])\s+sin\s+efecto|"
@@ -219,7 +233,9 @@ _EN_REMOVE = (
     # "The gym reminder is off", "Gym reminder: off.": a state that says it was switched off.
     r"(?:is|are|'s|'re|now)\s+(?:(?:now|all|both)\s+)?off(?!\s+(?:to|for|the|by|work|duty|today|tomorrow|sick|"
     r"(?:your|my|our|his|her|their)\s+(?:plate|back|hands?|mind|chest)))|"
-    r"out\s+of\s+my\s+memory|no\s+longer|no\s+more|is\s+no\s+more|vanished|history|trashed|"
+    r"out\s+of\s+my\s+memory|no\s+longer|no\s+more|is\s+no\s+more|vanished|history|trashed|withdrawn|revoked|"
+    r"rescinded|(?:deletion|cancellation|removal)\s+(?:is\s+|has\s+been\s+)?(?:complete|completed|done|confirmed|processed)|"
+
     r"(?:is|are|'s|'re|was|were)\s+(?:now\s+)?(?:left\s+)?without\s+(?:a|an|its|their|the|any)\s+"
     r"(?:reminder|alarm|alert|note|entry|event)s?|"
     r"(?:is|are|'s|'re|now)\s+(?:now\s+)?(?:rid|free|clear)\s+of|"
@@ -248,6 +264,8 @@ _ES_SEND = (
     r"(?:est[áa]n?|qued[óa]|ha\s+sido|han\s+sido)\s+(?:ya\s+)?(?:avisad|informad|notificad)[oa]s?|"
     rf"contestad{_PART}|contest[ée]|entregad{_PART}|ya\s+tiene\s+tu\s+(?:correo|mensaje|email)|le\s+lleg[óo]|"
     r"acab(?:o|amos)\s+de\s+(?:envi|mand|reenvi|respond|contest)\w*|"
+    r"proced\w*\s+a\s+(?:el\s+|la\s+)?(?:env[íi]o|enviar|remitir|remisi[óo]n|responder|contestar|notificar|reenviar|"
+    r"reenv[íi]o)|"
     # A phone call made reaches someone as a message does: "llamé al veterinario", "ya he llamado".
     r"llam[ée]|(?:he|hemos)\s+llamado"
 )
@@ -263,8 +281,13 @@ _EN_SEND = (
     # Shared with someone, who now knows or can see it: "shared with Pablo", "she's in the loop".
     r"shared|(?:is|are)\s+(?:now\s+)?(?:in\s+the\s+loop|up\s+to\s+speed)|can\s+now\s+(?:see|view|open|access|edit)|"
     # "The team's been looped in", "she knows now": told, by who now knows.
-    r"looped\s+in|(?:filled|clued)\s+in|briefed|kept\s+(?:\w+\s+)?posted|"
+    # ("What do you need, the form filled in?": a form filled in tells no one.)
+    r"looped\s+in|(?:filled|clued)\s+(?!in\b)[\w'-]+\s+in\b|(?:been|got|are|is)\s+(?:filled|clued)\s+in|briefed|"
+    r"kept\s+(?:\w+\s+)?posted|"
     r"now\s+(?:has|have)\s+access|"
+    # "The list is on its way to you", "it's in your inbox now".
+    r"on\s+(?:its|their|his|her)\s+way\s+to\s+(?:you|your|him|her|them)\b|"
+    r"(?:is|are|'s|'re|should\s+be|will\s+be|'ll\s+be|now)\s+(?:now\s+|already\s+)?in\s+your\s+(?:inbox|e-?mail|mailbox)|"
     # "Ana has been told", "I've let Ana know": someone told is a message delivered. ("As I told you"
     # tells the user, here.)
     r"(?:has|have|had|'s|'ve)\s+been\s+(?:told|informed|notified|warned|let\s+know)|"
@@ -295,8 +318,9 @@ _EN_REMIND = (
     r"(?:i'?ll|i\s+will|we'?ll|we\s+will)\s+make\s+sure\s+(?:that\s+)?you\s+(?:(?:don'?t|won'?t|do\s+not|will\s+not|"
     r"never)\s+(?:miss|forget)|remember)|"
     # "you'll get" alone is any future ("how you'll get to the airport"): a reminder is something received.
-    r"remind\s+you|you'?ll\s+(?:(?:get|receive)\s+(?:a|an|the|your|one)\s+(?:[\w-]+\s+){0,2}(?:reminder|ping|"
-    r"nudge|notification|alert|message|text|heads-up|buzz)|be\s+reminded|hear)|nudge|ping\s+you|alert\s+you|"
+    r"remind\s+you|(?:you'?ll|you\s+will)\s+(?:(?:get|receive)\s+(?:a|an|the|your|one)\s+(?:[\w-]+\s+){0,2}(?:reminder|ping|"
+    r"nudge|notification|alert|message|text|heads-up|buzz)|be\s+(?:reminded|notified|alerted|pinged|nudged)|hear)|"
+    r"nudge|ping\s+you|alert\s+you|"
     r"you'?re\s+covered|set\s+(?:up\s+)?(?:a|an|the|your)\s+(?:[\w-]+\s+){0,2}(?:reminder|alarm|alert|timer)|"
     # "I'll give you a shout at 5", "your phone will buzz": only a reminder reaches the user later on its own.
     r"(?:i'?ll|i\s+will|i'?m\s+going\s+to|i\s+am\s+going\s+to|we'?ll)\s+(?:give|send|drop|shoot)\s+(?:you|ya)\s+"
@@ -324,7 +348,11 @@ _CLOSER = re.compile(
     r"got\s+it(?:\s+(?:down|saved|noted))?|on\s+it|okey?\s+dokey|misi[óo]n\s+cumplida|gone|"
     # "It's in.", "nothing more to do there": done, told by where it is or by what is left to do.
     r"(?:it'?s|it\s+is|they'?re|they\s+are|that'?s|that\s+is)\s+(?:all\s+)?in(?:\s+there)?(?=\W*$)|"
-    r"ya\s+est[áa]\s+dentro|" + _NOTHING_LEFT_TO_DO + r")\b"
+    r"ya\s+est[áa]\s+dentro|"
+    # "Your request has been processed", "su solicitud ha sido tramitada", "this has been actioned".
+    r"(?:(?:your|su|tu)\s+(?:request|solicitud|petici[óo]n|encargo)|this|that|it)\s+(?:has\s+been|ha\s+sido|was|fue|"
+    r"est[áa]|queda)\s+(?:processed|actioned|handled|completed|fulfilled|tramitad[oa]|procesad[oa]|atendid[oa]|"
+    r"gestionad[oa]|completad[oa])|" + _NOTHING_LEFT_TO_DO + r")\b"
     r"|[" + _TICK_SIGNS + "]",
     _I,
 )
@@ -496,7 +524,7 @@ _WILL = (
 )
 _WILL_CONDITION = re.compile(
     r"\b(?:if|once|as\s+soon\s+as|when|whenever|had|should|si|cuando|en\s+cuanto|en\s+caso\s+de\s+que|"
-    rf"tan\s+pronto\s+como)\s+(?:[^\W\d_]+\s+){{0,3}}?{_WILL}\b"
+    rf"tan\s+pronto\s+como|ahorita\s+que|apenas|no\s+m[áa]s\s+que)\s+(?:[^\W\d_]+\s+){{0,3}}?{_WILL}\b"
     r"|\bif\s+(?:that'?s|it'?s|that\s+is)\s+(?:ok|okay|fine|alright|all\s+right)\b",
     _I,
 )
@@ -567,7 +595,10 @@ _ASKS_FIRST = re.compile(
     r"|\bbefore\s+(?:i|we)\s+(?:change|touch|delete|remove|erase|send|do|make|go\s+ahead)\b(?:\s+(?:with\s+)?"
     r"(?:anything|it|them|that|this))?\s*[.!]?\s*$"
     r"|\bantes\s+de\s+(?:tocar|cambiar|borrar|enviar|mandar|hacer)\s+nada\b"
-    r"|\b(?:s[óo]lo|solo)\s+(?:quiero\s+)?(?:confirmar|asegurarme)\b",
+    r"|\b(?:s[óo]lo|solo)\s+(?:quiero\s+)?(?:confirmar|asegurarme)\b"
+    # "Antes de programarlo, ¿…?", "Before adding it, which list?": the step the question comes before.
+    r"|^\W*antes\s+de\s+[^\W\d_]+(?:ar|er|ir)(?:lo|la|los|las|le|les|te|me|se)*\W*$"
+    r"|^\W*before\s+[^\W\d_]+ing(?:\s+(?:it|them|that|this|anything))?\W*$",
     _I,
 )
 # A step of instructions told to the user: "then put it in cold water", "next, set up a transfer". ("Put" and
@@ -619,7 +650,10 @@ _WH_START = re.compile(r"^\W*(?:which|what|who|where|how|cuál|qué|quién|dónd
 _INTERJECTION = re.compile(
     r"^\W*(?:ok(?:ay)?|vale|sure|of\s+course|claro|entendido|understood|de\s+acuerdo|alright|all\s+right|"
     r"hmm+|sorry|lo\s+siento|perdona|perdón|oops|vaya|uy|hi|hello|hola|hey|yes|yeah|s[íi]|no|"
-    r"thanks|gracias|bien|right|well|bueno|pues|mira|fine)\W*$",
+    r"thanks|gracias|bien|right|well|bueno|pues|mira|fine|"
+    # Courtesies: "Con mucho gusto.", "Certainly.", "En absoluto." (to "¿te importaría…?").
+    r"con\s+(?:mucho\s+)?gusto|encantad[oa]|certainly|with\s+pleasure|por\s+supuesto|desde\s+luego|"
+    r"en\s+absoluto|not\s+at\s+all|no\s+problem|sin\s+problema|happy\s+to\s+help)\W*$",
     _I,
 )
 # A straight single quote is also the apostrophe of "there's" and "didn't": a quotation opens
@@ -631,7 +665,8 @@ _QUOTED = re.compile(
 )
 # Not after an abbreviation that leads into a detail: "ext. 4471", "Dr. Ruiz", "tel. 91…".
 _NO_END_AFTER = "".join(rf"(?<!\b{word}\.)" for word in
-                        ("ext", "tel", "telf", "tlf", "dr", "dra", "sr", "sra", "st", "approx", "aprox", "núm", "num"))
+                        ("ext", "tel", "telf", "tlf", "dr", "dra", "sr", "sra", "st", "approx", "aprox", "núm", "num",
+                         r"a\.m", r"p\.m"))
 # An emoji ends a sentence when a capital follows: "te lo cancelé ✂️ No te va a sonar más".
 _SENTENCE_END = re.compile(rf"(?<=[.!?…]){_NO_END_AFTER}\s+(?=\S)|\n+"
                            r"|(?<=[\u2600-\u27bf\ufe0f\U0001f300-\U0001faff])\s+(?-i:(?=[A-ZÁÉÍÓÚÑ¡¿]))", _I)
@@ -697,6 +732,15 @@ _NO_NEED = re.compile(
 )
 
 
+# What a write still to come will say is its content, not a claim: "…o añadiré que queda cancelada",
+# "I'll add that it's been cancelled".
+_CONTENT_TO_WRITE = re.compile(
+    r"\b(?:a[ñn]adir[ée]|pondr[ée]|escribir[ée]|anotar[ée]|apuntar[ée]|incluir[ée]|"
+    r"(?:i'?ll|i\s+will|i\s+can|i\s+could)\s+(?:add|write|note|put|include|mention))\s+(?:que|that)\b[^.!?\n]*",
+    _I,
+)
+
+
 def claimed_kinds(text: str) -> frozenset[ActionKind]:
     """The kinds of action `text` says were done (rules only)."""
     if _INCLUDED_ALONE.match(text):
@@ -705,7 +749,7 @@ def claimed_kinds(text: str) -> frozenset[ActionKind]:
     bare = _CONTRACTED.sub(lambda m: " are" if m.group(1).lower() == "re" else " is",
                            _ATTRIBUTIVE.sub(" ", _QUOTED.sub(" ", text)))
     # A path's folders are names, not verbs ("../shared/groceries.md" shares nothing): only its last part stays.
-    bare = _NO_NEED.sub(" ", _FOLDERS.sub(" ", bare))
+    bare = _CONTENT_TO_WRITE.sub(" ", _NO_NEED.sub(" ", _FOLDERS.sub(" ", bare)))
     kinds = frozenset(kind for kind, pattern in _KIND_PATTERNS if pattern.search(bare))
     if ActionKind.SEND in kinds and _INTO_A_NOTE.search(bare) and not _SENT_OUT.search(bare):
         # "I sent milk to your shopping note": sent into a note is stored there, not sent out.
@@ -784,9 +828,11 @@ def _stance(text: str, last_of_question: bool) -> Stance:
         return Stance.AFFIRMATIVE
     if _INTERJECTION.match(bare) or not re.search(r"\w", bare):
         return Stance.INTERJECTION
-    if _FACTIVE.match(bare) and not _NEGATION.search(bare):
+    asked = last_of_question or text.lstrip().startswith("¿")
+    # ("…, dado que la cita es a esa hora?": background that claims nothing, inside a question, asks.)
+    if _FACTIVE.match(bare) and not _NEGATION.search(bare) and (not asked or claimed_kinds(bare)):
         return Stance.AFFIRMATIVE
-    if last_of_question or text.lstrip().startswith("¿"):
+    if asked:
         return Stance.QUESTION
     if _CONDITION.match(bare) or _WILL_CONDITION_START.match(bare):
         return Stance.OFFER

@@ -48,6 +48,8 @@ _TIME = re.compile(r"(?<![\d:.$€£])(?<![$€£]\s)(?!0\.\d)([01]?\d|2[0-3])[:
                    r"(?!\s?(?:€|\$|£|euros?\b|eur\b|dollars?\b|d[oó]lares\b|pounds?\b|libras\b|usd\b|gbp\b))",
                    re.IGNORECASE)
 _AMPM = re.compile(r"(?<!\d)(1[0-2]|0?[1-9])(?::([0-5]\d))?\s?([ap])\.?\s?m\b\.?", re.IGNORECASE)
+# "mañana 9h", "a las 21 h": an hour written with its h (in the user's words, also a time).
+_HOUR_H = re.compile(r"(?<![\d:.,])([01]?\d|2[0-3])\s?h\b(?![:.]?\d)", re.IGNORECASE)
 _BARE_HOUR = re.compile(r"\b(?:at|a\s+las|a\s+la|las|sobre\s+las)\s+([01]?\d|2[0-3])\b", re.IGNORECASE)
 # "closes at 9", "abre a las 10": an hour with no minutes, in an answer
 _SAID_HOUR = re.compile(
@@ -1097,6 +1099,8 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
             times |= _both_halves(hour, 0)
     for match in _BARE_HOUR.finditer(user_text):  # "at 9", "a las 9": 09:00 and 21:00
         times |= _both_halves(int(match.group(1)), 0)
+    for match in _HOUR_H.finditer(user_text[:MAX_SCAN_CHARS]):  # "recordatorio mañana 9h": 09:00
+        times.add((int(match.group(1)), 0))
     times.add((now_local.hour, now_local.minute))
     dates = set().union(*(d.dates for d in found))
     lowered = user_text.lower()
@@ -1634,6 +1638,8 @@ _NAME_QUESTION = re.compile(
     r"\b(?:c[óo]mo\s+se\s+(?:llama|llamaba|llaman)|qu[ée]\s+nombre|(?:cu[áa]l|qu[ée])\s+(?:es|era)\s+el\s+nombre|"
     r"what(?:'s|\s+is|\s+was)\s+(?:the|its|his|her|their)\s+name|what\s+(?:is|was)\s+it\s+called|"
     r"what\s+(?:was|is)\s+the\s+[^\W\d_]+\s+called|who\s+(?:is|was)\s+(?:my|the)|qui[ée]n\s+(?:es|era)\s+(?:mi|el|la)|"
+    # "¿Me recuerdas el nombre del fontanero?", "remind me of the name of the plumber".
+    r"(?:the|el|su|his|her|their|its)\s+(?:name|nombre)\s+(?:of|de|del)\b|"
     r"(?:which|what)\s+(?:restaurant|hotel|shop|store|doctor|dentist|bar|caf[ée]|company|school|clinic)|"
     r"qu[ée]\s+(?:restaurante|hotel|tienda|m[ée]dico|doctor|dentista|bar|empresa|colegio|cl[íi]nica))\b",
     re.IGNORECASE,
@@ -1739,9 +1745,17 @@ _GENERAL_QUESTION = re.compile(
     r"explain|explica|tell\s+me\s+(?:about|how|why|what)|recipe|receta|"
     # Asking for a recipe, instructions or tips is asking what is generally known.
     r"(?:give|send|show)\s+me\s+(?:a|the|some)\s+(?:recipe|tips|instructions|steps)|"
-    r"(?:dame|p[áa]same|ens[ée][ñn]ame)\s+(?:la|una|unos|unas|los|las)\s+(?:receta|consejos|pasos|instrucciones))\b",
+    r"(?:dame|p[áa]same|ens[ée][ñn]ame)\s+(?:la|una|unos|unas|los|las)\s+(?:receta|consejos|pasos|instrucciones)|"
+    # A measure of a thing, named alone: "altura del Everest", "distance of a marathon".
+    r"(?:height|altura|distance|distancia|population|poblaci[óo]n|length|longitud|depth|profundidad|area|"
+    r"superficie|capital|diameter|di[áa]metro|elevation|elevaci[óo]n|boiling\s+point|punto\s+de\s+ebullici[óo]n)"
+    r"\s+(?:of|de|del)\b)\b",
     re.IGNORECASE,
 )
+# What the answer is for, said after the question ("marathon distance? for my training plan", "altura
+# del Everest, para el concurso de esta noche"): the purpose is the user's, the question stays general.
+_PURPOSE_AFTER = re.compile(r"(?:\?|,)\s*(?:for|para)\s+(?:my|mi|mis|our|nuestr[oa]s?|the|el|la|los|las|a|an|un|una)\b"
+                            r"[^.?!;\n]*$", re.IGNORECASE)
 # "Where is it?", "how far is that?": a question about a thing of the conversation, not a textbook one.
 _REFERS_BACK = re.compile(r"\b(?:it|that|this|these|those|they|them|he|she|him|her|there|eso|esto|aquello|ello|"
                           r"él|ella|ellos|ellas|all[íi]|ah[íi])\W*$"
@@ -1759,11 +1773,13 @@ MIN_GENERAL_WORDS = 4
 def _asks_in_general(user_text: str) -> bool:
     # The names it asks about are its topic ("¿cuánto tarda la Tierra en dar la vuelta al Sol?"): only
     # words that tie it to the user's own world make it particular.
-    text = user_text[:MAX_PARTICULAR_CHARS]
+    # (A purpose said after it, "for my training plan", is no tie; its words still count as context given.)
+    whole = user_text[:MAX_PARTICULAR_CHARS]
+    text = _PURPOSE_AFTER.sub("?", whole)
     return (_GENERAL_QUESTION.search(text) is not None and not _is_particular(text, _names(text))
             and not _POSSESSIVE.search(text) and not _REFERS_BACK.search(text)
             and not _OWN_AMOUNT_QUESTION.search(text)
-            and len(re.findall(r"[^\W\d_]+", text)) >= MIN_GENERAL_WORDS)
+            and len(re.findall(r"[^\W\d_]+", whole)) >= MIN_GENERAL_WORDS)
 
 
 # Asking what something costs.

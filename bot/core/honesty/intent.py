@@ -14,14 +14,17 @@ from bot.core.honesty.actions import ActionKind
 
 _I = re.IGNORECASE
 _LEAD = (
-    r"(?:^|[.!?;:,¡¿\n]\s*|\b(?:please|pls|plz|plis|kindly|(?:can|cn|could|cld|would|will)\s+(?:you|u|ya)|"
+    # ("Lista: pan, leche → añade huevos": an arrow before the verb too.)
+    r"(?:^|[.!?;:,¡¿\n→>]\s*|\b(?:please|pls|plz|plis|kindly|(?:can|cn|could|cld|would|will)\s+(?:you|u|ya)|"
+    r"reckon\s+(?:you\s+)?(?:could|can)|(?:no\s+)?(?:te|le|os)\s+importar[íi]a(?:n)?|"
     r"i\s+want\s+you\s+to|i\s+need\s+you\s+to|i'?d\s+like\s+you\s+to|go\s+ahead\s+and|just|and|also|then|now|"
     r"hey|yo|ok|okay|be\s+so\s+kind\s+as\s+to|"
     r"por\s+favor|porfa|porfis|xfa|puedes|pod[ée]s|podr[íi]as|me\s+puedes|quiero\s+que|necesito\s+que|y|tambi[ée]n|"
     r"luego|ahora|oye|vale|haz(?:me)?\s+el\s+favor\s+de|h[áa]game\s+el\s+favor\s+de|"
     r"(?:ser[íi]as|ser[íi]a\s+usted)\s+tan\s+amable\s+de|me\s+har[íi]as\s+el\s+favor\s+de)\s+"
     # A place put first: "en la nota presupuesto cambia el alquiler", "on the shopping list add eggs".
-    r"|(?:^|[.!?;:¡¿\n]\s*)(?:en|in|on|into|to|a|para|for)\s+(?:la|el|las|los|mi|mis|tu|tus|my|the|your)\s+"
+    # (After a question, "for my training log" is what it is for.)
+    r"|(?:^|[.!;:¡¿\n]\s*)(?:en|in|on|into|to|a|para|for)\s+(?:la|el|las|los|mi|mis|tu|tus|my|the|your)\s+"
     r"(?:[\w.'-]+\s+){1,3}?)"
 )
 # A note called by a name shaped like one: "plan-b", "lista-xc06", "trip.md".
@@ -40,10 +43,13 @@ _VERBS: dict[ActionKind, str] = {
         # Said to "usted": "elimine la nota", "bórrela", "quite…", "cancele…".
         # ("Quite" alone is English: only with a clitic or before an article is it "quitar".)
         r"elimine(?:la|lo|las|los)?|b[óo]rre(?:la|lo|las|los)?|quite(?:la|lo|las|los)|"
-        r"quite(?=\s+(?:el|la|los|las|lo|eso|esto|de)\b)|cancele(?:la|lo)?|anule(?:la|lo)?"
+        r"quite(?=\s+(?:el|la|los|las|lo|eso|esto|de)\b)|cancele(?:la|lo)?|anule(?:la|lo)?|"
+        # Asked in the present: "¿me borras la nota vieja?".
+        r"me\s+(?:borras|eliminas|quitas|cancelas|anulas|vacias)"
     ),
     ActionKind.SEND: (
-        r"(?:send|email|e-mail|mail|text|message|forward)(?!\s+(?:me|it\s+to\s+me)\b)|reply|respond\s+to|answer\s+\w+|"
+        # ("Send me the list" may mean here in the chat; "email me the list" goes out.)
+        r"(?:send|message|forward)(?!\s+(?:me|it\s+to\s+me)\b)|email|e-mail|mail|text|reply|respond\s+to|answer\s+\w+|"
         # Whom to tell may take a few words: "tell my brother I'm late", "let the whole team know".
         r"tell\s+(?!me\b|us\b)(?:[\w'-]+\s+){1,3}?(?:that|i\b|i'|we\b|we'|it'?s|about)|"
         r"let\s+(?!me\b|us\b)(?:[\w'-]+\s+){1,3}?know|"
@@ -71,7 +77,7 @@ _VERBS: dict[ActionKind, str] = {
         r"(?:ping|nudge|alert|buzz|wake)\s+me|que\s+no\s+se\s+me\s+olvide|hazme\s+acordar|"
         r"recu[ée]rdame|recordarme|av[íi]same|pon(?:me)?\s+(?:un|una)\s+(?:recordatorio|alarma|aviso)|"
         # Said to "usted" or "vosotros": "recuérdeme", "avíseme", "recordadme".
-        r"recu[ée]rde(?:me|nos)|av[íi]se(?:me|nos)|recordadme|avisadme"
+        r"recu[ée]rde(?:me|nos)|av[íi]se(?:me|nos)|recordadme|avisadme|me\s+avisas"
     ),
     ActionKind.STORE: (
         r"add|put|stick|pop|toss|throw|slot|pencil\s+in|create|"
@@ -119,7 +125,10 @@ _VERBS: dict[ActionKind, str] = {
         r"a[ñn]ada(?:lo|la)?|agregue(?:lo|la)?|apunte(?:lo|la)?|an[óo]te(?:lo|la)?|gu[áa]rde(?:lo|la)?|"
         r"cree(?=\s+(?:una?|la|el|otra|otro|mi|su)\b)|"
         r"ponga(?:lo|la)?|escriba(?:lo|la)?|c[áa]mbie(?:lo|la)?|actualice(?:lo|la)?|registre(?:lo|la)?|"
-        r"t[áa]chelo|t[áa]chela|tache"
+        r"t[áa]chelo|t[áa]chela|tache|"
+        # Asked in the present: "¿me apuntas…?", "¿me dejas anotado…?".
+        r"me\s+(?:apuntas|anotas|guardas|a[ñn]ades|agregas|pones|creas|cambias|actualizas|reservas|agendas|"
+        r"programas|marcas|tachas|dejas\s+(?:anotad|apuntad|guardad|puest)[oa]s?)"
     ),
 }
 # Rioplatense voseo ("anotá", "guardalo", "borrá", "mandale", "acordate", "recordame"): the stress
@@ -167,8 +176,14 @@ _ANYWHERE = (
         r"quiero|necesito|me\s+gustar[íi]a|ponme|dame)\s+(?:a|an|un|una)\s+(?:reminder|alarm|recordatorio|aviso|alarma)\b",
         _I)),
     (ActionKind.STORE, re.compile(
-        r"\b(?:i\s+(?:want|need)|i'?d\s+like|quiero|necesito|me\s+gustar[íi]a)\s+(?:a|an|un|una)\s+"
-        r"(?:note|task|entry|nota|tarea|entrada)\b"
+        r"\b(?:i\s+(?:want|need)|i'?d\s+like|i'?m\s+after|quiero|necesito|me\s+gustar[íi]a)\s+(?:a|an|un|una)\s+"
+        r"(?:(?:new|nueva)\s+)?(?:note|task|entry|nota|tarea|entrada)\b"
+        # "¿La nota de ideas podría llevar también…?", "could the list get eggs too?": the note as the one that
+        # would take it.
+        r"|\b(?:nota|lista|note|list)\b[^.?!\n]{0,40}?\b(?:podr[íi]a|puede|could|can)\s+(?:tambi[ée]n\s+|also\s+)?"
+        r"(?:llevar|tener|incluir|get|have(?!\s+been)|include|take)\b"
+        r"|\b(?:could|can|podr[íi]a|puede)\s+(?:the|my|your|la|mi|tu)\s+(?:[\w-]+\s+){0,2}?(?:list|note|lista|nota)\s+"
+        r"(?:also\s+|tambi[ée]n\s+)?(?:get|have(?!\s+been)|include|take|llevar|tener|incluir)\b"
         # "milk on the shopping list please", "leche a la lista, porfa": a thing, a place, a please
         r"|\b(?:on|to|in|into|a|en)\s+(?:my|the|your|mi|la|tu|mis)\s+(?:[^\W\d_]+\s+){0,2}?(?:list|note|notes|lista|nota|notas)"
         r"\b[^.?!\n]{0,40}?\b(?:please|pls|porfa|por\s+favor)\b"
@@ -180,7 +195,28 @@ _ANYWHERE = (
         r"simple|quiet|down))|for\s+the\s+record|que\s+conste|tenlo\s+en\s+cuenta|t[ée]nlo\s+presente|"
         r"falta(?:n)?\s+[^.?!\n]{1,40}?\s+en\s+(?:la|mi)\s+(?:lista|nota))",
         _I)),
+    # A reminder named with its when and no verb: "dentist reminder tomorrow 9am", "recordatorio mañana 9h
+    # dentista". (A question about one, or thanks for one that rang, asks for none.)
+    (ActionKind.REMIND, re.compile(
+        r"^(?![^\n]*\b(?:what|which|when|where|why|how|do\s+i|did\s+i|have\s+i|is\s+there|are\s+there|any|"
+        r"thanks?|useful|worked|was|were|got|went|rang|que|cual|cuando|donde|tengo|hay|tenia|gracias|sirvio|fue|"
+        r"funciono|son[oó])\b)[^\n?]*\b(?:reminder|alarm|recordatorio|aviso|alarma)\b[^\n]*?"
+        r"(?:\b\d{1,2}\s?(?:am|pm|h)\b|\b\d{1,2}:\d\d|\btomorrow\b|\btonight\b|\bma[ñn]ana\b|\besta\s+noche\b|"
+        r"\bon\s+the\s+\d|\bel\s+(?:dia\s+)?\d{1,2}\b|\b\d{1,2}\s+(?:de\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|"
+        r"nov|dec|ene|abr|ago|dic)|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:lunes|martes|miercoles|"
+        r"jueves|viernes|sabado|domingo)\b)",
+        _I)),
+    # "Could reminder r-5120 go?", "recordatorio r-2024 fuera": asking for a thing to be gone.
+    (ActionKind.REMOVE, re.compile(
+        r"\b(?:could|can|should)\s+(?:the\s+|my\s+|that\s+)?(?:(?:reminder|note|alarm|entry)\s+)?"
+        r"(?:[^\W\d_]+-[\w-]*\d[\w-]*|reminder|note|alarm|entry)\s+go\b(?!\s+(?:ahead|on|through|up|back|off|out|in|"
+        r"into|to|with)\b)"
+        r"|\b(?:recordatorio|nota|aviso|alarma|[^\W\d_]+-[\w-]*\d[\w-]*)\s+(?:[\w-]+\s+)?fuera\b(?!\s+de\b)"
+        r"|(?:^|[.!?,;:¡¿\n]\s*)fuera\s+(?:el|la|los|las|ese|esa|mi|tu)\s+(?:recordatorio|nota|aviso|alarma)",
+        _I)),
 )
+# "Mind noting that…?", "would you mind popping it in?": the verb comes as its -ing form.
+_MIND = re.compile(r"\bmind\s+([^\W\d_]{2,})ing\b", _I)
 
 
 REQUEST_THRESHOLD = 0.95
@@ -324,6 +360,11 @@ def asked_by_rules(user_text: str) -> frozenset[ActionKind]:
     for kind, pattern in _ANYWHERE:
         if pattern.search(text):
             kinds.add(kind)
+    for match in _MIND.finditer(text):
+        stem = match.group(1)
+        # "noting" is "note", "popping" is "pop", "remembering" is "remember".
+        for verb in dict.fromkeys((stem, stem + "e", stem[:-1] if stem[-1] == stem[-2] else stem)):
+            kinds |= asked_by_rules(f"please {verb}{text[match.end():match.end() + 200]}")
     return frozenset(kinds)
 
 
