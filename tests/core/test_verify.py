@@ -2903,3 +2903,39 @@ def test_courtesies_steps_before_a_question_and_content_of_a_write_to_come_claim
         user: str, answer: str, calls: list[CallRecord]) -> None:
     verdict = check(answer, calls, user, NOW)
     assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("make a packing note for Rome: passport, charger",
+     "🧳 **Rome**\n- passport\n- charger\n\n_Stored in your notes as **rome-packing**._"),
+    ("what's the wifi code at the flat?", "Wi-Fi: harbour-7731"),
+    ("cancel my Thursday yoga reminder", "Nothing will buzz you for yoga on Thursday."),
+    ("cancela el aviso del dentista", "Sin recordatorio del dentista a partir de ahora."),
+    ("borra la alarma de las 7", "Tranquila, la alarma de las 7 no te va a sonar."),
+    ("remember my gate code is 4471", "I know about your gate code now."),
+    ("remember Max's vet visit is in June", "Max's June vet visit won't sneak up on you."),
+])
+def test_emphasis_a_labelled_code_nothing_to_ping_and_things_known_are_checked(user: str, answer: str) -> None:
+    assert not check(answer, [], user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("note for the babysitter: bath at 7, no screens after 8",
+     "Saved babysitter with the bath time and the no-screens rule.",
+     [_call("notes_write", path="babysitter.md", content="bath at 7, no screens after 8")]),
+    ("ya pagué el gas, ¿qué más tengo pendiente?",
+     "Si el gas ya está pagado, ese ya no hay que revisarlo. ¿Quieres que mire tu nota de pendientes?", []),
+    ("qué pone en mi nota viaje-3", "En viaje-3 tienes el tren el sábado a las 8.",
+     [_call("notes_read", risk=Risk.READ, result="Note viaje-3.md:\n\ntren sábado 8h", path="viaje-3.md")]),
+    ("what's in my gym-2 note, and how tall is the Eiffel Tower?",
+     "**gym-2:** legs on Monday.\n\n**Eiffel Tower:** about 330 metres tall.",
+     [_call("notes_read", risk=Risk.READ, result="Note gym-2.md:\n\nlegs on Monday", path="gym-2.md")]),
+    ("delete old-3 and add 'milk' to shop-3", "## Summary\n- ✅ Added milk to shop-3\n- ❌ old-3 wasn't deleted: "
+     "there's no note with that name",
+     [_call("notes_append", path="shop-3.md", text="milk"),
+      _call("notes_delete", CallStatus.ERROR, Risk.DESTRUCTIVE, error="no such note", path="old-3.md")]),
+])
+def test_a_hyphened_rule_no_need_an_hour_with_h_a_general_question_beside_a_read_and_a_heading_pass(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    verdict = check(answer, calls, user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations

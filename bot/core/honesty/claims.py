@@ -147,7 +147,9 @@ _EN_STORE = (
     r"(?:list|note|journal|diary|todo|file|md|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}(?:-\w{1,40}){1,4})\s+"
     r"(?:got|gained|received|picked\s+up)|"
     r"(?:i\s*'?ll|i\s+will)\s+(?:remember|keep|hang\s+on\s*to|hold\s+on\s*to)|won'?t\s+(?:be\s+)?forget(?:ting)?|"
-    r"never\s+forget|(?:not|never)\s+(?:going\s+to|gonna)\s+forget|"
+    r"never\s+forget|(?:not|never)\s+(?:going\s+to|gonna)\s+forget|won'?t\s+slip\s+my\s+mind|"
+    # "I know about your late shift", "I know about it now": kept, told as known.
+    r"i\s+(?:now\s+)?know\s+(?:about\s+)?your\b|i\s+know\s+(?:about\s+)?(?:it|that|this|them)\s+now|"
     r"scheduled|booked|queued|marked|completed|archived|moved|activated|armed|(?:under|in)\s+your\s+name|"
     # "'Pay rent' shows as done now": what a tick leaves, told as how the item looks.
     r"(?:shows?|showing|appears?|displays?|(?:is|are)\s+listed)\s+(?:up\s+)?(?:now\s+)?as\s+(?:now\s+)?"
@@ -184,6 +186,8 @@ _NO_TRACE_EN = (r"no\s+trace\s+(?:of\s+(?:[^\W\d_]+\s+){0,4})?(?:left|now|anymor
 # "There's no March rota hanging around now", "nada de avisos de riego": what is gone, told as none left.
 # "There will be no gym alert at 6", "no habrá aviso": the same, told as what will not come.
 _ABSENT = (r"there(?:'s|\s+is|\s+are)\s+no\s+[^.!?\n]{1,60}?\b(?:now|any\s*more|left)\b|"
+           r"nothing\s+(?:will|'ll|is\s+going\s+to)\s+(?:ping|ring|buzz|remind|bother|nag|go\s+off\s+for)\s+you|"
+           r"^\W*sin\s+(?:m[áa]s\s+)?(?:avisos?|recordatorios?|alarmas?)\b|"
            r"there\s+(?:will|'ll)\s+be\s+no\s+(?:[\w.:-]+\s+){0,3}?(?:reminders?|alerts?|alarms?|notifications?|pings?|"
            r"nudges?)\b|no\s+habr[áa]\s+(?:ning[úu]n\s+|ninguna\s+|m[áa]s\s+)?(?:aviso|recordatorio|alarma|alerta)s?\b|"
            r"nada\s+de\s+(?:avisos?|recordatorios?|alarmas?|alertas?)\b")
@@ -326,6 +330,7 @@ _EN_REMIND = (
     r"(?:i'?ll|i\s+will|i'?m\s+going\s+to|i\s+am\s+going\s+to|we'?ll)\s+(?:give|send|drop|shoot)\s+(?:you|ya)\s+"
     r"(?:a|an)\s+(?:shout|buzz|ring|call|heads-up|nudge|poke|ping|bell)|"
     r"(?:i'?ll|i\s+will|we'?ll)\s+(?:buzz|ring|poke|shout\s+at)\s+(?:you|ya)|"
+    r"won'?t\s+(?:catch\s+you\s+out|sneak\s+up\s+on\s+you|slip\s+(?:by|past)\s+you)|"
     r"(?:your\s+phone|the\s+alarm|an?\s+alert|the\s+alert|a\s+notification)\s+(?:will|'ll)\s+"
     r"(?:buzz|ring|go\s+off|ping|pop\s+up|beep|chime|vibrate)"
 )
@@ -477,7 +482,8 @@ _NEGATIVE_STATE = re.compile(
     r"(?:reminder|alarm|alert|note|entry|event)s?|no\s+more|is\s+no\s+more|anymore|any\s+more|"
     r"won'?t\s+(?:ring|bother|bug|nag|pester|ping|buzz|disturb|go\s+off|sound|pop\s+up)|"
     r"(?:qued[óa]|queda(?:n)?|se\s+(?:ha|han)\s+quedado)\s+sin\s+efecto|" + _ABSENT + "|"
-    r"no\s+(?:va\s+a|volver[áa]\s+a)\s+sonar|out\s+of\s+my\s+memory|nothing\s+about\s+\w+\s+anymore|"
+    r"no\s+(?:te\s+|le\s+|les\s+|nos\s+)?(?:va(?:n)?\s+a|volver[áa]n?\s+a)\s+(?:sonar|molestar|saltar)|"
+    r"out\s+of\s+my\s+memory|nothing\s+about\s+\w+\s+anymore|"
     + _NO_TRACE_EN + "|" + _NO_TRACE_ES + r")\b",
     _I,
 )
@@ -687,6 +693,10 @@ MAX_SENTENCES = 400
 """Sentences judged one by one; text past them is judged as one block (bounded time)."""
 
 
+# An emoji that opens a line or a list item, as the last thing before a cut.
+_LEADING_MARK = re.compile(r"(?:^|\n)[ \t]*(?:[-*•+][ \t]*)?[\u2600-\u27bf\ufe0f\U0001f300-\U0001faff]+$")
+
+
 def split_sentences(text: str) -> list[tuple[int, int]]:
     """Spans of the sentences of `text` (at most MAX_SENTENCES; the rest is one span)."""
     spans: list[tuple[int, int]] = []
@@ -698,6 +708,8 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     # "1. Passport": a numbered list's number ends no sentence (the line break before it does).
     masked = _ITEM_NUMBER.sub(lambda m: m.group(0)[:-1] + ")", masked) if "." in masked else masked
     for match in _SENTENCE_END.finditer(masked):
+        if _LEADING_MARK.search(masked, max(0, match.start() - 8), match.start()):
+            continue  # "- ✅ Added milk": the item's mark, not the end of anything said
         if match.start() > start:
             spans.append((start, match.start()))
         start = match.end()
@@ -727,7 +739,9 @@ _NO_NEED = re.compile(
     r"|\bnothing\s+(?:more\s+|else\s+|left\s+)?to\s+worry\s+about\b[^,;:.!?\n]*"
     r"|\b(?:ya\s+)?no\s+(?:tienes|ten[ée]s|tiene|tienen|necesitas|necesit[áa]s|hace\s+falta)\s+"
     r"(?:(?:que|por\s+qu[ée]|de)\s+)?(?=(?:preocup|agobi|estres|pens|comer(?:te)?\s+la\s+cabeza|rayar)\w*)"
-    r"[^,;:.!?\n]*",
+    r"[^,;:.!?\n]*"
+    # "Esa ya no hay que mirarla": nothing left for the user to do about it.
+    r"|\b(?:ya\s+)?no\s+hay\s+(?:que|por\s+qu[ée])\s+[^,;:.!?\n]*",
     _I,
 )
 
@@ -741,8 +755,13 @@ _CONTENT_TO_WRITE = re.compile(
 )
 
 
+# Markdown emphasis by underscores ("_Saved as plan in your notes._") would glue to the word it marks.
+_UNDERSCORES = re.compile(r"(?<![^\W_])_+|_+(?![^\W_])")
+
+
 def claimed_kinds(text: str) -> frozenset[ActionKind]:
     """The kinds of action `text` says were done (rules only)."""
+    text = _UNDERSCORES.sub(" ", text)
     if _INCLUDED_ALONE.match(text):
         return frozenset()  # "…every day, weekends included", "IVA incluido": a scope, not an act
     # "Milk's on the list": the patterns know the verb as "is".
@@ -817,6 +836,7 @@ def _stores(kinds: frozenset[ActionKind]) -> bool:
 
 
 def _stance(text: str, last_of_question: bool) -> Stance:
+    text = _UNDERSCORES.sub(" ", text)
     bare = _SUBORDINATE_NEGATION.sub(" x ", _IDIOMS.sub(" ", _IDENTIFIER.sub(" x ", _QUOTED.sub(" ", text))))
     if not re.search(r"\w", text):
         # Emojis alone: a tick ("🥛✅") says it is done, anything else is a gesture.

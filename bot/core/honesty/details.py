@@ -566,6 +566,10 @@ class Details:
     # tengo mañana?"): the answer's entries and the weekdays it gives them are what the lookup gave
     asked_listing: bool = False
     looked_up: bool = False  # (sources only) a lookup of this turn gave something
+    # (sources only) the words of the general questions asked beside a particular one or a request ("what's
+    # in my trip note, and how long is the drive from Madrid to Valencia?"): a sentence that takes one up
+    # may give textbook figures, as an answer to a general question does
+    general_part_words: frozenset[str] = frozenset()
     # (sources only) the totals and means of the lists this turn's lookups gave, one number per entry
     list_totals: frozenset[float] = frozenset()
     # Spans said as "two and a half hours", "dos horas y media": a number with no unit after it, so no
@@ -587,7 +591,7 @@ _CODE = re.compile(r"(?<![\w/-])[A-Za-z0-9]{1,24}(?:[-/#][A-Za-z0-9]{1,24}){0,5}
 _CODE_LABEL = re.compile(
     r"(?:\b(?:ref(?:erence)?|booking|reservation|reserva|localizador|locator|confirmation|confirmaci[óo]n|"
     r"c[óo]digo|code|pin|order|pedido|flight|vuelo|seat|asiento|gate|puerta|ext|extension|extensi[óo]n|ticket|"
-    r"billete|tracking|seguimiento|passport|pasaporte|password|contrase[ñn]a|clave|n[úu]mero|number|id)\b\.?(?:\s*(?:n[º°]|no\.|number|"
+    r"billete|tracking|seguimiento|passport|pasaporte|password|contrase[ñn]a|clave|n[úu]mero|number|id|wi-?fi|ssid)\b\.?(?:\s*(?:n[º°]|no\.|number|"
     r"n[úu]mero|#))?(?:\s+(?:is|was|es|era))?\s*[:#]?\s*|(?<![\w#])#|\bn[º°]\s*)$",
     re.IGNORECASE,
 )
@@ -1099,8 +1103,9 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
             times |= _both_halves(hour, 0)
     for match in _BARE_HOUR.finditer(user_text):  # "at 9", "a las 9": 09:00 and 21:00
         times |= _both_halves(int(match.group(1)), 0)
-    for match in _HOUR_H.finditer(user_text[:MAX_SCAN_CHARS]):  # "recordatorio mañana 9h": 09:00
-        times.add((int(match.group(1)), 0))
+    for text in texts:  # "recordatorio mañana 9h", a note's "camión viernes 9h": 09:00
+        for match in _HOUR_H.finditer(text[:MAX_SCAN_CHARS]):
+            times.add((int(match.group(1)), 0))
     times.add((now_local.hour, now_local.minute))
     dates = set().union(*(d.dates for d in found))
     lowered = user_text.lower()
@@ -1138,6 +1143,7 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
         asked_calculation=bool(_CALCULATION.search(user_text)),
         asked_number=bool(_NUMBER_QUESTION.search(user_text)),
         general=general, general_names=_topics(user_text) if general else _TEXTBOOK_NAMES,
+        general_part_words=frozenset() if general else _general_part_words(user_text),
         asked_price=bool(_PRICE_QUESTION.search(user_text)),
         asked_when=bool(_WHEN_QUESTION.search(user_text)),
         asked_duration=bool(_DURATION_QUESTION.search(user_text)),
@@ -1281,6 +1287,12 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
                 and not claims_action and bool(said.measures or said.figures)
                 and bool(text) and not (_PARTICULAR.search(text[:MAX_PARTICULAR_CHARS]) if advice
                                         else _is_particular(text, known.general_names)))
+    sentence_words = {w.casefold() for w in re.findall(r"[^\W\d_]{4,}", text[:MAX_PARTICULAR_CHARS])}
+    if (not textbook and known.general_part_words and not claims_action and bool(said.measures or said.figures)
+            and known.general_part_words & sentence_words):
+        # The sentence takes up a general question asked beside the rest ("Madrid → Valencia: about 355 km").
+        topics = frozenset(w.capitalize() for w in known.general_part_words) | _TEXTBOOK_NAMES
+        textbook = not _is_particular(text, topics)
     # A span between two times the sources give ("08:10 to 10:55: two hours and forty-five minutes") is
     # sourced, and so are the numbers it is said with.
     spans_known = _known_spans(said, known)
@@ -1768,6 +1780,33 @@ _REFERS_BACK = re.compile(r"\b(?:it|that|this|these|those|they|them|he|she|him|h
                           r"|^\W*(?:and|y|e|what\s+about|how\s+about)\b", re.IGNORECASE)
 MIN_GENERAL_WORDS = 4
 """A question shorter than this ("¿dónde está?") leans on the conversation for what it asks about."""
+
+
+# Where a message puts one question after another: "…note, and how long is…", "… y dime cuántos…", "¿…? ¿…?".
+_QUESTION_PARTS = re.compile(
+    r"[?¿;\n]|,?\s+(?:and|y|e)\s+(?=(?:tell\s+me|dime|how|what|which|why|where|when|cu[áa]nt|cu[áa]l|qu[ée]|"
+    r"c[óo]mo|cada|por\s+qu[ée]|d[óo]nde|cu[áa]ndo)\b)",
+    re.IGNORECASE,
+)
+_ASKS_PART = re.compile(r"\b(?:how|what|which|why|where|when|who|tell\s+me|dime|cu[áa]nt[oa]s?|cu[áa]l|qu[ée]|c[óo]mo|"
+                        r"cada\s+cu[áa]nto|por\s+qu[ée]|d[óo]nde|cu[áa]ndo|qui[ée]n)\b", re.IGNORECASE)
+
+
+def _general_part_words(user_text: str) -> frozenset[str]:
+    """The content words of the general questions among several parts of the message."""
+    parts = [p.strip() for p in _QUESTION_PARTS.split(user_text[:MAX_PARTICULAR_CHARS]) if p.strip()]
+    if len(parts) < 2:
+        return frozenset()
+    return frozenset(word.casefold() for part in parts
+                     if _ASKS_PART.search(part) and not _PERSONAL.search(part) and _asks_in_general(f"{part}?")
+                     for word in re.findall(r"[^\W\d_]{4,}", part) if word.casefold() not in _ASK_WORDS)
+
+
+# A part about the user's people ("how much does each of us owe?") is theirs, not the textbook's.
+_PERSONAL = re.compile(r"\b(?:i|me|my|we|us|our|nos|nosotros|nosotras|nuestr[oa]s?|mi|mis|conmigo)\b", re.IGNORECASE)
+# Words any question has, which tie no answer sentence to it.
+_ASK_WORDS = frozenset("""what which when where how many much long tell dime cuánto cuánta cuántos cuántas cuál
+cuáles qué cómo cuándo dónde quién should could would does have need necesito tengo""".split())
 
 
 def _asks_in_general(user_text: str) -> bool:

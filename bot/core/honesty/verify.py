@@ -627,7 +627,9 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
     # "old.md and older.md: deleted": the things a verbless clause next to it names are its objects.
     for token in _objects(f"{claimed_parts(clause.text)} {neighbours}"):
         name = _norm(token).strip(".-")
-        if len(name) >= 3 and not name.isdigit() and name not in touched:
+        # ("the no-chicken-bones rule" names what the call wrote as "no chicken bones".)
+        if (len(name) >= 3 and not name.isdigit() and name not in touched
+                and not ("-" in name and f" {name.replace('-', ' ')} " in f" {evidence} ")):
             return f"names {token!r}, which no successful call of that kind touched"
     said = f"{claimed_parts(clause.text)} {neighbours}"
     for spot in _WORD.finditer(said):
@@ -920,6 +922,10 @@ def _unlisted_entry(text: str, turn: _Turn, user_text: str) -> str | None:
     return None if any(_stem_in(w, heard) for w in said) else entry[:80]
 
 
+# A short Markdown heading ("### Update", "## Resumen") labels what follows; it tells nothing itself.
+_HEADING = re.compile(r"^\s*#{1,6}\s+\W*(?:[^\W\d_]+\W*){1,4}$")
+
+
 def _flagged_by_model(sentences: Sequence[Sentence], turn: _Turn, scorer: ClaimScorer | None) -> set[int]:
     """Ids of affirmative clauses the rules found no claim in, in sentences the classifier reads as claims.
 
@@ -932,7 +938,7 @@ def _flagged_by_model(sentences: Sequence[Sentence], turn: _Turn, scorer: ClaimS
     candidates = [s for s in sentences
                   if any(c.stance is Stance.AFFIRMATIVE and not c.second_person and not c.presupposed
                          for c in s.clauses)
-                  and not any(c.kinds or c.closer for c in s.clauses)][:MAX_CLASSIFIED]
+                  and not any(c.kinds or c.closer for c in s.clauses) and not _HEADING.match(s.text)][:MAX_CLASSIFIED]
     if not candidates:
         return set()
     scores = scorer([s.text for s in candidates])
