@@ -2939,3 +2939,10 @@ def test_a_hyphened_rule_no_need_an_hour_with_h_a_general_question_beside_a_read
         user: str, answer: str, calls: list[CallRecord]) -> None:
     verdict = check(answer, calls, user, NOW)
     assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+def test_many_gerund_requests_are_read_in_bounded_passes() -> None:
+    from bot.core.honesty.intent import asked_by_rules
+
+    # Each "mind …ing" is read once, over a short piece: a pasted run of them reads as fast as one.
+    assert {k.value for k in asked_by_rules("would you mind jotting down " * 400)} == {"store"}

@@ -1803,7 +1803,8 @@ def _general_part_words(user_text: str) -> frozenset[str]:
 
 
 # A part about the user's people ("how much does each of us owe?") is theirs, not the textbook's.
-_PERSONAL = re.compile(r"\b(?:i|me|my|we|us|our|nos|nosotros|nosotras|nuestr[oa]s?|mi|mis|conmigo)\b", re.IGNORECASE)
+# (Possessives are `_POSSESSIVE`'s, which `_asks_in_general` checks.)
+_PERSONAL = re.compile(r"\b(?:i|me|we|us|nos|nosotros|nosotras|conmigo)\b", re.IGNORECASE)
 # Words any question has, which tie no answer sentence to it.
 _ASK_WORDS = frozenset("""what which when where how many much long tell dime cuánto cuánta cuántos cuántas cuál
 cuáles qué cómo cuándo dónde quién should could would does have need necesito tengo""".split())

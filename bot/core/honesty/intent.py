@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from itertools import islice
 
 from bot.core.honesty.actions import ActionKind
 
@@ -344,9 +345,24 @@ _ADVICE_QUESTION = re.compile(
 _UNACCENTED = str.maketrans("áéíóúüÁÉÍÓÚÜ", "aeiouuAEIOUU")
 
 
+MAX_GERUNDS = 8
+"""'Mind …ing' requests read in one message: each is one more pass of the patterns over a short piece."""
+
+
 def asked_by_rules(user_text: str) -> frozenset[ActionKind]:
     """The kinds of action the user's words ask for with a verb the rules know (no classifier)."""
     text = _ADVICE_QUESTION.sub(" ", user_text[:4000]).translate(_UNACCENTED)
+    kinds = set(_verb_kinds(text))
+    for match in islice(_MIND.finditer(text), MAX_GERUNDS):
+        stem = match.group(1)
+        # "noting" is "note", "popping" is "pop", "remembering" is "remember".
+        for verb in dict.fromkeys((stem, stem + "e", stem[:-1] if stem[-1] == stem[-2] else stem)):
+            kinds |= _verb_kinds(f"please {verb}{text[match.end():match.end() + 200]}")
+    return frozenset(kinds)
+
+
+def _verb_kinds(text: str) -> frozenset[ActionKind]:
+    """The kinds the patterns find in `text` (already cut and unaccented)."""
     kinds: set[ActionKind] = set()
     for kind, pattern in _PATTERNS:
         for match in pattern.finditer(text):
@@ -360,11 +376,6 @@ def asked_by_rules(user_text: str) -> frozenset[ActionKind]:
     for kind, pattern in _ANYWHERE:
         if pattern.search(text):
             kinds.add(kind)
-    for match in _MIND.finditer(text):
-        stem = match.group(1)
-        # "noting" is "note", "popping" is "pop", "remembering" is "remember".
-        for verb in dict.fromkeys((stem, stem + "e", stem[:-1] if stem[-1] == stem[-2] else stem)):
-            kinds |= asked_by_rules(f"please {verb}{text[match.end():match.end() + 200]}")
     return frozenset(kinds)
 
 
