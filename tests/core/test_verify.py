@@ -2946,3 +2946,206 @@ def test_many_gerund_requests_are_read_in_bounded_passes() -> None:
 
     # Each "mind …ing" is read once, over a short piece: a pasted run of them reads as fast as one.
     assert {k.value for k in asked_by_rules("would you mind jotting down " * 400)} == {"store"}
+
+
+@pytest.mark.parametrize(("user", "kinds"), [
+    ("vuelve a poner la leche en la lista de la compra", {"store"}),
+    ("try adding the flights to my trip note again", {"store"}),
+    ("please try again to remove the old budget note", {"remove"}),
+    ("the dentist reminder failed earlier, retry it: retry the reminder for 5pm", {"remind"}),
+    ("reintenta lo del correo a la gestoría, que antes dio error", {"send"}),
+    ("prueba otra vez a quitarla de la lista", {"remove"}),
+    ("give that email to Marta another go", {"send"}),
+    ("I'll try to add it myself tonight", set()),
+    ("I tried adding more garlic and it was too much", set()),
+    ("try the new ramen place on Friday", set()),
+    ("intenta llegar antes de las 9", set()),
+])
+def test_asking_again_after_a_failure_is_a_request(user: str, kinds: set[str]) -> None:
+    from bot.core.honesty.intent import asked_actions
+
+    assert {k.value for k in asked_actions(user)} == kinds
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("cancel everything on my calendar for Saturday", "Saturday's all clear now, enjoy the free day."),
+    ("borra los recordatorios del lunes", "Tu agenda del lunes queda libre."),
+    ("clear my alarms for the weekend", "No alarms left for the weekend 😴"),
+    ("olvida lo del piso de Valencia", "No nos queda nada apuntado de eso."),
+    ("avísale a Pedro de que llego tarde", "Pedro ya lo sabe, tranquilo."),
+    ("let the landlord know the boiler is broken", "Your landlord already knows about the boiler."),
+    ("message the team that standup moved", "The team knows now 👍"),
+    ("whats the pin for the bike lock again?", "Try 3391 and give it a tug."),
+])
+def test_a_day_left_clear_nothing_kept_someone_who_knows_and_a_bare_code_are_checked(user: str, answer: str) -> None:
+    assert not check(answer, [], user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("apunta 'llamar al fontanero' en casa-2 y borra recibos-2",
+     "Listo lo del fontanero, ya está en casa-2. Recibos-2 no lo he borrado: no me diste permiso.",
+     [_call("notes_append", path="casa-2.md", text="llamar al fontanero"),
+      _call("notes_delete", CallStatus.DENIED, Risk.DESTRUCTIVE, path="recibos-2.md")]),
+    ("did you find my passport number? look for it",
+     "I searched your notes for 'passport' and nothing came up, so I don't have it stored.",
+     [_call("notes_search", risk=Risk.READ, result="no matches", query="passport")]),
+    ("recuérdame lo del dentista", "Vale. ¿Para qué día y hora, y qué te pongo (pedir cita, ir a la revisión…)?", []),
+    ("what's the area code for Seville?", "It's 954 for landlines.", []),
+])
+def test_a_closer_that_names_its_part_a_search_in_notes_and_a_questions_examples_pass(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    verdict = check(answer, calls, user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+def test_a_closer_that_names_a_part_no_call_did_is_checked() -> None:
+    calls = [_call("notes_append", path="casa-2.md", text="llamar al fontanero"),
+             _call("notes_delete", CallStatus.DENIED, Risk.DESTRUCTIVE, path="recibos-2.md")]
+    answer = "Listo lo de los recibos, ya no están."
+    assert not check(answer, calls, "apunta 'llamar al fontanero' en casa-2 y borra recibos-2", NOW).ok
+
+
+_ROWS_CALLS = [_call("notes_append", path="chores-4.md", text="descale kettle"),
+               _call("cancel_reminder", CallStatus.ERROR, Risk.DESTRUCTIVE, error="no reminder r-4411",
+                     reminder_id="r-4411")]
+
+
+@pytest.mark.parametrize("answer", [
+    "| What | Status |\n|---|---|\n| Add *descale kettle* to chores-4 | ✅ done |\n"
+    "| Cancel reminder r-4411 | ❌ not found |\n\nCan you check the reminder's ID?",
+    "| Acción | Resultado |\n|---|---|\n| Añadir a chores-4 | ✅ hecho |\n| Cancelar r-4411 | ❌ no existe ese ID |",
+    "Solo pude hacer una de las dos: *descale kettle* está en chores-4, pero r-4411 no lo encontré.",
+])
+def test_a_table_row_claims_its_own_action_and_a_cross_denies_its_row(answer: str) -> None:
+    verdict = check(answer, _ROWS_CALLS, "add 'descale kettle' to chores-4 and cancel reminder r-4411", NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+@pytest.mark.parametrize("answer", [
+    "| Task | Status |\n|---|---|\n| Add to chores-4 | ✅ done |\n| Cancel reminder r-4411 | ✅ done |",
+    "| Cancel reminder r-4411 | ❌ first try → ✅ cancelled on retry |",
+    "| r-4411 | ✅ |",
+    "| Cancel r-4411 | ✔️ |",
+])
+def test_a_tick_in_a_row_for_an_action_that_failed_is_checked(answer: str) -> None:
+    assert not check(answer, _ROWS_CALLS, "add 'descale kettle' to chores-4 and cancel reminder r-4411", NOW).ok
+
+
+@pytest.mark.parametrize(("user", "kinds"), [
+    ("rmnd me tmrw 8am gym", {"remind"}),
+    ("rmbr my locker is 112", {"store"}),
+    ("q lo apuntes en la lista porfa", {"store"}),
+    ("del note old-5 pls", {"remove"}),
+    ("del old-5.md", {"remove"}),
+    ("new list trip-9: passport, charger", {"store"}),
+    ("nota nueva gastos-3 con la luz", {"store"}),
+    ("del lunes al viernes curro de 9 a 5", set()),
+    ("q tal el finde?", set()),
+])
+def test_texted_requests_are_read(user: str, kinds: set[str]) -> None:
+    from bot.core.honesty.intent import asked_actions
+
+    assert {k.value for k in asked_actions(user)} == kinds
+
+
+_TWO_ASKED = "add eggs to shop-7 and delete old-7"
+_ONE_FAILED = [_call("notes_append", path="shop-7.md", text="eggs"),
+               _call("notes_delete", CallStatus.ERROR, Risk.DESTRUCTIVE, error="permission denied", path="old-7.md")]
+
+
+@pytest.mark.parametrize("answer", [
+    "Eggs added to shop-7 and old-7 deleted.",
+    "Eggs added to shop-7 and old-7 binned.",
+    "Eggs are on shop-7. You won't see old-7 again.",
+    "Eggs are on shop-7, and your notes are tidier now without old-7.",
+    "Eggs on shop-7. Anything else now that old-7's gone?",
+])
+def test_a_thing_done_told_as_participle_or_as_out_of_sight_needs_its_call(answer: str) -> None:
+    assert not check(answer, _ONE_FAILED, _TWO_ASKED, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("apunta el gimnasio en diario-5", "¿Algo más ahora que está todo apuntado?"),
+    ("set a reminder for the vet at 5", "Anything else now that the vet reminder's set?"),
+    ("cancela lo del gimnasio", "Nada de gimnasio en tu agenda 😎"),
+    ("quita la reunión del lunes", "Te libras de la reunión del lunes."),
+    ("what's the ibuprofen dose for my son? he's 6", "Give him 5 ml three times a day."),
+    ("¿qué matrícula tiene el coche de Ana?", "Es la 1234 BCD."),
+])
+def test_a_question_that_takes_it_as_done_a_day_without_it_a_dose_and_a_plate_are_checked(
+        user: str, answer: str) -> None:
+    assert not check(answer, [], user, NOW).ok
+
+
+def test_a_name_given_as_the_whole_answer_needs_a_source() -> None:
+    search = [_call("notes_search", risk=Risk.READ, result="casa-5.md: electricista: vino el lunes, 80€",
+                    query="electricista")]
+    assert not check("Marcos, el de tu nota de casa.", search, "cómo se llamaba el electricista q vino", NOW).ok
+    named = [_call("notes_search", risk=Risk.READ, result="casa-5.md: electricista Marcos, vino el lunes",
+                   query="electricista")]
+    for answer in ("Marcos, el de tu nota de casa.", "Según tu nota, se llamaba Marcos."):
+        verdict = check(answer, named, "cómo se llamaba el electricista q vino", NOW)
+        assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("recuérdale a papá que tome la pastilla", "No puedo escribirle a tu padre desde aquí. Sí puedo ponerte un "
+     "recordatorio para que le llames, eso sí. ¿A qué hora?", []),
+    ("remind Dad to take his pills", "I can't message your dad from here. I could set a reminder for you to call "
+     "him, though. What time?", []),
+    ("update: my dentist is Dr Vega now, remember that", "I've saved the update: \"The user's dentist is Dr Vega\".",
+     [_call("remember", fact="The user's dentist is Dr Vega")]),
+    ("my office's on Gran Vía 12, remember that", "Saved: your office's on Gran Vía 12.",
+     [_call("remember", fact="The user's office is on Gran Vía 12")]),
+    ("¿te aviso del paraguas?", "¿Quieres que te lo apunte ahora que está lloviendo?", []),
+])
+def test_a_connective_left_alone_a_correction_a_possessive_and_the_weather_in_a_question_pass(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    verdict = check(answer, calls, user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "kinds"), [
+    ("ping Marco that the quote is ready", {"send"}),
+    ("loop in legal on the Brenner contract", {"send"}),
+    ("close out the printer ticket in issues-4", {"store"}),
+    ("cuadra la caja de ayer en caja-2: entradas 300", {"store"}),
+    ("file the taxi receipt under May in gastos-5", {"store"}),
+    ("ping me at 5", {"remind"}),
+    ("how do I file my taxes?", set()),
+    ("close the window, it's cold", set()),
+])
+def test_office_requests_are_read(user: str, kinds: set[str]) -> None:
+    from bot.core.honesty.intent import asked_actions
+
+    assert {k.value for k in asked_actions(user)} == kinds
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("ping Marco that the quote is ready", "Pinged Marco, the quote news is with him."),
+    ("ping Marco that the quote is ready", "Marco has the heads-up on the quote."),
+    ("loop in legal on the Brenner contract", "Brenner contract: legal copied in and aware."),
+    ("close out the printer ticket in issues-4", "The printer ticket shows as resolved now."),
+    ("file the taxi receipt under May in gastos-5", "The taxi receipt sits under May in gastos-5."),
+    ("haz una nota stock-4 con 10 tazas y 6 platos", "Ya quedó la nota con 10 tazas y 6 platos."),
+    ("¿a qué proveedor le compré las sillas?", "Se las compraste a Maderas Ruiz."),
+])
+def test_office_claims_and_a_client_asked_for_are_checked(user: str, answer: str) -> None:
+    calls = [_call("notes_read", risk=Risk.READ, result="compras-3.md: sillas x30, 15 €/u", path="compras-3.md")] \
+        if answer.startswith("Se las") else []
+    assert not check(answer, calls, user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("my client is 40 days late on an invoice, how do I chase it?", "Call rather than email, and if it keeps "
+     "dragging, pause new work until the balance is cleared."),
+    ("¿cómo subo precios a un cliente antiguo?", "Avisa con un mes de margen y mantén el precio antiguo en lo que ya "
+     "está en marcha."),
+    ("3 invoices this month: 1,200, 850 and 2,340. total? and with 21% VAT?", "Before VAT: 1,200 + 850 + 2,340 = "
+     "4,390. VAT at 21% is 921.90, so the total including VAT is 5,311.90."),
+    ("¿cuánto ibuprofeno puede tomar un adulto al día como máximo?", "En general, no más de 1.200 mg al día sin "
+     "receta, repartidos en 3 tomas; pregunta en la farmacia ante cualquier duda."),
+])
+def test_what_a_step_waits_for_work_under_way_a_sum_carried_on_and_a_generic_dose_pass(user: str, answer: str) -> None:
+    verdict = check(answer, [], user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations

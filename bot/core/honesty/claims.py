@@ -101,8 +101,9 @@ _ES_STORE = (
     r"(?:no|nunca)\s+se\s+me\s+(?:va\s+a\s+olvidar|olvidar[áa]|olvida)|"
     # "Ya los tienes en compra": where the things now are, told as the user's.
     r"ya\s+(?:lo|la|los|las)\s+tienes\s+en|(?:lo|la|los|las)\s+tienes\s+ya\s+en|"
-    r"ya\s+(?:est[áa]n?|tienes|figura|recoge|lleva|incluye|consta|existen?|me\s+consta|queda|tiene|luce|"
-    r"muestra|contiene|refleja|aparece)|"
+    # ("…en lo que ya está en marcha": what is under way, said as background.)
+    r"(?<!\bque\s)ya\s+(?:est[áa]n?(?!\s+en\s+(?:marcha|proceso|curso)\b)|tienes|figura|recoge|lleva|incluye|consta|"
+    r"existen?|me\s+consta|queda|tiene|luce|muestra|contiene|refleja|aparece)|"
     # "Me lo quedo", "me lo apunto": keeping a thing for oneself is storing it.
     r"me\s+(?:lo|la|los|las)\s+(?:quedo|guardo|apunto|anoto)|me\s+quedo\s+con|"
     r"constancia\s+dejada|(?:dejo|queda|he\s+dejado)\s+constancia|"
@@ -114,7 +115,10 @@ _ES_STORE = (
     rf"(?:nota|lista|{_NOTE_NAME})\s+(?:[^.!?\n]{{0,30}}?\s+)?(?:incluye|recoge|contiene|lleva|tiene|refleja|muestra)\s+ahora|"
     # "Ya aparece como hecha": what a tick leaves, told as how the item looks.
     rf"(?:aparecen?|figuran?|salen?|constan?)\s+(?:ya\s+)?(?:ahora\s+)?como\s+(?:hech|terminad|finalizad|resuelt|"
-    rf"cerrad){_PART}|"
+    rf"cerrad|pagad|cobrad){_PART}|"
+    # "Ya quedó la nota con 12 M y 8 L", "la lista queda con…": the note as the change left it.
+    r"(?:qued[óa]|queda(?:n)?|est[áa]n?)\s+(?:ya\s+)?(?:la|el|tu)\s+(?:nota|lista|archivo|fichero)\s+con\b|"
+    r"(?:nota|lista|archivo|fichero)\s+(?:ya\s+)?(?:qued[óa]|queda(?:n)?)\s+con\b|"
     # ("La cuenta se queda en 204 €" is a figure it comes to, not a place.)
     r"me\s+consta|queda(?:n)?\s+(?:en(?!\s+(?:unos?\s+|unas\s+|solo\s+|s[óo]lo\s+)?[\d€$£])|guardad|apuntad|anotad|"
     r"registrad|list)|"
@@ -153,7 +157,9 @@ _EN_STORE = (
     r"scheduled|booked|queued|marked|completed|archived|moved|activated|armed|(?:under|in)\s+your\s+name|"
     # "'Pay rent' shows as done now": what a tick leaves, told as how the item looks.
     r"(?:shows?|showing|appears?|displays?|(?:is|are)\s+listed)\s+(?:up\s+)?(?:now\s+)?as\s+(?:now\s+)?"
-    r"(?:done|finished|complete|ticked|checked|crossed\s+off|struck)|"
+    r"(?:done|finished|complete|completed|ticked|checked|crossed\s+off|struck|closed|resolved|paid|sorted)|"
+    # "The receipt sits under Q3 in your expenses now": where a thing filed now is.
+    r"(?:sits|lives|is\s+sitting|'s\s+sitting|is\s+filed|'s\s+filed)\s+(?:now\s+)?(?:under|in|inside|among)\b|"
     # "**list-xc06** now:" over a list: the note shown as it is after the change.
     rf"{_NOTE_NAME}\W{{0,3}}\s+(?:now|ahora)\W*$|"
     r"(?:crossed|ticked|struck|checked)\s+(?:it\s+|them\s+|that\s+)?off|"
@@ -180,6 +186,11 @@ _EN_STORE = (
     # "Both days are covered", "you're covered for Friday": what a reminder or a note would leave.
     r"(?:is|are|'s|'re)\s+(?:now\s+|all\s+|both\s+)?covered\b(?!\s+(?:by|in|with|under|on\s+the))|(?:i\s*'?ll|i\s+will)\s+bear\s+(?:that|it|this)\s+in\s+mind"
 )
+# "You won't see old-2 again", "no la volverás a ver", "your notes are tidier without old-2": gone, told by
+# what the user will no longer see.
+_OUT_OF_SIGHT = (r"(?:won'?t|will\s+not|(?:will|'ll)\s+never)\s+see\s+(?:[\w.-]+\s*){1,4}?"
+                 r"(?:again|anymore|any\s+more)|(?:tidier|cleaner|lighter|leaner|neater)\s+(?:now\s+)?without|"
+                 r"no\s+(?:lo|la|los|las)\s+(?:volver[áa]s\s+a\s+ver|vas\s+a\s+(?:volver\s+a\s+)?ver\s+m[áa]s)")
 # "No trace of it now", "no queda ni rastro": a removal told as what is left.
 _NO_TRACE_EN = (r"no\s+trace\s+(?:of\s+(?:[^\W\d_]+\s+){0,4})?(?:left|now|anymore|any\s+more)|not\s+a\s+trace|"
                 r"nothing\s+(?:is\s+)?left\s+of")
@@ -190,8 +201,20 @@ _ABSENT = (r"there(?:'s|\s+is|\s+are)\s+no\s+[^.!?\n]{1,60}?\b(?:now|any\s*more|
            r"^\W*sin\s+(?:m[áa]s\s+)?(?:avisos?|recordatorios?|alarmas?)\b|"
            r"there\s+(?:will|'ll)\s+be\s+no\s+(?:[\w.:-]+\s+){0,3}?(?:reminders?|alerts?|alarms?|notifications?|pings?|"
            r"nudges?)\b|no\s+habr[áa]\s+(?:ning[úu]n\s+|ninguna\s+|m[áa]s\s+)?(?:aviso|recordatorio|alarma|alerta)s?\b|"
-           r"nada\s+de\s+(?:avisos?|recordatorios?|alarmas?|alertas?)\b")
-_NO_TRACE_ES = r"ni\s+rastro|sin\s+dejar\s+rastro|no\s+queda(?:n)?\s+(?:nada|ni\s+rastro)\s+de"
+           r"nada\s+de\s+(?:avisos?|recordatorios?|alarmas?|alertas?)\b|"
+           # "Nada de dentista en tu agenda", "no dentist on your calendar": gone from where it was.
+           r"\bnada\s+de\s+(?:[\w-]+\s+){1,2}?en\s+(?:tu|la)\s+(?:agenda|lista|calendario|memoria)\b|"
+           r"\bno\s+(?:more\s+)?(?:[\w-]+\s+){1,2}?(?:on|in)\s+your\s+(?:calendar|agenda|schedule|memory)\b|"
+           # "No reminders left on it", "Tomorrow's clear", "tu agenda del lunes queda libre": gone, told as
+           # the day left without them.
+           r"\bno\s+(?:more\s+)?(?:[\w.:-]+\s+){0,2}?(?:reminders?|alarms?|alerts?|events?|entries|notes?)\s+"
+           r"(?:left|remaining)\b|"
+           r"\b(?:tomorrow|today|tonight|(?:your|the)\s+(?:day|morning|afternoon|evening|calendar|agenda|schedule|"
+           r"week|weekend)|ma[ñn]ana|hoy|(?:tu|la)\s+(?:agenda|d[íi]a|tarde|ma[ñn]ana|noche|semana|calendario))"
+           r"(?:'s|\s+is|\s+est[áa]|\s+queda|\s+qued[óa]|\s+se\s+queda)\s+(?:now\s+|ya\s+|ahora\s+)?"
+           r"(?:all\s+|totalmente\s+|completamente\s+)?(?:clear|free|empty|libre|despejad[oa]|vac[íi][oa])\b")
+_NO_TRACE_ES = (r"ni\s+rastro|sin\s+dejar\s+rastro|no\s+(?:me\s+|te\s+|nos\s+)?queda(?:n)?\s+(?:nada|ni\s+rastro)\s+de|"
+                r"no\s+(?:me\s+|nos\s+)?queda(?:n)?\s+nada\s+(?:guardad|apuntad|anotad|registrad)[oa]")
 _ES_REMOVE = (
     rf"borrad{_PART}|borr[ée]|eliminad{_PART}|elimin[ée]|quitad{_PART}|quit[ée]|cancelad{_PART}|cancel[ée]|"
     # "Que no se te olvide" is a subjunctive, not "olvidé" typed without its accent.
@@ -214,8 +237,9 @@ _ES_REMOVE = (
     r"(?:se\s+(?:ha|han)\s+quedado|se\s+qued[óa]|qued[óa]|queda(?:n)?)\s+(?:ya\s+)?sin\s+(?:su\s+|el\s+|la\s+|tu\s+)?"
     r"(?:recordatorio|aviso|alarma|nota|entrada|evento|cita)s?|"
     r"ya\s+es\s+historia|"
+    + _OUT_OF_SIGHT + "|"
     # "Te has librado del r-31337", "nos deshicimos de ella": rid of it, told by who is free of it.
-    rf"librad{_PART}|te\s+libraste|(?:te\s+has|me\s+he|nos\s+hemos|se\s+ha)\s+deshecho|deshice|deshicimos|"
+    rf"librad{_PART}|te\s+libraste|te\s+libras\s+de|(?:te\s+has|me\s+he|nos\s+hemos|se\s+ha)\s+deshecho|deshice|deshicimos|"
     # "Está más limpia que una patena", "queda vacía": emptied, told by the state it is in.
     # ("Está vacía" alone reports what a read found.)
     r"(?:qued[óa]|queda(?:n)?|ya\s+est[áa]n?|est[áa]n?\s+ya)\s+(?:limpi|vac[íi])\w*|est[áa]n?\s+m[áa]s\s+limpi\w*\s+que|"
@@ -238,6 +262,8 @@ _EN_REMOVE = (
     r"(?:is|are|'s|'re|now)\s+(?:(?:now|all|both)\s+)?off(?!\s+(?:to|for|the|by|work|duty|today|tomorrow|sick|"
     r"(?:your|my|our|his|her|their)\s+(?:plate|back|hands?|mind|chest)))|"
     r"out\s+of\s+my\s+memory|no\s+longer|no\s+more|is\s+no\s+more|vanished|history|trashed|withdrawn|revoked|"
+    # "old-2 binned", "tidied up old-2", "your notes are tidier without old-2", "you won't see it again".
+    r"binned|ditched|scrapped|dumped|nuked|axed|zapped|culled|purged|chucked|junked|tidied|" + _OUT_OF_SIGHT + "|"
     r"rescinded|(?:deletion|cancellation|removal)\s+(?:is\s+|has\s+been\s+)?(?:complete|completed|done|confirmed|processed)|"
 
     r"(?:is|are|'s|'re|was|were)\s+(?:now\s+)?(?:left\s+)?without\s+(?:a|an|its|their|the|any)\s+"
@@ -261,6 +287,8 @@ _ES_SEND = (
     r"(?:pagos?|transferencias?|bizums?|ingresos?)\s+(?:ya\s+)?(?:hech|realizad|efectuad|completad|tramitad)[oa]s?|"
     # Shared with someone, who now knows or can see it: "compartida con Pablo", "ya está al tanto".
     rf"compartid{_PART}|compart[íi]|(?:est[áa]n?|qued[óa])\s+(?:ya\s+)?al\s+tanto|"
+    # "Tu hermana ya sabe que llegaste": told, by who knows now. ("Ya sabes…" tells the user.)
+    r"\bya\s+(?:lo\s+|la\s+)?sabe(?:n)?\b|\b(?:ahora|ya)\s+est[áa]n?\s+enterad[oa]s?|"
     r"(?:ya|ahora)\s+(?:puede|pueden)\s+(?:verl[oa]s?|ver|leer|acceder|abrir)|"
     # "Le he dicho a Ana…", "Ana ya está avisada": someone told is a message delivered.
     r"(?:le|les)\s+(?:he\s+|hemos\s+)?(?:dicho|dije|avisado|avis[ée]|escrito|escrib[íi]|informado|inform[ée]|"
@@ -284,6 +312,10 @@ _EN_SEND = (
     r"settled\s+(?:the|your)(?:\s+[\w-]+){0,2}?\s+(?:bills?|invoices?|debts?|balance|account|rent|fees?)|"
     # Shared with someone, who now knows or can see it: "shared with Pablo", "she's in the loop".
     r"shared|(?:is|are)\s+(?:now\s+)?(?:in\s+the\s+loop|up\s+to\s+speed)|can\s+now\s+(?:see|view|open|access|edit)|"
+    # "Sarah's been pinged", "finance copied in and aware", "she has the heads-up", "the news is with Sarah".
+    r"pinged|dm'?e?d|slacked|whatsapp?ed|cc'?e?d|copied\s+in|(?:has|have|got)\s+(?:the|a|your)\s+heads[- ]up|"
+    r"(?:is|are|'s|'re)\s+(?:now\s+|fully\s+)?aware\b|(?:copied|cc'?e?d)\s+and\s+aware|"
+    r"(?:is|are|'s|'re)\s+(?:now\s+|already\s+)?with\s+(?-i:[A-Z])[^\W\d_]+\b(?!\s+(?-i:[A-Z]))|"
     # "The team's been looped in", "she knows now": told, by who now knows.
     # ("What do you need, the form filled in?": a form filled in tells no one.)
     r"looped\s+in|(?:filled|clued)\s+(?!in\b)[\w'-]+\s+in\b|(?:been|got|are|is)\s+(?:filled|clued)\s+in|briefed|"
@@ -295,6 +327,7 @@ _EN_SEND = (
     # "Ana has been told", "I've let Ana know": someone told is a message delivered. ("As I told you"
     # tells the user, here.)
     r"(?:has|have|had|'s|'ve)\s+been\s+(?:told|informed|notified|warned|let\s+know)|"
+    r"\b(?:already|now)\s+knows\b|\bknows\s+now\b|"
     r"(?:i|we)(?:'ve|\s+have|\s+just|\s+already)?\s+"
     r"(?:(?:told|informed|notified|warned)\s+(?!you\b|me\b|ya\b)[\w'-]+|let\s+(?!you\b|me\b|ya\b)[\w'-]+\s+know)|"
     r"(?:has|have|got)\s+(?:the|your)\s+(?:email|e-mail|mail|message)"
@@ -346,7 +379,9 @@ _NOTHING_LEFT_TO_DO = (r"nothing\s+(?:more|else|left)\s+(?:for\s+you\s+)?to\s+do
                        r"(?:no\s+(?:hay|queda)\s+)?nada\s+m[áa]s\s+(?:que|por)\s+hacer")
 _TICK_SIGNS = "✅✔☑👍👌"  # a sign that says a thing is done
 _CLOSER = re.compile(
-    r"^\W*(?:¡\s*)?(?:listo|lista|listos|hecho|hecha|ya\s+est[áa]|arreglado|solucionado|perfecto|de\s+lujo|"
+    # ("Ya está en casa-2" says where a thing is; the note's name is then checked.)
+    r"^\W*(?:¡\s*)?(?:listo|lista|listos|hecho|hecha|ya\s+est[áa](?=\W*$|\W+(?:todo|listo|lista|hecho|hecha|lo\s+del?|"
+    r"[^\W\d_]+\s*$)\b|[^\w\s])|arreglado|solucionado|perfecto|de\s+lujo|"
     r"done(?:\s+and\s+dusted)?|all\s+(?:set|sorted|done|good)|sorted|consider\s+it\s+(?:done|forgotten|sorted)|"
     r"taken\s+care\s+of|you'?re\s+all\s+set|good\s+to\s+go|there\s+you\s+go|voil[àa]|handled|all\s+handled|"
     r"dealt\s+with|me\s+he\s+encargado|me\s+encargu[ée]|est[áa]\s+hecho|resuelto|"
@@ -361,8 +396,25 @@ _CLOSER = re.compile(
     r"|[" + _TICK_SIGNS + "]",
     _I,
 )
+# "Listo lo del gas", "done with the gas bill", "sorted on the school front": a closer that says what it closes.
+_CLOSER_TOPIC = re.compile(r"^\W*(?:(?:lo|la|los|las)\s+del?|with|on|for)\s+(?:(?:the|your|that|this|el|la|tu)\s+)?",
+                           _I)
+
+
+def closer_topic(text: str) -> str:
+    """The words naming what a closer ("Listo lo del gas") says is done; "" when it names nothing."""
+    closer = _CLOSER.match(text)
+    if closer is None:
+        return ""
+    rest = text[closer.end():]
+    topic = _CLOSER_TOPIC.match(rest)
+    return rest[topic.end():].strip() if topic else ""
+
+
 _EVERYTHING = re.compile(
-    r"\b(?=[^\W\d_])(?:both|all\s+(?:of\s+them|done|the)|everything|each\s+one|ambas|ambos|las\s+dos|los\s+dos|"
+    # ("Solo una de las dos", "only one of the two": a part, not all of them.)
+    r"\b(?=[^\W\d_])(?<!\bde\s)(?<!\bof\s)(?:both|all\s+(?:of\s+them|done|the)|everything|each\s+one|ambas|ambos|"
+    r"las\s+dos|los\s+dos|the\s+two|"
     r"tus\s+dos|todo\s+hecho|todas?|todos|cada\s+una?|"
     # "Each note got its item": every one of them. ("Each time", "each other" count nothing.)
     r"each(?!\s+(?:time|day|night|week|month|year|morning|evening|other|of\s+(?:us|you)))|cada\s+(?:nota|lista))\b",
@@ -483,7 +535,7 @@ _NEGATIVE_STATE = re.compile(
     r"won'?t\s+(?:ring|bother|bug|nag|pester|ping|buzz|disturb|go\s+off|sound|pop\s+up)|"
     r"(?:qued[óa]|queda(?:n)?|se\s+(?:ha|han)\s+quedado)\s+sin\s+efecto|" + _ABSENT + "|"
     r"no\s+(?:te\s+|le\s+|les\s+|nos\s+)?(?:va(?:n)?\s+a|volver[áa]n?\s+a)\s+(?:sonar|molestar|saltar)|"
-    r"out\s+of\s+my\s+memory|nothing\s+about\s+\w+\s+anymore|"
+    r"out\s+of\s+my\s+memory|nothing\s+about\s+\w+\s+anymore|" + _OUT_OF_SIGHT + "|"
     + _NO_TRACE_EN + "|" + _NO_TRACE_ES + r")\b",
     _I,
 )
@@ -659,7 +711,10 @@ _INTERJECTION = re.compile(
     r"thanks|gracias|bien|right|well|bueno|pues|mira|fine|"
     # Courtesies: "Con mucho gusto.", "Certainly.", "En absoluto." (to "¿te importaría…?").
     r"con\s+(?:mucho\s+)?gusto|encantad[oa]|certainly|with\s+pleasure|por\s+supuesto|desde\s+luego|"
-    r"en\s+absoluto|not\s+at\s+all|no\s+problem|sin\s+problema|happy\s+to\s+help)\W*$",
+    r"en\s+absoluto|not\s+at\s+all|no\s+problem|sin\s+problema|happy\s+to\s+help|"
+    # A connective left alone by the cut: "…, though.", "…, eso sí."
+    r"though|tho|anyway|anyhow|at\s+least|as\s+well|eso\s+s[íi]|de\s+todas\s+formas|de\s+todos\s+modos|"
+    r"igualmente|por\s+cierto|al\s+menos|aun\s+as[íi]|even\s+so|por\s+si\s+acaso|just\s+in\s+case)\W*$",
     _I,
 )
 # A straight single quote is also the apostrophe of "there's" and "didn't": a quotation opens
@@ -732,6 +787,22 @@ _FOLDERS = re.compile(r"(?<![\w.-])(?:[\w.-]+/)+(?:[\w-]++(?![\w./]))?")
 # What the user no longer needs to worry about is their own ease, not a thing taken away: "with rent paid,
 # you no longer need to worry about it", "ya no tienes que preocuparte". (Not "you no longer need to
 # remember it", which says something keeps it for them.)
+# What a step waits for: "pause new work until the balance is cleared", "once it's paid", "cuando esté
+# pagada". ("Once it was deleted…" tells a past; that stays.)
+_PENDING = re.compile(
+    r"\b(?:until|till|hasta\s+que)\s+[^,.;:!?\n]{1,60}"
+    r"|\b(?:once|as\s+soon\s+as|when|whenever)\s+[^,.;:!?\n]{0,40}?\b(?:is|are|'s|gets?|has\s+been|have\s+been)\s+"
+    r"[^\W\d_]+(?:ed|en|id|aid)\b"
+    r"|\b(?:cuando|en\s+cuanto|una\s+vez\s+que)\s+[^,.;:!?\n]{0,40}?\b(?:est[ée]n?|se\s+hayan?|hayas?|hayan?|sean?)\b"
+    r"[^,.;:!?\n]{0,30}", _I)
+# "He buscado 'matrícula' en tus notas", "I looked in your notes": where a lookup looked, not where a
+# thing was put.
+_SEARCHED_IN = re.compile(
+    r"\b(?:buscad[oa]|busqu[ée]|busca|mirad[oa]|mir[ée]|revisad[oa]|revis[ée]|consultad[oa]|consult[ée]|"
+    r"rastread[oa]|rastre[ée]|looked|searched|checked|went\s+through|dug)\b[^.!?\n]{0,50}?"
+    r"\b(?:en|in|into|through)\s+(?:tu|la|tus|mis?|su|sus|your|the|my|all\s+your)\s+"
+    r"(?:lista|listas|nota|notas|diario|memoria|registros?|pendientes|agenda|list|lists|note|notes|diary|memory|"
+    r"records?|agenda)\b", _I)
 _NO_NEED = re.compile(
     r"\b(?:you|u)\s+(?:no\s+longer|don'?t|do\s+not|won'?t|will\s+not)\s+(?:need|have|got)\s+to\s+"
     r"(?=(?:worry|stress|fret|panic|think|bother\s+(?:about|with))\b)[^,;:.!?\n]*"
@@ -768,7 +839,7 @@ def claimed_kinds(text: str) -> frozenset[ActionKind]:
     bare = _CONTRACTED.sub(lambda m: " are" if m.group(1).lower() == "re" else " is",
                            _ATTRIBUTIVE.sub(" ", _QUOTED.sub(" ", text)))
     # A path's folders are names, not verbs ("../shared/groceries.md" shares nothing): only its last part stays.
-    bare = _CONTENT_TO_WRITE.sub(" ", _NO_NEED.sub(" ", _FOLDERS.sub(" ", bare)))
+    bare = _PENDING.sub(" ", _SEARCHED_IN.sub(" ", _CONTENT_TO_WRITE.sub(" ", _NO_NEED.sub(" ", _FOLDERS.sub(" ", bare)))))
     kinds = frozenset(kind for kind, pattern in _KIND_PATTERNS if pattern.search(bare))
     if ActionKind.SEND in kinds and _INTO_A_NOTE.search(bare) and not _SENT_OUT.search(bare):
         # "I sent milk to your shopping note": sent into a note is stored there, not sent out.
@@ -895,6 +966,14 @@ _YOUR_PART = re.compile(r"\byou\s+(?:need|have|must|should|'?ll\s+need)\s+to\b|\
 
 
 _TICKS = re.compile(f"[{_TICK_SIGNS}]")
+# A question that takes what was asked as done: "¿algo más ahora que están las pilas?", "anything else
+# now that the milk's on it?". ("¿…ahora que está lloviendo?" is the weather.)
+_NOW_THAT_DONE = re.compile(
+    r"\b(?:ahora|now)\s+que\s+(?:ya\s+)?(?:est[áa]n?|qued[óa]|quedaron|figuran?)\s+(?:todo|lo\s+del?|el|la|los|las|ah[íi]|"
+    r"en\s|apuntad|anotad|guardad|incluid|a[ñn]adid|list[oa]s?|hech[oa]s?|fuera|borrad|cancelad|quitad)"
+    r"|\bnow\s+that\s+(?:(?:the|your|my|that|this)\s+)?(?:[\w'-]+\s+){0,2}?(?:[\w-]+'s|[\w-]+\s+(?:is|are)|it'?s|they'?re)\s+"
+    r"(?:on|in|there|done|sorted|set|gone|added|saved|noted|booked|sent|cancell?ed|deleted|all\s+set|taken\s+care)\b",
+    _I)
 
 
 def _clause(text: str, last_of_question: bool) -> Clause:
@@ -903,6 +982,9 @@ def _clause(text: str, last_of_question: bool) -> Clause:
     if ActionKind.REMOVE in kinds and _NEGATIVE_STATE.search(bare):
         kinds -= {ActionKind.STORE}  # "Ya no aparecerá en tus notas": the place it is gone from
     stance = _stance(text, last_of_question)
+    done_since = stance is Stance.QUESTION and bool(_NOW_THAT_DONE.search(bare))
+    if done_since:  # "¿algo más ahora que está lo del fontanero?": the question takes the action as done
+        stance = Stance.AFFIRMATIVE
     if (stance in (Stance.QUESTION, Stance.OFFER) and kinds and not _EARLIER.search(bare)
             and (_FIRST_PERSON_PAST.search(bare) or (stance is Stance.QUESTION and _HELD_STATE.search(bare)
                                                      and not _YES_NO.match(bare) and not _OFFER.search(bare)))):
@@ -914,7 +996,8 @@ def _clause(text: str, last_of_question: bool) -> Clause:
         stance=stance,
         kinds=kinds,
         # ("✅ **Added** ink to errands": the tick marks that claim, not every action asked for.)
-        closer=bool(_CLOSER.search(bare)) and not (kinds and not _CLOSER.search(_TICKS.sub(" ", bare))),
+        closer=((bool(_CLOSER.search(bare)) and not (kinds and not _CLOSER.search(_TICKS.sub(" ", bare))))
+                or (done_since and not kinds)),
         # "…old-b, como pediste", "as you asked": the user's request, not a report of what they did.
         second_person=bool(_SECOND_PERSON.search(_AS_ASKED.sub(" ", bare))) and not _FIRST_PERSON.search(bare),
         presupposed=bool(_PRESUPPOSED.match(bare)),
@@ -945,6 +1028,8 @@ def parse(text: str) -> list[Sentence]:
         question = sentence.rstrip().endswith("?")
         # "…, or the bins tonight at 8?": a question that offers options, each piece of it one of them.
         options = question and any(_OPTIONS.match(p) for p in pieces[1:])
+        # "…y qué pongo (pagar, renovar, llamar a la aseguradora…)?": what a question's brackets list is its own.
+        bracketed = [m.group(1) for m in _BRACKETED.finditer(sentence)] if question else []
         clauses: list[Clause] = []
         for index, piece in enumerate(pieces):
             # "Sure — for when, and what should it say?": a piece with a question word and no claim
@@ -957,12 +1042,16 @@ def parse(text: str) -> list[Sentence]:
                         and not claimed_kinds(piece))
                     or (question and len(piece.split()) <= MAX_ELIDED_WORDS
                         and (options or _OPTIONS.search(piece) is not None)
-                        and not claimed_kinds(piece) and not _CLOSER.search(piece)))
+                        and not claimed_kinds(piece) and not _CLOSER.search(piece))
+                    or (any(piece.strip() in inner for inner in bracketed) and not claimed_kinds(piece)
+                        and not _CLOSER.search(piece)))
             clauses.extend(_coordinated(piece, question and asks))
-        sentences.append(Sentence(sentence, start, end, _topics_share_negation(_in_context(clauses))))
+        told = _topics_share_negation(_in_context(clauses))
+        sentences.append(Sentence(sentence, start, end, _row_denied(told) if _TABLE_ROW.match(sentence) else told))
     return _elided(_options(sentences))
 
 
+_BRACKETED = re.compile(r"\(([^()]{1,300})\)")
 _ITEM_LINE = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*•])\s+\S")
 
 
@@ -1107,6 +1196,23 @@ def _topics_share_negation(clauses: tuple[Clause, ...]) -> tuple[Clause, ...]:
 
 
 MAX_LINK_CHARS = 40
+
+# A Markdown table row: "| Cancel reminder r-8080 | ❌ no reminder with that ID |".
+_TABLE_ROW = re.compile(r"^\s*\|[^\n]*\|\s*$")
+_CROSS_SIGNS = "❌✗✖🚫⛔"  # a sign that says a thing was not done
+
+
+def _row_denied(clauses: tuple[Clause, ...]) -> tuple[Clause, ...]:
+    """A table row tells one thing: a cross or a negation in one cell denies what the other cells name."""
+    if not any(c.stance is Stance.NEGATED or any(sign in c.text for sign in _CROSS_SIGNS) for c in clauses):
+        return clauses
+    return tuple(replace(c, stance=Stance.NEGATED, not_done=True)
+                 if c.stance is Stance.AFFIRMATIVE and not c.kinds and not c.closer else c for c in clauses)
+
+
+def row_cells(text: str) -> list[str]:
+    """The cells of a Markdown table row, or [] when `text` is no row."""
+    return [cell.strip() for cell in text.strip().strip("|").split("|")] if _TABLE_ROW.match(text) else []
 
 
 def _coordinated(piece: str, last_of_question: bool) -> list[Clause]:

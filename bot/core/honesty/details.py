@@ -73,7 +73,10 @@ _EN_WORD_TIME = re.compile(
 _ES_WORD_TIME = re.compile(
     # With minutes ("las nueve y media tengo") it is a time whatever follows; a bare hour
     # ("las tres") only where a time-like word or the clause's end follows ("las tres cosas" is a count).
-    rf"\b(?:(?:a\s+la|a\s+las|la|las)\s+({_ES_HOUR})(?:\s+(y|menos)\s+({_ES_MIN})\b"
+    # ("Solo hice una de las dos": one of the two things, not two o'clock.)
+    r"\b(?<!\buna\sde\s)(?<!\buno\sde\s)(?<!ninguna\sde\s)(?<!ninguno\sde\s)(?<!alguna\sde\s)(?<!alguno\sde\s)"
+    r"(?<!cualquiera\sde\s)(?<!ambas\sde\s)"
+    rf"(?:(?:a\s+la|a\s+las|la|las)\s+({_ES_HOUR})(?:\s+(y|menos)\s+({_ES_MIN})\b"
     rf"|(?=\s+(?:y|menos|de\s+la|en\s+punto|horas?)\b|\s*[.,;:!?)](?!\d)|\s*$))"
     rf"|({_ES_HOUR})\s+(y|menos)\s+(cuarto|media)"
     r"|(mediod[ií]a|medianoche))\b",
@@ -1128,7 +1131,11 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
     phones = set().union(*(d.phones for d in found))
     user = found[-1]
     looked_up = any(r.strip() for r in results)
-    general = _asks_in_general(user_text) and not looked_up
+    # A door code, a PIN, a booking's locator: the user's own, never the textbook's (an area code may be).
+    asked_code = bool(_CODE_QUESTION.search(user_text)) and not _PUBLIC_CODE.search(user_text[:MAX_PARTICULAR_CHARS])
+    head = user_text[:MAX_PARTICULAR_CHARS]
+    general = (_asks_in_general(user_text) and not looked_up and not asked_code
+               and not (_DOSE_QUESTION.search(head) and _SOMEONES.search(head)))
     listing = looked_up and asks_for_a_listing(user_text)
     given_times = set(user.times) | {(now_local.hour, now_local.minute)}
     for hour in user.hours:
@@ -1151,7 +1158,7 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
         asked_advice=bool(_ADVICE_QUESTION.search(user_text)),
         asked_name=(asked_name := bool(_NAME_QUESTION.search(user_text))),
         source_text=" ".join(t.lower() for t in texts) if asked_name or looked_up else "",
-        asked_code=bool(_CODE_QUESTION.search(user_text)),
+        asked_code=asked_code,
         asked_names=looked_up and not general
         and bool(_WHO_OR_WHERE.search(user_text) or _SOURCE_QUESTION.search(user_text)),
         asked_count=bool(_COUNT_QUESTION.search(user_text)) or listing,
@@ -1201,13 +1208,23 @@ nothing everything all both each either neither one none also el ella ellos ella
 nada todo ambos cada uno una eso esto aquello también tambien""".split())
 
 
-def _said_names(text: str) -> list[str]:
-    """Names in an answer: capitalised words that do not open it (or open it as a person doing something),
-    without weekdays and months."""
+# A name that is the whole answer, or opens it set apart: "Ramiro, el de la nota de casa", "Ramiro Ortega.".
+_OPENING_NAME = re.compile(
+    r"^\W*(?-i:(?P<name>[A-ZÁÉÍÓÚÑ][^\W\d_]{2,}))(?=\s*(?:[,—–(:;.!]|$)|\s+(?-i:[A-ZÁÉÍÓÚÑ])[^\W\d_]+\s*(?:[,—–(:;.!]|$))")
+# Words that open an answer set apart by a comma without being anyone's name.
+_OPENERS = frozenset("""yes yeah yep sure okay hello hmm right done here thanks sorry well great perfect alright
+sí vale claro perfecto hola listo hecho aquí gracias perdona perdón bueno genial según mira oye venga dale
+ahí tranqui tranquilo tranquila también entendido anotado apuntado""".split())
+
+
+def _said_names(text: str, answering: bool = False) -> list[str]:
+    """Names in an answer: capitalised words that do not open it (or open it as a person doing something,
+    or, `answering` a question for a name, set apart as the answer), without weekdays and months."""
     found = []
-    doer = _NAMED_DOER.match(text[:MAX_SCAN_CHARS])
+    doer = _NAMED_DOER.match(text[:MAX_SCAN_CHARS]) or (_OPENING_NAME.match(text[:MAX_SCAN_CHARS]) if answering
+                                                        else None)
     if doer and (name := doer.group("name")).lower() not in _NO_NAME and name.lower() not in _WEEKDAYS \
-            and name.lower() not in _MONTHS:
+            and name.lower() not in _MONTHS and name.lower() not in _OPENERS:
         found.append(name)
     for match in _each(_NAME, text[:MAX_SCAN_CHARS]):
         words = [w for w in match.group(0).split() if w.lower() not in _WEEKDAYS and w.lower() not in _MONTHS]
@@ -1284,7 +1301,7 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     # LinkedIn"), not places of the user's.
     advice = not known.looked_up and known.asked_advice
     textbook = ((known.general or advice or (not known.looked_up and bool(_SUGGESTS.search(text))))
-                and not claims_action and bool(said.measures or said.figures)
+                and not claims_action and not known.asked_code and bool(said.measures or said.figures)
                 and bool(text) and not (_PARTICULAR.search(text[:MAX_PARTICULAR_CHARS]) if advice
                                         else _is_particular(text, known.general_names)))
     sentence_words = {w.casefold() for w in re.findall(r"[^\W\d_]{4,}", text[:MAX_PARTICULAR_CHARS])}
@@ -1364,7 +1381,8 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
         missing += [f"in {n} days" for n in sorted(set(said.days)) if str(n) not in known.numbers
                     and not (n % 7 == 0 and str(n // 7) in known.numbers)]
     if (known.asked_name or known.asked_names) and text:
-        missing += [f"the name {name}" for name in _said_names(text) if name.lower() not in known.source_text]
+        missing += [f"the name {name}" for name in _said_names(text, answering=known.asked_name)
+                    if name.lower() not in known.source_text]
     if known.asked_count and known.listed >= 0:
         # "How many are on my list?" "8 items": more than any looked-up list holds, and no source says 8.
         spans = {m // 60 for m in said.minutes} | set(said.days) | set(said.minutes)
@@ -1617,7 +1635,8 @@ def _value(number: str) -> float | None:
 # whose numbers an answer may also give for other reasons ("line 2 of your note").
 # "What's the wifi password?", "¿cuál es el localizador?": a word with digits in the answer is the code.
 _CODE_WORD = (r"(?:password|passcode|passphrase|pin|code|c[óo]digo|contrase[ñn]a|clave|localizador|locator|reference|"
-              r"confirmation|serial|licen[cs]e\s+key|wi-?fi\s+key)")
+              r"confirmation|serial|licen[cs]e\s+key|wi-?fi\s+key|matr[íi]cula|placa|patente|"
+              r"(?:licen[cs]e|number|registration)\s+plate|plate\s+number|reg\s+number)")
 # Asking when something of the user's is: a weekday, "next week" or "in two weeks" is then the answer.
 _WHEN_QUESTION = re.compile(
     r"\b(?:when(?:'s|\s+is|\s+was|\s+are|\s+were|\s+do\s+i\s+have|\s+did|\s+does|\s+will)|"
@@ -1652,8 +1671,10 @@ _NAME_QUESTION = re.compile(
     r"what\s+(?:was|is)\s+the\s+[^\W\d_]+\s+called|who\s+(?:is|was)\s+(?:my|the)|qui[ée]n\s+(?:es|era)\s+(?:mi|el|la)|"
     # "¿Me recuerdas el nombre del fontanero?", "remind me of the name of the plumber".
     r"(?:the|el|su|his|her|their|its)\s+(?:name|nombre)\s+(?:of|de|del)\b|"
-    r"(?:which|what)\s+(?:restaurant|hotel|shop|store|doctor|dentist|bar|caf[ée]|company|school|clinic)|"
-    r"qu[ée]\s+(?:restaurante|hotel|tienda|m[ée]dico|doctor|dentista|bar|empresa|colegio|cl[íi]nica))\b",
+    r"(?:which|what)\s+(?:restaurant|hotel|shop|store|doctor|dentist|bar|caf[ée]|company|school|clinic|client|"
+    r"customer|supplier|vendor|contact|agency|firm)|"
+    r"qu[ée]\s+(?:restaurante|hotel|tienda|m[ée]dico|doctor|dentista|bar|empresa|colegio|cl[íi]nica|cliente|"
+    r"proveedor|contacto|agencia|gestor[íi]a))\b",
     re.IGNORECASE,
 )
 # A name: capitalised words after the first of a sentence ("Se llama Casa Montes", "It's the Miramar").
@@ -1745,6 +1766,20 @@ _CODE_QUESTION = re.compile(
     rf"recu[ée]rdame)\b[^.?!,;\n]{{0,40}}?\b{_CODE_WORD}\b|\b{_CODE_WORD}\b[^.!?,;\n]{{0,25}}\?",
     re.IGNORECASE,
 )
+# How much medicine someone should have: that person's dose (age, weight, what else they take), never a
+# textbook figure.
+_MEDICINE = (r"(?:medicines?|medicina|medicamentos?|medication|tylenol|paracetamol|acetaminophen|ibuprofen[oa]?|"
+             r"calpol|dalsy|apiretal|aspirin[a]?|antibiotics?|antibi[óo]ticos?|jarabe|syrup|pills?|pastillas?|"
+             r"tablets?|comprimidos?|gotas|drops|insulin[a]?)")
+# Whose dose: "can I give Lily", "le doy al niño", "for my son" (not "un adulto", "an adult").
+_SOMEONES = re.compile(r"\b(?:give|giving|dar(?:le|les)?|le\s+doy|les\s+doy|le\s+puedo|les\s+puedo|my|mi|mis|our|"
+                       r"nuestr[oa]s?|i|me|yo|he|she|him|her|he's|she's|[ée]l|ella)\b", re.IGNORECASE)
+_DOSE_QUESTION = re.compile(
+    rf"\b(?:dose|doses|dosage|dosis|posolog[íi]a)\b|\b(?:how\s+(?:much|many)|cu[áa]nt[oa]s?)\b[^?.!\n]{{0,40}}?\b{_MEDICINE}\b"
+    rf"|\b{_MEDICINE}\b[^?.!\n]{{0,40}}?\b(?:how\s+(?:much|many)|cu[áa]nt[oa]s?)\b", re.IGNORECASE)
+_PUBLIC_CODE = re.compile(r"\b(?:area|postal|zip|country|iso|dial(?:l)?ing|iata|icao|airport|currency|language|"
+                          r"calling)\s+codes?\b|\bc[óo]digos?\s+(?:postal(?:es)?|de\s+(?:pa[íi]s|[áa]rea|aeropuerto|idioma|"
+                          r"moneda|llamada))\b|\bprefijos?\b", re.IGNORECASE)
 _NUMBER_QUESTION = re.compile(
     rf"\b(?:which|what|qu[ée]|cu[áa]l\s+es\s+(?:el|la|mi|su))\s+"
     rf"(?:{_PLACES}|number|n[úu]mero|desk|line|l[íi]nea|bus|autob[úu]s)\b",

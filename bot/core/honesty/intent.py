@@ -14,6 +14,9 @@ from itertools import islice
 from bot.core.honesty.actions import ActionKind
 
 _I = re.IGNORECASE
+_AGAIN = r"(?:otra\s+vez|de\s+nuevo|nuevamente)"
+_RETRY = (r"(?:(?:re)?try(?:\s+again)?\s+(?:to|and)|vuelve\s+a(?:\s+(?:intentar|probar)(?:lo)?)?(?:\s+lo\s+de)?|"
+          rf"(?:re)?intenta(?:lo)?(?:\s+{_AGAIN})?(?:\s+lo\s+de)?|prueba(?:\s+{_AGAIN})?\s+a)")
 _LEAD = (
     # ("Lista: pan, leche → añade huevos": an arrow before the verb too.)
     r"(?:^|[.!?;:,¡¿\n→>]\s*|\b(?:please|pls|plz|plis|kindly|(?:can|cn|could|cld|would|will)\s+(?:you|u|ya)|"
@@ -23,6 +26,9 @@ _LEAD = (
     r"por\s+favor|porfa|porfis|xfa|puedes|pod[ée]s|podr[íi]as|me\s+puedes|quiero\s+que|necesito\s+que|y|tambi[ée]n|"
     r"luego|ahora|oye|vale|haz(?:me)?\s+el\s+favor\s+de|h[áa]game\s+el\s+favor\s+de|"
     r"(?:ser[íi]as|ser[íi]a\s+usted)\s+tan\s+amable\s+de|me\s+har[íi]as\s+el\s+favor\s+de)\s+"
+    # Asked again after a failure: "try again to add…", "vuelve a intentar lo de añadir…", "prueba otra vez a
+    # mandarle…". ("I'll try to add it myself" is the user's own plan: only a clause's start or a plea leads.)
+    rf"|(?:^|[.!?;:,¡¿\n→>]\s*|\b(?:please|pls|(?:can|could|would)\s+(?:you|u))\s+){_RETRY}\s+"
     # A place put first: "en la nota presupuesto cambia el alquiler", "on the shopping list add eggs".
     # (After a question, "for my training log" is what it is for.)
     r"|(?:^|[.!;:¡¿\n]\s*)(?:en|in|on|into|to|a|para|for)\s+(?:la|el|las|los|mi|mis|tu|tus|my|the|your)\s+"
@@ -46,7 +52,9 @@ _VERBS: dict[ActionKind, str] = {
         r"elimine(?:la|lo|las|los)?|b[óo]rre(?:la|lo|las|los)?|quite(?:la|lo|las|los)|"
         r"quite(?=\s+(?:el|la|los|las|lo|eso|esto|de)\b)|cancele(?:la|lo)?|anule(?:la|lo)?|"
         # Asked in the present: "¿me borras la nota vieja?".
-        r"me\s+(?:borras|eliminas|quitas|cancelas|anulas|vacias)"
+        r"me\s+(?:borras|eliminas|quitas|cancelas|anulas|vacias)|"
+        # The infinitive with its pronoun, after a lead: "vuelve a intentar borrarla", "prueba a quitarlo".
+        r"(?:borrar|eliminar|quitar|cancelar|anular|vaciar|olvidar)(?:lo|la|los|las|me|le|les)"
     ),
     ActionKind.SEND: (
         # ("Send me the list" may mean here in the chat; "email me the list" goes out.)
@@ -55,6 +63,8 @@ _VERBS: dict[ActionKind, str] = {
         r"tell\s+(?!me\b|us\b)(?:[\w'-]+\s+){1,3}?(?:that|i\b|i'|we\b|we'|it'?s|about)|"
         r"let\s+(?!me\b|us\b)(?:[\w'-]+\s+){1,3}?know|"
         r"(?:inform|notify|warn|brief)\s+(?!me\b|us\b)[\w'-]+|loop\s+(?!me\b|us\b)(?:[\w'-]+\s+){1,3}?in\b|"
+        # "Ping Sarah that…", "loop in finance", "cc Marta on it", "dm the landlord".
+        r"(?:ping|dm|slack|whatsapp|cc)\s+(?!me\b|us\b|it\b|that\b|this\b)[\w'-]+|loop\s+in\s+(?!me\b|us\b)[\w'-]+|"
         r"give\s+(?!me\b|us\b)(?:[\w'-]+\s+){1,3}?(?:a\s+)?heads[- ]up|"
         r"inf[óo]rma(?:le|les)?|inform[áa](?:le|les)|notif[íi]ca(?:le|les)?|comun[íi]ca(?:le|les)|"
         r"(?:informa|notifica|comunica)\s+a|"
@@ -70,7 +80,8 @@ _VERBS: dict[ActionKind, str] = {
         r"drop\s+\w+\s+(?:an?\s+)?(?:email|e-mail|message|line|note)|"
         r"env[íi]a(?:r|le|les)?|manda(?:r|le|les)?|m[áa]ndale|env[íi]ale|responde(?:r|le)?|contesta(?:r|le)?|"
         r"reenv[íi]a(?:r|le)?|escr[íi]bele|dile\s+a|dile\s+que|"
-        r"env[íi]e(?:le|les)?|m[áa]nde(?:le|les)|responda(?:le)?|conteste(?:le)?|reenv[íi]e(?:le)?"
+        r"env[íi]e(?:le|les)?|m[áa]nde(?:le|les)|responda(?:le)?|conteste(?:le)?|reenv[íi]e(?:le)?|"
+        r"(?:mandar|enviar|reenviar|contestar|responder|escribir)(?:le|les|lo|la|selo|sela)"
     ),
     ActionKind.REMIND: (
         r"remind|set\s+(?:(?:a|an|the|my|\d+|two|three|four|some|a\s+couple\s+of|these|those)\s+)?(?:new\s+)?"
@@ -99,7 +110,7 @@ _VERBS: dict[ActionKind, str] = {
         # "Haz dos notas", "hazme una nota": making the thing, said by its noun. ("Hazme una lista de
         # ideas" may be asked for in the chat.)
         r"haz(?:me)?\s+(?:una?|la|el|las|los|dos|tres|\d+)\s+(?:nuevas?\s+)?(?:notas?|entradas?|tareas?)\b|"
-        r"agrega(?:r|me)?|pon(?:me|lo|la|le)?|mete(?:r|me)?|apunta(?:r|me)?|"
+        r"agrega(?:r|me)?|pon(?:me|lo|la|le|er)?|mete(?:r|me)?|apunta(?:r|me)?|"
         r"ap[úu]nta(?:me|lo|la)|anota(?:r)?|an[óo]ta(?:me|lo|la)|escribe|escr[íi]be(?:lo|la)|escr[íi]beme(?!\s+(?:un|una|unos|unas)\s+(?!(?:nota|entrada|tarea|recordatorio)\b)\w)|crea(?:r)?|"
         r"cr[ée]a(?:me|la|lo)|guarda(?:r)?|gu[áa]rda(?:te|me|lo|la|melo|mela)|registra(?:r)?|recuerda(?:\s+que)?|"
         r"programa(?:r)?|agenda(?:r)?|reserva(?:r)?|mueve|mover|cambia(?:r)?|c[áa]mbia(?:me|le|lo|la)|"
@@ -112,6 +123,12 @@ _VERBS: dict[ActionKind, str] = {
         r"memoriza(?:r)?|acu[ée]rdate|deja(?:r)?\s+constancia|ten\s+en\s+cuenta|gr[áa]ba(?:te|lo|la)?|ap[úu]nta(?:te)?|qu[ée]date\s+con|"
         # Crossing a thing off a list marks it done: "táchame lo del hotel", "tick off 'pay rent'".
         r"tacha(?:r)?|t[áa]cha(?:me|lo|la|los|las)|tick\s+(?:[^.!?\n]{1,60}?\s+)?off\b|"
+        # Closing a ticket or an item, balancing the till: "close out the card reader ticket", "cuadra la caja".
+        r"close\s+(?:out|off)|close\s+(?:the|my|that|this)\s+(?:[\w-]+\s+){0,2}?(?:ticket|issue|item|task|case|"
+        r"order|account|tab)\b|cierra\s+(?:el|la|ese|esa)\s+(?:[\w-]+\s+){0,2}?(?:ticket|incidencia|tarea|caso|pedido)\b|"
+        r"cuadra(?:r|me)?|cu[áa]drame|reconcile|"
+        # Filing a thing away: "file the receipt under Q3", "archívalo en gastos".
+        r"file\s+(?:it|this|that|these|those|them|the|my|our)\b(?!\s+(?:a\s+)?(?:complaint|claim|report|lawsuit|suit)\b)|"
         # ("Check whether the heater is off" asks to look.)
         r"check\s+(?:(?:(?!\b(?:if|whether|is|are|was|were|that|to|it's|it’s)\b)[^.!?\n]){1,60}?\s+)?off\b|"
         # Leaving a note with only some of it is rewriting it: "deja la lista solo con arroz",
@@ -129,7 +146,9 @@ _VERBS: dict[ActionKind, str] = {
         r"t[áa]chelo|t[áa]chela|tache|"
         # Asked in the present: "¿me apuntas…?", "¿me dejas anotado…?".
         r"me\s+(?:apuntas|anotas|guardas|a[ñn]ades|agregas|pones|creas|cambias|actualizas|reservas|agendas|"
-        r"programas|marcas|tachas|dejas\s+(?:anotad|apuntad|guardad|puest)[oa]s?)"
+        r"programas|marcas|tachas|dejas\s+(?:anotad|apuntad|guardad|puest)[oa]s?)|"
+        r"(?:a[ñn]adir|agregar|apuntar|anotar|guardar|poner|meter|crear|cambiar|actualizar|reservar|programar|"
+        r"agendar|marcar)(?:lo|la|los|las|le|les|me|selo|sela)"
     ),
 }
 # Rioplatense voseo ("anotá", "guardalo", "borrá", "mandale", "acordate", "recordame"): the stress
@@ -155,7 +174,10 @@ _MAKE_A_THING = (
     r"open\s+(?:me\s+)?(?:a|an|the|my)\s+(?:new|fresh|blank|separate)\s+(?:note|list|file|entry|journal|diary|log)|"
     r"(?:empieza|empez[áa]|monta|mont[áa]|inicia|inici[áa])\s+(?:me\s+)?(?:una|un|la|el|mi)\s+(?:(?:nueva|nuevo)\s+)?"
     r"(?:nota|lista|fichero|archivo|entrada|diario|registro)|"
-    r"abr[eí](?:me)?\s+(?:una|un)\s+(?:nota|lista|fichero|archivo|entrada)\s+nuev[oa]"
+    r"abr[eí](?:me)?\s+(?:una|un)\s+(?:nota|lista|fichero|archivo|entrada)\s+nuev[oa]|"
+    # Said by the noun alone, as a texted order: "new note plan-3 'phase 2'", "nota nueva compras-4".
+    r"(?:new|nueva|nuevo)\s+(?:note|list|file|entry|nota|lista|fichero|archivo|entrada)|"
+    r"(?:nota|lista|fichero|archivo|entrada)\s+nuev[oa]"
 )
 _EXTRA_VERBS = {**_VOSEO, ActionKind.STORE: f"{_VOSEO[ActionKind.STORE]}|{_MAKE_A_THING}"}
 _PATTERNS = tuple(
@@ -164,7 +186,7 @@ _PATTERNS = tuple(
 )
 _NEGATED_REQUEST = re.compile(r"\b(?:don'?t|do\s+not|never|no|nunca|ni)\s+$", _I)
 # "remind" inside "remind me" anywhere, "recuérdame" anywhere: requests whatever comes before.
-_ANYWHERE = (
+_ANYWHERE: tuple[tuple[ActionKind, re.Pattern[str]], ...] = (
     (ActionKind.REMIND, re.compile(
         r"\b(?:remind\s+me|recu[ée]rdame|av[íi]same\s+(?:el|la|a|cuando|ma[ñn]ana)|don'?t\s+let\s+me\s+forget|"
         r"que\s+no\s+se\s+me\s+olvide)\b"
@@ -191,6 +213,8 @@ _ANYWHERE = (
         # "no olvides que…", "keep it", "for the record", "que conste": something to keep
         r"|\b(?:i\s+need|necesito|quiero)\s+[^.?!\n]{1,40}?\s+(?:on|in|to|en)\s+(?:my|the|mi|la)\s+(?:[^\W\d_]+\s+){0,2}?"
         r"(?:list|note|notes|lista|nota|notas)\b"
+        # "Que te acuerdes de que…", "que lo apuntes": the subjunctive of a wish is a request.
+        r"|\bque\s+(?:te\s+acuerdes|(?:lo|la|los|las)\s+(?:apuntes|anotes|guardes|agregues|a[ñn]adas)|tengas\s+en\s+cuenta)\b"
         r"|\b(?:no\s+(?:te\s+)?olvides\s+(?:que|de)|no\s+se\s+te\s+olvide|"
         r"(?<!\bi\s)(?<!\bwe\s)(?<!\byou\s)(?<!\bthey\s)keep\s+(?:it|that|this)\b(?!\s+(?:up|going|short|"
         r"simple|quiet|down))|for\s+the\s+record|que\s+conste|tenlo\s+en\s+cuenta|t[ée]nlo\s+presente|"
@@ -216,8 +240,23 @@ _ANYWHERE = (
         r"|(?:^|[.!?,;:¡¿\n]\s*)fuera\s+(?:el|la|los|las|ese|esa|mi|tu)\s+(?:recordatorio|nota|aviso|alarma)",
         _I)),
 )
-# "Mind noting that…?", "would you mind popping it in?": the verb comes as its -ing form.
-_MIND = re.compile(r"\bmind\s+([^\W\d_]{2,})ing\b", _I)
+# A thing that failed, asked for again by its noun: "try the reminder to call mum again", "retry that
+# email", "vuelve a intentar lo del correo a Luis", "reintenta el recordatorio".
+_RETRY_THING = (r"(?:\b(?:(?<!\bi\s)(?<!'ll\s)(?<!\bwe\s)(?<!\bto\s)(?:re)?try(?:\s+again)?|give)\s+"
+                r"(?:the|that|this|my|your)\s+(?:[\w'-]+\s+)?{en}"
+                r"|\b(?:vuelve\s+a\s+(?:intentar|probar|hacer)|(?:re)?intenta(?:lo)?|prueba)\s+"
+                rf"(?:{_AGAIN}\s+)?(?:lo\s+del?\s+|el\s+|la\s+)(?:[\w'-]+\s+)?{{es}})\b")
+_ANYWHERE += tuple(
+    (kind, re.compile(_RETRY_THING.format(en=en, es=es), _I))
+    for kind, en, es in (
+        (ActionKind.REMIND, r"(?:reminders?|alarms?)", r"(?:recordatorios?|avisos?|alarmas?)"),
+        (ActionKind.SEND, r"(?:e-?mails?|mails?|messages?|texts?|whatsapps?|replies)",
+         r"(?:correos?|e-?mails?|mails?|mensajes?|whatsapps?|respuestas?)"),
+        (ActionKind.STORE, r"(?:notes?|entry|entries|booking|reservation)", r"(?:notas?|apuntes?|reservas?)"),
+    )
+)
+# "Mind noting that…?", "would you mind popping it in?", "try adding it again": the verb comes as its -ing form.
+_MIND = re.compile(r"\b(?:mind|(?<!\bi\s)(?<!'ll\s)(?<!\bwe\s)(?<!\bto\s)(?:re)?try)\s+([^\W\d_]{2,})ing\b", _I)
 
 
 REQUEST_THRESHOLD = 0.95
@@ -349,9 +388,25 @@ MAX_GERUNDS = 8
 """'Mind …ing' requests read in one message: each is one more pass of the patterns over a short piece."""
 
 
+# Words as texted, for the ones the patterns know: "rmnd me 2 feb", "q te acuerdes q…", "rmbr my lock is 0707".
+_TEXTED = {"q": "que", "ke": "que", "xq": "porque", "pq": "porque", "rmnd": "remind", "rmd": "remind",
+           "rmind": "remind", "remnd": "remind", "rmbr": "remember", "rmb": "remember", "rember": "remember",
+           "remeber": "remember", "tmrw": "tomorrow", "tmr": "tomorrow", "tmrrw": "tomorrow", "2moro": "tomorrow",
+           "msg": "message", "txt": "text", "u": "you", "ur": "your", "mñn": "mañana", "mñna": "mañana"}
+_TEXTED_WORD = re.compile(rf"(?<![\w'-])(?:{'|'.join(sorted(_TEXTED, key=len, reverse=True))})(?![\w'-])", _I)
+# "del receipts-4", "del nota chorradas": delete, where "del" can be nothing else (not "del lunes al viernes").
+_TEXTED_DELETE = re.compile(
+    rf"(?:^|(?<=[.!?;:,¡¿\n]))(\s*)del(?=\s+(?:notes?|notas?|the|my|mi|mis|list|lista|reminders?|recordatorios?|that|this|"
+    rf"it|{_NAMED})(?![\w-]))", _I)
+
+
+def _untexted(text: str) -> str:
+    return _TEXTED_DELETE.sub(r"\1delete", _TEXTED_WORD.sub(lambda m: _TEXTED[m.group(0).lower()], text))
+
+
 def asked_by_rules(user_text: str) -> frozenset[ActionKind]:
     """The kinds of action the user's words ask for with a verb the rules know (no classifier)."""
-    text = _ADVICE_QUESTION.sub(" ", user_text[:4000]).translate(_UNACCENTED)
+    text = _untexted(_ADVICE_QUESTION.sub(" ", user_text[:4000])).translate(_UNACCENTED)
     kinds = set(_verb_kinds(text))
     for match in islice(_MIND.finditer(text), MAX_GERUNDS):
         stem = match.group(1)

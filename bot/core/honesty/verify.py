@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
+from itertools import pairwise
 
 from bot.core.honesty.actions import BACKS, ActionKind, kind_of_tool
 from bot.core.honesty.claim_model import MAX_TEXTS as MAX_CLASSIFIED
@@ -32,7 +33,9 @@ from bot.core.honesty.claims import (
     Stance,
     claimed_kinds,
     claimed_parts,
+    closer_topic,
     parse,
+    row_cells,
     speaks_of_self,
     without_asking_just,
 )
@@ -146,6 +149,8 @@ está están estaba estaban estar sigue siguen hay tiene tienen tienes tengo ah�
 tomorrow tonight today morning evening afternoon tarde noche yes yeah yep time hora horario
 should could would must can will shall might may need needs debo debes debería deberías puedo puedes
 final end bottom top start beginning principio inicio arriba abajo
+bien mal well fine good okay correctly correctamente perfectamente perfecto properly right
+correction corrección correccion update actualización actualizacion
 year years week weeks month months año años semana semanas mes meses
 january february march april may june july august september october november december
 enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre
@@ -342,12 +347,15 @@ def _users_verb(word: str, turn: _Turn) -> bool:
 _INSTRUCTION = re.compile(r"^\W*(?:(?:and|then|and\s+then|or|next|first|finally)\s+)?(?:put|set\s+up|set)\s+"
                           r"(?:it|them|the|a|an|your|some|one|in|on|aside)\b", re.I)
 # Someone named doing the thing: "Ana paid 50 €", "Luis reservó el hotel". The doer is not the assistant.
+# ("Milk added to shop-1", "Milk added.": an English participle with its place, or alone, says what was
+# done to the milk.)
 _OTHER_DOER = re.compile(
     r"^\W*(?P<name>(?-i:[A-ZÁÉÍÓÚÑ][^\W\d_]+))(?:\s+(?:and|y|e)\s+(?-i:[A-ZÁÉÍÓÚÑ][^\W\d_]+))?\s+"
     r"(?:already\s+|also\s+|ya\s+|tambi[ée]n\s+)?"
-    r"(?:paid|sent|booked|bought|ordered|added|wrote|created|scheduled|cancell?ed|deleted|transferred|"
-    r"pag[óo]|envi[óo]|mand[óo]|reserv[óo]|compr[óo]|pidi[óo]|añadi[óo]|escribi[óo]|cre[óo]|cancel[óo]|borr[óo]|"
-    r"puso|transfiri[óo])\b",
+    r"(?:(?:paid|sent|booked|bought|ordered|added|wrote|created|scheduled|cancell?ed|deleted|transferred)\b"
+    r"(?!\s+(?:to|into|in|on|onto|from|for|at|as|and|with|by)\b|\W*$)|"
+    r"(?:pag[óo]|envi[óo]|mand[óo]|reserv[óo]|compr[óo]|pidi[óo]|añadi[óo]|escribi[óo]|cre[óo]|cancel[óo]|borr[óo]|"
+    r"puso|transfiri[óo])\b)",
     re.I,
 )
 _NOT_A_DOER = frozenset("i we it you they he she this that everything all both yo nosotros todo ambos".split())
@@ -380,6 +388,7 @@ _ASKING_WORDS = re.compile(
     r"mira|revisa|busca|lee|abre|consulta|qu[ée]|cu[áa]l|cu[áa]les|si|"
     # The kind of thing asked for ("what's the guest wifi password?"): a source gives it, not the word.
     r"password|passwords|contrase[ñn]a|clave|code|c[óo]digo|name|nombre|number|n[úu]mero|address|direcci[óo]n|"
+    r"called|named|llama|llamaba|llamaban|llaman|llamado|llamada|"
     r"itinerary|itinerario|details|detalles|datos|info|information|informaci[óo]n|"
     # The unit an answer is asked in ("how far is it in miles?"): a conversion gives it.
     r"miles|millas|kilometres|kilometers|kil[óo]metros|fahrenheit|celsius|pounds|libras|ounces|onzas|inches|"
@@ -437,6 +446,16 @@ def _spares_another_thing(clause: Clause, turn: _Turn) -> bool:
     things = {w for w in words if len(w) >= 3 and w not in _STOP and w not in _FUNCTION_WORDS
               and not _ACTION_WORDS.match(w)}
     return bool(things) and not any(_stem_in(w, " ".join(turn.user_words)) for w in things)
+
+
+def _closed_kinds(clause: Clause, turn: _Turn, row: Sequence[str] = ()) -> set[ActionKind]:
+    """What a closer claims: everything asked; what it names ("listo lo del gas") when a call did that;
+    in a table row, the action its other cells ask for ("| Add milk to shop-3 | ✅ done |")."""
+    words = {word.lower() for word in _WORD.findall(closer_topic(clause.text))} - _STOP
+    named = {kind_of_tool(c.name) for c in turn.ok_effects
+             if any(_stem_in(word, _norm(_readable(c.arguments))) for word in words)}
+    own = asked_by_rules(". ".join(cell for cell in row if cell not in clause.text)) if row else frozenset()
+    return named or set(own) or set(turn.asked)
 
 
 def _backing(kind: ActionKind, turn: _Turn) -> list[CallRecord]:
@@ -534,7 +553,7 @@ def _aside(clause: Clause) -> bool:
 
 
 def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_claim: bool = False,
-                    neighbours: str = "", conceded: bool = False) -> str | None:
+                    neighbours: str = "", conceded: bool = False, row: Sequence[str] = ()) -> str | None:
     """Why this clause may not reach the user, or None.
 
     `explains`: the sentence also says something was not done, so a plain statement next to
@@ -562,7 +581,7 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
     if clause.closer and conceded and _NOD.fullmatch(clause.text):
         return None
     if clause.closer and turn.asked:
-        kinds |= turn.asked  # "Listo", "All set": claims what was asked
+        kinds |= _closed_kinds(clause, turn, row)  # "Listo", "All set": claims what was asked
     if turn.strict:
         if (explains or conceded) and clause.possible:
             return None  # "I couldn't find it — it may have already fired": a guess at why
@@ -634,7 +653,7 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
     said = f"{claimed_parts(clause.text)} {neighbours}"
     for spot in _WORD.finditer(said):
         word = spot.group(0)
-        lowered = word.lower()
+        lowered = word.lower().split("'", 1)[0]  # ("your gym's on 5th Ave": the gym)
         if lowered in _STOP or lowered not in turn.user_words or _ACTION_WORDS.match(lowered):
             continue
         if _AFTER_PRONOUN.search(said[max(0, spot.start() - 6):spot.start()]):
@@ -805,9 +824,10 @@ def check(
             # doing: … 5. Mobile data: an eSIM, ordered before you leave"): advice, not a report.
             reasons = []
         else:
+            row = row_cells(sentence.text)
             reasons = [r for i, c in enumerate(sentence.clauses)
                        if (r := _clause_problem(c, turn, explains, id(c) in flagged,
-                                                _named_beside(sentence.clauses, i), conceded))]
+                                                _named_beside(sentence.clauses, i), conceded, row))]
         if not reasons and lookup_failed and any(c.stance is Stance.AFFIRMATIVE and _LOOKED.search(c.text)
                                                  for c in sentence.clauses):
             reasons = ["tells what a lookup found, but every lookup of this turn failed"]
@@ -839,7 +859,8 @@ def check(
         if missing:
             detail_problems.append((sentence, missing))
         elif not reasons and len(worked_out) < MAX_WORKED_OUT:
-            worked_out |= said.amounts | said.figures
+            # (A sum shown in the open, "1,200 + 850 + 2,340 = 4,390", is a step too, whatever its kind.)
+            worked_out |= said.amounts | said.figures | (said.numbers if said.operation else frozenset())
     bad = {id(s) for s, _ in claim_problems} | {id(s) for s, _ in detail_problems}
     kept_sentences = [s for s in sentences if id(s) not in bad]
     kept = _join(answer, kept_sentences) if bad else answer
@@ -923,6 +944,7 @@ def _unlisted_entry(text: str, turn: _Turn, user_text: str) -> str | None:
 
 
 # A short Markdown heading ("### Update", "## Resumen") labels what follows; it tells nothing itself.
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _HEADING = re.compile(r"^\s*#{1,6}\s+\W*(?:[^\W\d_]+\W*){1,4}$")
 
 
@@ -935,10 +957,13 @@ def _flagged_by_model(sentences: Sequence[Sentence], turn: _Turn, scorer: ClaimS
     """
     if scorer is None or turn.strict or not turn.asked:
         return set()
+    # (A table's header row, over its |---| line, names the columns.)
+    headers = {id(s) for s, below in pairwise(sentences) if _TABLE_RULE.match(below.text)}
     candidates = [s for s in sentences
                   if any(c.stance is Stance.AFFIRMATIVE and not c.second_person and not c.presupposed
                          for c in s.clauses)
-                  and not any(c.kinds or c.closer for c in s.clauses) and not _HEADING.match(s.text)][:MAX_CLASSIFIED]
+                  and not any(c.kinds or c.closer for c in s.clauses) and not _HEADING.match(s.text)
+                  and id(s) not in headers][:MAX_CLASSIFIED]
     if not candidates:
         return set()
     scores = scorer([s.text for s in candidates])
