@@ -188,7 +188,7 @@ _EN_STORE = (
 )
 # "You won't see old-2 again", "no la volverás a ver", "your notes are tidier without old-2": gone, told by
 # what the user will no longer see.
-_OUT_OF_SIGHT = (r"(?:won'?t|will\s+not|(?:will|'ll)\s+never)\s+see\s+(?:[\w.-]+\s*){1,4}?"
+_OUT_OF_SIGHT = (r"(?:won'?t|will\s+not|(?:will|'ll)\s+never)\s+see\s+(?:[\w.-]+\s+){1,4}?"
                  r"(?:again|anymore|any\s+more)|(?:tidier|cleaner|lighter|leaner|neater)\s+(?:now\s+)?without|"
                  r"no\s+(?:lo|la|los|las)\s+(?:volver[áa]s\s+a\s+ver|vas\s+a\s+(?:volver\s+a\s+)?ver\s+m[áa]s)")
 # "No trace of it now", "no queda ni rastro": a removal told as what is left.
