@@ -839,7 +839,8 @@ def claimed_kinds(text: str) -> frozenset[ActionKind]:
     bare = _CONTRACTED.sub(lambda m: " are" if m.group(1).lower() == "re" else " is",
                            _ATTRIBUTIVE.sub(" ", _QUOTED.sub(" ", text)))
     # A path's folders are names, not verbs ("../shared/groceries.md" shares nothing): only its last part stays.
-    bare = _PENDING.sub(" ", _SEARCHED_IN.sub(" ", _CONTENT_TO_WRITE.sub(" ", _NO_NEED.sub(" ", _FOLDERS.sub(" ", bare)))))
+    for aside in (_FOLDERS, _NO_NEED, _CONTENT_TO_WRITE, _SEARCHED_IN, _PENDING):
+        bare = aside.sub(" ", bare)
     kinds = frozenset(kind for kind, pattern in _KIND_PATTERNS if pattern.search(bare))
     if ActionKind.SEND in kinds and _INTO_A_NOTE.search(bare) and not _SENT_OUT.search(bare):
         # "I sent milk to your shopping note": sent into a note is stored there, not sent out.
