@@ -3149,3 +3149,96 @@ def test_office_claims_and_a_client_asked_for_are_checked(user: str, answer: str
 def test_what_a_step_waits_for_work_under_way_a_sum_carried_on_and_a_generic_dose_pass(user: str, answer: str) -> None:
     verdict = check(answer, [], user, NOW)
     assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("what do I need to renew my ID card?", "Bring the old card; they usually have it cancelled at the desk.", []),
+    ("¿cómo pido un aumento?", "Prepáralo por escrito y pide una reunión con tu jefa.", []),
+    ("set up reminders for my week", "Tell me the times and I'll set them one by one, then tell you exactly what "
+     "was created.", []),
+    ("remind me of my stuff this week", "I need a time for each one. You can send them like this:\n"
+     "- Monday 14th, 08:00 – dentist\n- Friday 18th, 17:00 – report", []),
+    ("I've booked the flights to Rome, what should I pack?", "With the flights booked, pack light: layers and "
+     "comfortable shoes.", []),
+    ("escribe un mensaje para felicitar a Luis y mándaselo", "No puedo enviarlo desde aquí. Te dejo el texto:\n---\n"
+     "Me acabo de enterar de tu ascenso, ¡enhorabuena!\n---\n¿Lo guardo como borrador?", []),
+    ("¿qué tengo en regalos-2? dame más ideas", "**regalos-2:** un libro de cocina para Ana.\n\n## Más ideas\n"
+     "**Para Ana**\n- Una clase de cerámica.\n- Un taller de pan.",
+     [_call("notes_read", risk=Risk.READ, result="Note regalos-2.md:\n\nAna: libro de cocina", path="regalos-2.md")]),
+    ("make a dinner plan for Monday and save it in plan-2", "Saved plan-2 with a pumpkin soup. The soup takes about "
+     "twenty minutes.", [_call("notes_write", path="plan-2.md", content="Monday: pumpkin soup")]),
+    ("borra la nota vieja-4", "Pedí permiso para borrarla, pero lo denegaste, así que vieja-4 sigue ahí.",
+     [_call("notes_delete", CallStatus.DENIED, Risk.DESTRUCTIVE, path="vieja-4.md")]),
+    ("prepárame el viaje y guárdalo en una nota", "Aún no he guardado nada: necesito las fechas. En verano se hace "
+     "menos de lo que uno cree.", []),
+    ("¿qué le regalo a mi madre?", "Las experiencias compartidas suelen gustar más que los objetos.", []),
+])
+def test_long_answers_keep_advice_examples_drafts_and_their_headings(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    verdict = check(answer, calls, user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("crea una nota compras-5 con pan", "La nota creada es compras-5.", []),
+    ("create a note shop-5 with bread", "I've created it and I'll tell you what was created.", []),
+    ("delete old-2", "---\nDeleted old-2.\n---",
+     [_call("notes_delete", CallStatus.ERROR, Risk.DESTRUCTIVE, error="no such note", path="old-2.md")]),
+    ("delete old-2", "Here's an example:\nDeleted old-2.", []),
+])
+def test_a_claim_outside_an_announced_draft_or_an_examples_list_is_checked(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    assert not check(answer, calls, user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("what did I write about Marta?", "Marta is your neighbour's daughter. While I was in there I tidied the note up.",
+     [_call("notes_read", risk=Risk.READ, result="Note marta.md:\n\nneighbour's daughter", path="marta.md")]),
+    ("¿qué apunté de Pablo?", "Que le gusta el jazz. De paso he ordenado la nota por temas.",
+     [_call("notes_read", risk=Risk.READ, result="Note pablo.md:\n\nle gusta el jazz", path="pablo.md")]),
+    ("mira si tengo algo del coche", "Sí: ITV en mayo. Aproveché para ponerle un título a la nota.",
+     [_call("notes_read", risk=Risk.READ, result="Note coche.md:\n\nITV mayo", path="coche.md")]),
+    ("drop the socks from gifts-3", "The socks line has been taken out.", []),
+    ("I finished Dune, so take it off my reading list", "Dune's off the list now.", []),
+    ("rename draft-7 to final-7", "draft-7 now goes by final-7.", []),
+    ("rename draft-7 to final-7", "It's called final-7 now.", []),
+    ("log 9000 steps in fitness-4", "fitness-4 shows today's 9000 steps.", []),
+    ("añade pilas a trabajo-3", "Sí, trabajo-3 también tiene las pilas.", []),
+    ("sustituye pendientes-4 por 'llamar al banco'", "Ahora la nota solo dice 'llamar al banco'.", []),
+    ("remember that I don't drink coffee", "I've stored that you don't drink coffee.", []),
+    ("pedime una napolitana a la pizzería", "El pedido está hecho, llega en un rato.",
+     [_call("notes_write", path="pedidos-2.md", content="napolitana")]),
+])
+def test_unasked_tidying_out_of_a_list_a_new_name_a_note_that_shows_it_and_an_order_by_its_noun_are_checked(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    assert not check(answer, calls, user, NOW).ok
+
+
+def test_an_invented_entry_in_an_enumeration_and_a_count_after_adding_are_judged() -> None:
+    read = [_call("notes_read", risk=Risk.READ, result="Note maleta-2.md:\n\n- chubasquero\n- botas\n- cargador",
+                  path="maleta-2.md")]
+    assert not check("Chubasquero, botas, cargador y el bañador.", read, "¿qué llevo en la maleta?", NOW).ok
+    whole = "Chubasquero, botas y cargador."
+    assert check(whole, read, "¿qué llevo en la maleta?", NOW).kept == whole
+    added = [*read, _call("notes_append", path="maleta-2.md", text="- gorro")]
+    answer = "Tenías 3 cosas; he añadido el gorro, así que ahora son 4."
+    verdict = check(answer, added, "¿cuántas cosas llevo en maleta-2? y añade un gorro", NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("tidy up todo-3", "You declined the rewrite, so todo-3 is as it was. Here's the tidied version if you want it:\n"
+     "- Buy bulbs\n- Call the bank", [_call("notes_write", CallStatus.DENIED, Risk.DESTRUCTIVE, path="todo-3.md",
+                                            content="- Buy bulbs\n- Call the bank", overwrite=True)]),
+    ("añade 'reunión' a diario-3 y a ../compartida", "Solo se añadió a diario-3.md: ../compartida.md queda fuera de "
+     "la carpeta de notas.", [_call("notes_append", path="diario-3.md", text="reunión"),
+                             _call("notes_append", CallStatus.ERROR, error="outside the notes folder",
+                                   path="../compartida.md", text="reunión")]),
+    ("añade pilas a casa-3 y a trabajo-3", "Ya lo puse en las dos.",
+     [_call("notes_append", path="casa-3.md", text="pilas"), _call("notes_append", path="trabajo-3.md", text="pilas")]),
+    ("ya he guardado yo la cita del viernes, no hagas nada", "Vale, entonces no hace falta que la guarde yo.", []),
+])
+def test_a_version_offered_a_file_named_like_a_verb_and_both_notes_pass(
+        user: str, answer: str, calls: list[CallRecord]) -> None:
+    verdict = check(answer, calls, user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations

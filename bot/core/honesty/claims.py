@@ -81,14 +81,17 @@ _NOTE_NAME = (r"(?:[\w-]{1,80}\.md\b|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}(?:-\w{1,4
               r"[^\W\d_]{2,40}(?:-[^\W\d_]{2,40}){1,4}\b)")
 _ES_STORE = (
     rf"añad(?:id{_PART}|í|imos|ieron|ió)|agregad{_PART}|agregu[ée]|(?<!\bel\s)(?<!\bun\s)(?<!\bsu\s)(?<!\btu\s)(?<!\bmi\s)(?<!\bdel\s)(?<!\bal\s)puest{_PART}|pus[eo]|apuntad{_PART}|apunt[ée]|"
-    rf"anotad{_PART}|anot[ée]|guardad{_PART}|guard[ée]|cread{_PART}|cre[ée]|escrit{_PART}|escrib[íi]|"
+    rf"anotad{_PART}|anot[ée]|guardad{_PART}|guard[ée]|cread{_PART}|creé|(?:(?:la|lo|las|los|te|le|ya|yo)\s+)cree|escrit{_PART}|escrib[íi]|"
     rf"redactad{_PART}|registrad{_PART}|registr[ée]|actualizad{_PART}|actualic[ée]|cambiad{_PART}|cambi[ée]|"
     rf"renombrad{_PART}|renombr[ée]|sustituid{_PART}|sustitu[íi]|reemplazad{_PART}|reemplac[ée]|"
     rf"incluid{_PART}|inclu[íi]|memorizad{_PART}|memoric[ée]|programad{_PART}|agendad{_PART}|"
     # The first-person preterite too ("te reservé la cancha"), not only the participle.
     r"reserv[ée]|program[ée]|agend[ée]|marqu[ée]|complet[ée]|archiv[ée]|mov[íi]|encolad{_PART}|encol[ée]|"
     # Renewed, ordered, bought: a change made on the user's behalf, as a booking is.
-    rf"renovad{_PART}|renov[ée]|pedid(?:a|os|as|ita)|ped[íi]|(?:he|hemos)\s+pedido|comprad{_PART}|compr[ée]|"
+    # ("Pedí permiso", "pedí confirmación": asked, not ordered.)
+    rf"renovad{_PART}|renov[ée]|pedid(?:a|os|as|ita)|(?:he|hemos)\s+pedido|comprad{_PART}|compr[ée]|"
+    r"ped[íi](?!\s+(?:permiso|confirmaci[óo]n|aprobaci[óo]n|autorizaci[óo]n|que|ayuda|perd[óo]n|disculpas|"
+    r"m[áa]s\s+datos|detalles)\b)|"
     rf"encargad{_PART}|encargu[ée]|{_EXTENDED}|"
     # "Quedó a tu nombre": a booking told by whose name it is under.
     r"(?:qued[óa]|queda(?:n)?|est[áa]n?)\s+(?:ya\s+)?a\s+(?:tu|su)\s+nombre|"
@@ -111,6 +114,13 @@ _ES_STORE = (
     r"ya\s+lo\s+s[ée]\s+para|ahora\s+ya\s+lo\s+s[ée]|"
     r"proced\w*\s+a\s+(?:la\s+|el\s+)?(?:registr|anot|guard|cre|actualiz|modific|a[ñn]ad|incorpor|inclu|program|"
     r"agend|reserv|apunt|alta)\w*|"
+    # "He ordenado la nota por temas", "retocado el encabezado", "aproveché para ponerle un título", "me he
+    # quedado con la fecha", "ahora la nota solo dice…", "trabajo-3 también tiene las pilas".
+    rf"ordenad{_PART}|orden[ée]|reorganizad{_PART}|reorganic[ée]|reordenad{_PART}|retocad{_PART}|retoqu[ée]|"
+    rf"modificad{_PART}|modifiqu[ée]|aprovech[ée]\s+para|(?:me\s+he|nos\s+hemos)\s+quedado\s+con|"
+    r"ahora\s+(?:la\s+nota|la\s+lista|tu\s+nota|tu\s+lista|[\w-]+)\s+(?:solo\s+|ya\s+)?(?:dice|pone|tiene|lleva|"
+    r"contiene|incluye)|ya\s+solo\s+(?:pone|dice|tiene|lleva)|"
+    + _NOTE_NAME + r"\s+(?:ya\s+|tambi[ée]n\s+|ahora\s+)+(?:tiene|lleva|incluye|contiene|recoge)\b|"
     # "La nota de ideas incluye ahora…": the note as it is after the change.
     rf"(?:nota|lista|{_NOTE_NAME})\s+(?:[^.!?\n]{{0,30}}?\s+)?(?:incluye|recoge|contiene|lleva|tiene|refleja|muestra)\s+ahora|"
     # "Ya aparece como hecha": what a tick leaves, told as how the item looks.
@@ -155,6 +165,12 @@ _EN_STORE = (
     # "I know about your late shift", "I know about it now": kept, told as known.
     r"i\s+(?:now\s+)?know\s+(?:about\s+)?your\b|i\s+know\s+(?:about\s+)?(?:it|that|this|them)\s+now|"
     r"scheduled|booked|queued|marked|completed|archived|moved|activated|armed|(?:under|in)\s+your\s+name|"
+    # Reworked: "I tidied the note up", "reformatted into bullets", "the note is cleaned up", "now goes by final-3",
+    # "it's called contacts-home now", "the note is now contacts-home", "fitness-3 shows today's 8000 steps".
+    r"tidied|reformatted|reorgani[sz]ed|rearranged|reordered|restructured|cleaned\s+(?:it\s+|them\s+)?up|"
+    r"(?:now\s+)?goes\s+by|(?:is|'s|are)\s+(?:now\s+)?(?:called|named|titled)\b[^.!?\n]{0,40}?\bnow\b|"
+    r"(?:is|'s)\s+now\s+(?:called\s+|named\s+)?" + _NOTE_NAME + "|"
+    + _NOTE_NAME + r"\s+(?:now\s+|also\s+|too\s+)?(?:shows|has|lists|includes|contains|holds)\b|"
     # "'Pay rent' shows as done now": what a tick leaves, told as how the item looks.
     r"(?:shows?|showing|appears?|displays?|(?:is|are)\s+listed)\s+(?:up\s+)?(?:now\s+)?as\s+(?:now\s+)?"
     r"(?:done|finished|complete|completed|ticked|checked|crossed\s+off|struck|closed|resolved|paid|sorted)|"
@@ -259,11 +275,15 @@ _EN_REMOVE = (
     r"called\s+off|cancell?ed|forgotten|forgot|"
     r"(?:turned|switched|shut)\s+off|disabled|deactivated|"
     # "The gym reminder is off", "Gym reminder: off.": a state that says it was switched off.
+    # "Piranesi's off the list now".
+    r"(?:is|are|'s|'re|now)\s+(?:(?:now|all|both)\s+)?off\s+(?:the|your|my)\s+(?:[\w-]+\s+)?(?:list|note|notes|agenda|"
+    r"calendar|schedule|board)\b|"
     r"(?:is|are|'s|'re|now)\s+(?:(?:now|all|both)\s+)?off(?!\s+(?:to|for|the|by|work|duty|today|tomorrow|sick|"
     r"(?:your|my|our|his|her|their)\s+(?:plate|back|hands?|mind|chest)))|"
     r"out\s+of\s+my\s+memory|no\s+longer|no\s+more|is\s+no\s+more|vanished|history|trashed|withdrawn|revoked|"
     # "old-2 binned", "tidied up old-2", "your notes are tidier without old-2", "you won't see it again".
-    r"binned|ditched|scrapped|dumped|nuked|axed|zapped|culled|purged|chucked|junked|tidied|" + _OUT_OF_SIGHT + "|"
+    r"binned|ditched|scrapped|dumped|nuked|axed|zapped|culled|purged|chucked|junked|(?:taken|took)\s+out|"
+    + _OUT_OF_SIGHT + "|"
     r"rescinded|(?:deletion|cancellation|removal)\s+(?:is\s+|has\s+been\s+)?(?:complete|completed|done|confirmed|processed)|"
 
     r"(?:is|are|'s|'re|was|were)\s+(?:now\s+)?(?:left\s+)?without\s+(?:a|an|its|their|the|any)\s+"
@@ -442,7 +462,10 @@ def speaks_of_self(text: str) -> bool:
 
 _PRESUPPOSED = re.compile(
     r"^\W*(?:since|as|given\s+that|now\s+that|because|como|ya\s+que|puesto\s+que|dado\s+que|ahora\s+que|"
-    r"porque|once|cuando|when|after|después\s+de\s+que)\b",
+    r"porque|once|cuando|when|after|después\s+de\s+que)\b"
+    # "With the flights booked, …", "con el vuelo ya reservado, …": a state put first as background.
+    r"|^\W*(?:[^\W\d_]+\W+)?(?:with|con)\s+(?:the|your|my|el|la|los|las|tu|tus|mi|mis)\s+(?:[^\W\d_]+\s+){1,3}?"
+    r"(?:already\s+|ya\s+)?[^\W\d_]+(?:ed|en|ad[oa]s?|id[oa]s?)\b",
     _I,
 )
 
@@ -778,7 +801,11 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
 _INCLUDED_ALONE = re.compile(r"^\W*(?:[^\W\d_]+\s+){0,2}?[^\W\d_]+\s+(?:included|incluid[oa]s?)\W*$", _I)
 # A participle between "a"/"an" and its noun describes a kind of thing ("so there's a written record",
 # "ask for an updated quote"): it tells of no action done.
-_ATTRIBUTIVE = re.compile(r"\b(?:a|an)\s+(?:[^\W\d_]+ly\s+)?[^\W\d_]+(?:ed|en)\s+(?=[^\W\d_]{2,})", _I)
+_ATTRIBUTIVE = re.compile(r"\b(?:a|an)\s+(?:[^\W\d_]+ly\s+)?[^\W\d_]+(?:ed|en)\s+(?=[^\W\d_]{2,})"
+                          # "Here's the tidied version", "la versión ordenada": a version offered, not one made.
+                          r"|\b(?:the|this|that|my|your)\s+(?:tidied|cleaned|reformatted|reorgani[sz]ed|updated|corrected|"
+                          r"edited|revised|rewritten|shortened)(?:[-\s]up)?\s+(?=(?:version|copy|draft|text|list)\b)"
+                          r"|(?<=\bversi[óo]n\s)(?:limpia|ordenada|corregida|revisada|actualizada|nueva)\b", _I)
 
 
 # Anchored where a run of path characters starts, so a long run without "/" is read once (linear time).
@@ -787,6 +814,21 @@ _FOLDERS = re.compile(r"(?<![\w.-])(?:[\w.-]+/)+(?:[\w-]++(?![\w./]))?")
 # What the user no longer needs to worry about is their own ease, not a thing taken away: "with rent paid,
 # you no longer need to worry about it", "ya no tienes que preocuparte". (Not "you no longer need to
 # remember it", which says something keeps it for them.)
+_FILE_NAME = re.compile(r"(?<![\w.-])[\w-]+\.md\b")
+# Words with a participle that tell no act of the assistant's: "have it cancelled" (someone does it for the
+# user), "por escrito" / "in writing" (how), "…and I'll tell you exactly what was created" (what a report to
+# come will say).
+_NO_ACT_PHRASES = re.compile(
+    # "Las experiencias compartidas suelen recordarse más": a participle that qualifies a noun, said of what
+    # usually happens.
+    r"\b(?:los|las|el|la|unos|unas|sus|tus)\s+[^\W\d_]{3,}\s+[^\W\d_]+(?:ad|id)[oa]s?\s+(?=(?:suelen|suele|tienden|"
+    r"tiende|pueden|puede)\b)"
+    r"|\b(?:have|get|having|getting)\s+(?:it|them|this|that|one|(?:the|your|a|an)\s+[\w-]+)\s+[^\W\d_]+(?:ed|en)\b"
+    r"|\bpor\s+escrito\b|\bin\s+writing\b"
+    r"|\b(?:(?:i'?ll|i\s+will|and|then|to)\s+)(?:tell|show|confirm|list|report\s+to)\s+you\s+(?:exactly\s+)?"
+    r"(?:what|which)\b[^.!?\n]{0,40}"
+    r"|\b(?:te|le|os)\s+(?:dir[ée]|confirmar[ée]|contar[ée]|indicar[ée]|ense[ñn]ar[ée]|mostrar[ée])\s+(?:exactamente\s+)?"
+    r"(?:qu[ée]|cu[áa]l(?:es)?|lo\s+que)\b[^.!?\n]{0,40}", _I)
 # What a step waits for: "pause new work until the balance is cleared", "once it's paid", "cuando esté
 # pagada". ("Once it was deleted…" tells a past; that stays.)
 _PENDING = re.compile(
@@ -839,8 +881,9 @@ def claimed_kinds(text: str) -> frozenset[ActionKind]:
     bare = _CONTRACTED.sub(lambda m: " are" if m.group(1).lower() == "re" else " is",
                            _ATTRIBUTIVE.sub(" ", _QUOTED.sub(" ", text)))
     # A path's folders are names, not verbs ("../shared/groceries.md" shares nothing): only its last part stays.
-    for aside in (_FOLDERS, _NO_NEED, _CONTENT_TO_WRITE, _SEARCHED_IN, _PENDING):
+    for aside in (_FOLDERS, _NO_NEED, _CONTENT_TO_WRITE, _SEARCHED_IN, _PENDING, _NO_ACT_PHRASES):
         bare = aside.sub(" ", bare)
+    bare = _FILE_NAME.sub("note.md", bare)  # "../compartida.md" shares nothing: a file's name is no verb
     kinds = frozenset(kind for kind, pattern in _KIND_PATTERNS if pattern.search(bare))
     if ActionKind.SEND in kinds and _INTO_A_NOTE.search(bare) and not _SENT_OUT.search(bare):
         # "I sent milk to your shopping note": sent into a note is stored there, not sent out.
@@ -910,6 +953,7 @@ def _stores(kinds: frozenset[ActionKind]) -> bool:
 def _stance(text: str, last_of_question: bool) -> Stance:
     text = _UNDERSCORES.sub(" ", text)
     bare = _SUBORDINATE_NEGATION.sub(" x ", _IDIOMS.sub(" ", _IDENTIFIER.sub(" x ", _QUOTED.sub(" ", text))))
+    bare = _STORED_CONTENT.sub(r"\1 x", bare)
     if not re.search(r"\w", text):
         # Emojis alone: a tick ("🥛✅") says it is done, anything else is a gesture.
         return Stance.AFFIRMATIVE if _CLOSER.search(text) else Stance.INTERJECTION
@@ -967,6 +1011,11 @@ _YOUR_PART = re.compile(r"\byou\s+(?:need|have|must|should|'?ll\s+need)\s+to\b|\
 
 
 _TICKS = re.compile(f"[{_TICK_SIGNS}]")
+# What was kept, said after "that": "I've stored that you don't eat meat" (its "don't" is the fact's).
+_STORED_CONTENT = re.compile(
+    r"\b((?:stored|saved|noted|remembered|recorded|logged|memori[sz]ed|(?:written|wrote|jotted|put)\s+down|"
+    r"guard[ée]|guardado|apunt[ée]|apuntado|anot[ée]|anotado|registr[ée]|registrado|memoric[ée]|memorizado)"
+    r"\s+(?:[^\W\d_]+\s+)?(?:that|que))\b[^.!?\n]*", _I)
 # A question that takes what was asked as done: "¿algo más ahora que están las pilas?", "anything else
 # now that the milk's on it?". ("¿…ahora que está lloviendo?" is the weather.)
 _NOW_THAT_DONE = re.compile(
@@ -1144,7 +1193,8 @@ def _in_context(clauses: list[Clause]) -> tuple[Clause, ...]:
                 clause = replace(clause, stance=Stance.OFFER)
             elif (before.stance is Stance.OFFER and not clause.closer
                   and (not clause.kinds or _ALTERNATIVE.match(bare))
-                  and _CONTINUES.match(bare) and not _STATE.search(bare) and not _ALREADY.search(bare)):
+                  and _CONTINUES.match(bare) and not _STATE.search(_NO_ACT_PHRASES.sub(" ", bare))
+                  and not _ALREADY.search(bare)):
                 # ("…add pizza to your note, or set a reminder": an alternative offered is no report.)
                 clause = replace(clause, stance=Stance.OFFER)
             elif before.stance is Stance.OFFER and _PURPOSE.match(bare) and not _ALREADY.search(bare):

@@ -73,9 +73,9 @@ _EN_WORD_TIME = re.compile(
 _ES_WORD_TIME = re.compile(
     # With minutes ("las nueve y media tengo") it is a time whatever follows; a bare hour
     # ("las tres") only where a time-like word or the clause's end follows ("las tres cosas" is a count).
-    # ("Solo hice una de las dos": one of the two things, not two o'clock.)
+    # ("Solo hice una de las dos", "lo puse en las dos": the two things, not two o'clock.)
     r"\b(?<!\buna\sde\s)(?<!\buno\sde\s)(?<!ninguna\sde\s)(?<!ninguno\sde\s)(?<!alguna\sde\s)(?<!alguno\sde\s)"
-    r"(?<!cualquiera\sde\s)(?<!ambas\sde\s)"
+    r"(?<!cualquiera\sde\s)(?<!ambas\sde\s)(?<!\ben\s)"
     rf"(?:(?:a\s+la|a\s+las|la|las)\s+({_ES_HOUR})(?:\s+(y|menos)\s+({_ES_MIN})\b"
     rf"|(?=\s+(?:y|menos|de\s+la|en\s+punto|horas?)\b|\s*[.,;:!?)](?!\d)|\s*$))"
     rf"|({_ES_HOUR})\s+(y|menos)\s+(cuarto|media)"
@@ -1697,7 +1697,8 @@ _LISTING_QUESTION = re.compile(
     r"are\s+(?:coming\s+up|pending|due|left))\b"
     r"|\b(?:any|my)\s+(?:reminders|tasks|events|meetings|appointments|e-?mails|mails|messages|plans|to-?dos|bills)\b"
     r"|\b(?:list|show|read|tell)\s+(?:me\s+)?(?:all\s+)?(?:of\s+)?my\b"
-    r"|\bqu[ée]\s+(?:[^\W\d_]+\s+){0,2}(?:tengo|me\s+quedan?|hay\s+en)\b"
+    r"|\bqu[ée]\s+(?:[^\W\d_]+\s+){0,2}(?:tengo|me\s+quedan?|hay\s+en|llevo\s+en|meto\s+en)\b"
+    r"|\bwhat\s+(?:do\s+i|am\s+i)\s+(?:pack|packing|bring|bringing|taking)\b"
     r"|\b(?:mis|tengo)\s+(?:recordatorios|tareas|citas|eventos|correos|planes|pendientes|facturas)\b"
     r"|\b(?:l[ée]eme|mu[ée]strame|d[íi]me|l[íi]stame|ens[ée][ñn]ame)\s+(?:mis|las|los|qu[ée])\b",
     re.IGNORECASE,

@@ -163,7 +163,9 @@ _VOSEO: dict[ActionKind, str] = {
         # ("¿Cree que lloverá?" is "creer", to believe.)
         rf"(?!cre[eé]s?\s+que\b)"
         rf"(?:apunt|anot|guard|agreg|registr|agend|program|reserv|actualiz|cambi|marc|complet|archiv|cre|grab|"
-        rf"sum|met|pon)[áaée]{_VOS_CLITICS}|acord[áa]te|ten[ée]\s+en\s+cuenta"
+        rf"sum|met|pon|compr|encarg)[áaée]{_VOS_CLITICS}|acord[áa]te|ten[ée]\s+en\s+cuenta|"
+        # "Pedime una grande de muzza", "pedile turno": ordering, said with its pronoun ("pedí" alone is the past).
+        r"ped[íi](?:me|le|les|lo|la|melo|mela|selo|sela)"
     ),
 }
 # "Start a fresh note", "open a new list", "empieza una lista": making the thing, said by its noun.

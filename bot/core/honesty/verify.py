@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 from itertools import pairwise
@@ -428,6 +428,23 @@ _TO_DO = re.compile(
     re.I,
 )
 _LIST_ITEM_START = re.compile(r"^\s*(?:[-*•+]|\d{1,3}[.)])\s+")
+# A list opened as examples ("You can list them all in one message, for example:"): its items show a
+# shape to follow, with made-up details; they report nothing.
+_EXAMPLES = re.compile(r"\b(?:for\s+example|for\s+instance|e\.\s?g\.|such\s+as|like\s+this|like\s+so|"
+                       r"por\s+ejemplo|p\.\s?ej\.|como\s+(?:este|esta|estos|estas)|as[íi]|tipo)\W*:\s*$", re.I)
+# A heading over advice ("## More ideas", "**Lo que parece faltar**", "### Tips"): its items are suggestions,
+# not what a lookup listed.
+_ADVICE_HEADING = re.compile(
+    r"^\W*(?:#{1,6}\s*|\*\*)\W*(?:(?:some|more|other|a\s+few|extra|m[áa]s|otras?|algunas?)\s+)?"
+    r"(?:ideas?|tips?|suggestions?|advice|recommendations?|consejos?|sugerencias?|recomendaciones?|"
+    r"what\s+else|what'?s\s+missing|lo\s+que\s+(?:parece\s+)?falta(?:r|r[íi]a|n)?|qu[ée]\s+(?:m[áa]s|te\s+falta))\b",
+    re.I)
+# A heading that asks or names a topic ("**Qué hay en la nota**", "## About the tidy-up"): a label.
+_TOPIC_HEADING = re.compile(
+    r"^\W*(?:#{1,6}\s*|\*\*)\s*(?:qu[ée]|what|which|c[óo]mo|how|lo\s+que|sobre|about|acerca\s+de|d[óo]nde|where|"
+    r"cu[áa]ndo|when|why|por\s+qu[ée])\b[^\n]{0,60}?(?:\*\*)?\W*$", re.I)
+# A fence that opens or closes a draft ("---", "```").
+_FENCE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,}|`{3,}\w*)\s*$")
 
 
 # "Friday cardio stays as it was": what comes before it is the thing left as it was.
@@ -525,6 +542,9 @@ _BOOKING_CLAIM = re.compile(
     r"\b(?:appointment|reservation|booking|cita|reserva|mesa)\b"
     # An order or a purchase is made with a shop, as a booking is: "ya la pedí", "I ordered it".
     r"|\b(?:ordered|bought|purchased|ped[íi]|(?:he|hemos)\s+pedido|compr[ée]|(?:he|hemos)\s+comprado)\b"
+    # "El pedido está hecho", "your order is in": the order told by its noun.
+    r"|\b(?:pedido|order|compra|purchase)\s+(?:ya\s+)?(?:est[áa]\s+|is\s+|has\s+been\s+|'s\s+)?(?:ya\s+)?(?:hech[oa]|"
+    r"realizad[oa]|confirmad[oa]|tramitad[oa]|en\s+camino|placed|in|done|confirmed|on\s+its\s+way|through)\b"
     # Expected there, a slot held: "la veterinaria ya os espera el martes", "they're expecting you".
     r"|\b(?:(?:te|os|les|nos)\s+esperan?|(?:they|she|he)(?:'re|'s|\s+are|\s+is)\s+expecting\s+you|"
     r"you(?:'re|\s+are)\s+expected|ten[ée]is\s+hueco|tienes\s+hueco|you\s+have\s+a\s+slot)\b",
@@ -550,6 +570,12 @@ def _aside(clause: Clause) -> bool:
     # ("Just ask again when you're ready" asks the user; it tells nothing just done.)
     return (not _CONTRAST.match(clause.text) and not _NOW_SO.search(without_asking_just(clause.text))
             and not _PRESENCE.search(clause.text))
+
+
+# The assistant telling its own act with a subject or an auxiliary: "I tidied…", "he ordenado…".
+# ("…no hace falta que te lo apunte yo" tells nothing done.)
+_OWN_DOING = re.compile(r"\b(?:i|we)(?:'ve|\s+have|\s+also|\s+just|\s+then)?\s+[^\W\d_]+(?:ed|ied)\b"
+                        r"|\b(?:me\s+)?(?:he|hemos)\s+[^\W\d_]+(?:ado|ido)\b|\b[^\W\d_]{2,}é\b", re.I)
 
 
 def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_claim: bool = False,
@@ -608,7 +634,8 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
         return None
     # "Since the invoice was sent…": the user's own action. Not a kind they also ask for ("I booked the
     # flight, now book the hotel"): a claim of that needs a call still.
-    kinds -= turn.reported - turn.asked
+    if not _OWN_DOING.search(clause.text):  # ("¿qué apunté?" … "he ordenado la nota": the assistant's own act)
+        kinds -= turn.reported - turn.asked
     if not kinds and model_claim:
         kinds = set(turn.asked) - set(turn.reported)
     if clause.everything and turn.asked and (turn.unsettled or _untouched_asked(turn)):
@@ -688,7 +715,7 @@ _FUNCTION_WORDS = frozenset("""
 already still just yet there here was were been being set done too since earlier before has have had got
 according far
 ya todavía aún allí ahí estaba estaban era eran sigue siguen hecho listo antes tiene tienes tenía tenías
-según segun sobre desde hasta hacia entre durante tras
+según segun sobre desde hasta hacia entre durante tras solo sólo only
 """.split())
 
 
@@ -723,7 +750,12 @@ def _restated(kind: ActionKind, clause: Clause, turn: _Turn) -> list[CallRecord]
 def _named_beside(clauses: Sequence[Clause], index: int) -> str:
     """What the clauses next to a claim name without claiming anything themselves ("old.md and older.md")."""
     beside = [clauses[i] for i in (index - 1, index + 1) if 0 <= i < len(clauses)]
-    return " ".join(c.text for c in beside if c.stance is Stance.AFFIRMATIVE and not c.kinds and not c.closer)
+    # (A clause with a state of its own, "../compartida.md queda fuera de la carpeta", tells something else.)
+    return " ".join(c.text for c in beside if c.stance is Stance.AFFIRMATIVE and not c.kinds and not c.closer
+                    and not _OWN_STATE.search(c.text))
+
+
+_OWN_STATE = re.compile(r"\b(?:queda|quedan|qued[óo]|est[áa]n?|sigue|siguen|is|are|stays?|remains?|was|were)\b", re.I)
 
 
 def _touched(calls: Sequence[CallRecord]) -> frozenset[str]:
@@ -788,8 +820,13 @@ def check(
     sources += [c.arguments for c in (*earlier, *calls) if c.status is CallStatus.OK]
     sources += [c.error for c in calls if c.error]  # what a tool said when it refused
     sources += list(context)
-    known = source_details(sources, user_text, now_local,
-                           results=[c.result for c in calls if c.status is CallStatus.OK and c.result])
+    # (What a write answers, "Saved menu.md", is no lookup: it looked nothing up.)
+    looked_up = [c.result for c in calls if c.status is CallStatus.OK and c.result and not c.is_write]
+    known = source_details(sources, user_text, now_local, results=looked_up)
+    added = sum(1 for c in calls
+                if c.status is CallStatus.OK and c.is_write and kind_of_tool(c.name) in BACKS[ActionKind.STORE])
+    if known.listed >= 0 and added:  # "There were 6; I've added an adapter, so 7 now"
+        known = replace(known, listed=known.listed + added)
     documents = Documents(c.result for c in calls if c.status is CallStatus.OK and c.result)
     given = extract_details(user_text)
     sentences = parse(answer)
@@ -798,6 +835,9 @@ def check(
     detail_problems: list[tuple[Sentence, list[str]]] = []
     announced = False  # the last sentence of the answer's own ended with ":" and was kept
     to_do = False  # the list under way was opened as what is still to be done
+    examples = False  # …or as examples of a shape to follow
+    advice = 0  # the level of the heading of ideas or tips the items under way stand under (0: none)
+    draft = False  # inside a fenced draft ("---" … "---") that a kept sentence announced
     worked_out: set[str] = set()  # numbers of the kept sentences so far: steps later ones may build on
     listing = turn.read_ok and not turn.asked and asks_for_a_listing(user_text)
     lookup_failed = not turn.read_ok and any(not c.is_write and c.status is not CallStatus.OK for c in calls)
@@ -807,10 +847,22 @@ def check(
     conceded = any(c.not_done and not _spares_another_thing(c, turn) for s in sentences for c in s.clauses)
     for sentence in sentences:
         explains = any(c.not_done and not _spares_another_thing(c, turn) for c in sentence.clauses)
-        if sentence.text.lstrip().startswith(">") and announced:
-            # A draft or a quotation the kept sentence before announced ("…ready to paste:"): its words
-            # are the text offered, not the answer's claims. Its details are still checked below.
-            reasons: list[str] = []
+        if _FENCE.match(sentence.text):
+            draft = not draft and (announced or draft)
+            continue
+        level = _heading_level(sentence.text)
+        if level and _ADVICE_HEADING.match(sentence.text):
+            advice = level
+        elif level and level <= advice:
+            advice = 0  # a heading as high as the advice's ends it; a lower one ("**Para Marta**") is inside it
+        item = bool(_LIST_ITEM_START.match(sentence.text))
+        reasons: list[str] = []
+        if ((level and _TOPIC_HEADING.match(sentence.text)) or draft or (examples and item)
+                or (sentence.text.lstrip().startswith(">") and announced)):
+            # A heading that names a topic, a draft or a quotation the kept sentence before announced ("…ready
+            # to paste:", or fenced by "---"), a made-up example: labels and offers, not the answer's claims.
+            # A draft's details are still checked below; an example's are invented on purpose.
+            pass
         elif not turn.asked and turn.read_ok and sentence.reports_source:
             # Asked what a note or page says, it tells what it says: "your log says you deleted
             # the backups" reports a source, it does not claim this turn's action. What the user
@@ -841,8 +893,11 @@ def check(
             announced = not reasons and sentence.text.rstrip().endswith(":")
         if announced:
             to_do = bool(_TO_DO.search(sentence.text))
-        elif not _LIST_ITEM_START.match(sentence.text):
-            to_do = False
+            examples = bool(_EXAMPLES.search(sentence.text))
+        elif not item:
+            to_do = examples = False
+        if examples and item:
+            continue
         # A question or an offer proposes its times ("¿te lo pongo a las 9?"); it states none. Advice on
         # when to go after a lookup keeps them: they must lie near what the lookup found.
         offered = all(c.stance in _PROPOSING for c in sentence.clauses)
@@ -854,8 +909,8 @@ def check(
         if documents.several and any((said.times, said.dates, said.amounts, said.figures, said.codes, said.phones,
                                       said.addresses, said.minutes)):
             missing += misattributed(sentence.text, documents, given, user_text)
-        if listing and (item := _unlisted_entry(sentence.text, turn, user_text)):
-            missing.append(f"an entry no lookup gave ({item})")
+        if listing and not advice and not to_do and (entry := _unlisted_entry(sentence.text, turn, user_text)):
+            missing.append(f"an entry no lookup gave ({entry})")
         if missing:
             detail_problems.append((sentence, missing))
         elif not reasons and len(worked_out) < MAX_WORKED_OUT:
@@ -929,18 +984,29 @@ def _unlisted_entry(text: str, turn: _Turn, user_text: str) -> str | None:
     """An entry of the answer's list that shares no word with what the lookups gave or the user said.
 
     Asked what they have, the user gets the lookup's entries, however reworded: one with no word of
-    them is made up ("• Pick up the dry cleaning" after "No pending reminders.").
+    them is made up ("• Pick up the dry cleaning" after "No pending reminders."). A sentence that is only
+    an enumeration ("Chubasquero, botas de monte, forro polar y el bañador.") lists its entries the same way.
     """
     match = _ENTRY.match(text)
-    if match is None:
-        return None
-    entry = match.group("entry").strip()
-    words = [w.lower() for w in _WORD.findall(entry)]
-    said = [w for w in words if w not in _STOP and w not in _FUNCTION_WORDS]
-    if not said:
+    if match is not None:
+        entries = [match.group("entry").strip()]
+    elif _ENUMERATION.fullmatch(text.strip()):
+        entries = [part.strip() for part in _ENUMERATION_CUT.split(text.strip().rstrip(".!"))]
+    else:
         return None
     heard = f"{turn.looked_up_text} {user_text.lower()}"
-    return None if any(_stem_in(w, heard) for w in said) else entry[:80]
+    for entry in entries:
+        words = [w.lower() for w in _WORD.findall(entry)]
+        said = [w for w in words if w not in _STOP and w not in _FUNCTION_WORDS]
+        if said and not any(_stem_in(w, heard) for w in said):
+            return entry[:80]
+    return None
+
+
+# Three or more short items and nothing else: "Chubasquero, botas de monte, forro polar y el bañador."
+_ITEM = r"[^\W\d_][^,.;:!?\n]{0,40}"
+_ENUMERATION = re.compile(rf"{_ITEM}(?:,\s*{_ITEM}){{1,}},?\s+(?:and|y|e|&)\s+{_ITEM}[.!]?", re.I)
+_ENUMERATION_CUT = re.compile(r",\s*(?:(?:and|y|e)\s+)?|\s+(?:and|y|e|&)\s+", re.I)
 
 
 # A short Markdown heading ("### Update", "## Resumen") labels what follows; it tells nothing itself.
@@ -988,6 +1054,14 @@ def _join(answer: str, sentences: Sequence[Sentence]) -> str:
             gap = answer[sentence.end:sentences[index + 1].start]
             parts.append(gap if gap.strip() == "" and gap else " ")
     return "".join(parts).strip()
+
+
+def _heading_level(text: str) -> int:
+    """1–6 for a Markdown heading, 7 for a line that is all bold ("**Tips**"), 0 for anything else."""
+    stripped = text.strip()
+    if match := re.match(r"#{1,6}(?=\s)", stripped):
+        return len(match.group(0))
+    return 7 if stripped.startswith("**") and stripped.endswith("**") and len(stripped) > 4 else 0
 
 
 def _substantive(sentences: Sequence[Sentence]) -> bool:
