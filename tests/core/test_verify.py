@@ -3242,3 +3242,10 @@ def test_a_version_offered_a_file_named_like_a_verb_and_both_notes_pass(
         user: str, answer: str, calls: list[CallRecord]) -> None:
     verdict = check(answer, calls, user, NOW)
     assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+@pytest.mark.parametrize("answer", ["The update is done, nothing else changed.", "El cambio está terminado."])
+def test_the_act_asked_for_told_as_over_is_a_closer(answer: str) -> None:
+    assert not check(answer, [], "yes go ahead", NOW).ok
+    move = [_call("notes_move", path="draft-7.md", new_path="final-7.md")]
+    assert check(answer, move, "rename draft-7 to final-7", NOW).ok

@@ -409,6 +409,10 @@ _CLOSER = re.compile(
     # "It's in.", "nothing more to do there": done, told by where it is or by what is left to do.
     r"(?:it'?s|it\s+is|they'?re|they\s+are|that'?s|that\s+is)\s+(?:all\s+)?in(?:\s+there)?(?=\W*$)|"
     r"ya\s+est[áa]\s+dentro|"
+    # "The rename is finished, same content", "el cambio está terminado": the act asked for, told as over.
+    r"(?:the|your|el|la|tu)\s+(?:rename|renaming|update|change|edit|move|deletion|cleanup|clean-up|tidy-up|"
+    r"cambio|borrado|renombrado|traslado|actualizaci[óo]n)\s+(?:is|'s|has\s+been|est[áa]|qued[óa]|queda)\s+"
+    r"(?:now\s+|ya\s+)?(?:finished|complete|completed|done|over|terminad[oa]|completad[oa]|hech[oa]|list[oa])|"
     # "Your request has been processed", "su solicitud ha sido tramitada", "this has been actioned".
     r"(?:(?:your|su|tu)\s+(?:request|solicitud|petici[óo]n|encargo)|this|that|it)\s+(?:has\s+been|ha\s+sido|was|fue|"
     r"est[áa]|queda)\s+(?:processed|actioned|handled|completed|fulfilled|tramitad[oa]|procesad[oa]|atendid[oa]|"
