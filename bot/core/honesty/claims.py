@@ -697,6 +697,11 @@ _WHEN = re.compile(r"\d|\b(?:tomorrow|tonight|later|this\s+(?:evening|afternoon|
 # Where a thing is ("and it's there") is no part of an offer.
 _STATE = re.compile(r"\b(?:is|are|'s|'re|was|were|has|have|está|están|estaba|es|son|tienes|tiene|hay|queda|quedan)\b",
                     _I)
+
+
+def tells_a_state(text: str) -> bool:
+    """`text` has a verb of being or having ("…queda fuera de la carpeta", "is on the list")."""
+    return bool(_STATE.search(text))
 _CONTINUES = re.compile(
     rf"^\W*(?:(?:or|and|nor|then|and\s+then|y|e|o|u|ni|luego|despu[ée]s|y\s+luego|y\s+despu[ée]s)\b"
     rf"|(?:{_ACTION_STEMS_EN}|select|search|open|tap|click|choose|pick|type|press)\w*\b(?!\s+(?:is|are|was|were|has|have)\b)"

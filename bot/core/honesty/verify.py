@@ -37,6 +37,7 @@ from bot.core.honesty.claims import (
     parse,
     row_cells,
     speaks_of_self,
+    tells_a_state,
     without_asking_just,
 )
 from bot.core.honesty.details import (
@@ -752,10 +753,7 @@ def _named_beside(clauses: Sequence[Clause], index: int) -> str:
     beside = [clauses[i] for i in (index - 1, index + 1) if 0 <= i < len(clauses)]
     # (A clause with a state of its own, "../compartida.md queda fuera de la carpeta", tells something else.)
     return " ".join(c.text for c in beside if c.stance is Stance.AFFIRMATIVE and not c.kinds and not c.closer
-                    and not _OWN_STATE.search(c.text))
-
-
-_OWN_STATE = re.compile(r"\b(?:queda|quedan|qued[óo]|est[áa]n?|sigue|siguen|is|are|stays?|remains?|was|were)\b", re.I)
+                    and not tells_a_state(c.text))
 
 
 def _touched(calls: Sequence[CallRecord]) -> frozenset[str]:
@@ -856,13 +854,13 @@ def check(
         elif level and level <= advice:
             advice = 0  # a heading as high as the advice's ends it; a lower one ("**Para Marta**") is inside it
         item = bool(_LIST_ITEM_START.match(sentence.text))
-        reasons: list[str] = []
-        if ((level and _TOPIC_HEADING.match(sentence.text)) or draft or (examples and item)
-                or (sentence.text.lstrip().startswith(">") and announced)):
-            # A heading that names a topic, a draft or a quotation the kept sentence before announced ("…ready
-            # to paste:", or fenced by "---"), a made-up example: labels and offers, not the answer's claims.
-            # A draft's details are still checked below; an example's are invented on purpose.
-            pass
+        # A heading that names a topic, a draft or a quotation the kept sentence before announced ("…ready to
+        # paste:", or fenced by "---"), a made-up example: labels and offers, not the answer's claims. A draft's
+        # details are still checked below; an example's are invented on purpose.
+        offered_text = bool((level and _TOPIC_HEADING.match(sentence.text)) or draft or (examples and item)
+                            or (sentence.text.lstrip().startswith(">") and announced))
+        if offered_text:
+            reasons: list[str] = []
         elif not turn.asked and turn.read_ok and sentence.reports_source:
             # Asked what a note or page says, it tells what it says: "your log says you deleted
             # the backups" reports a source, it does not claim this turn's action. What the user
