@@ -7,7 +7,8 @@ The catalog is built at run time from the Skill classes found in tools/skills (t
 specs, counted with o200k as sent); a skill with no module yet is priced at the median of the
 measured skills and flagged "stand-in". Each dev item is routed like a turn would: the
 previous turn's skills are what the router chose for the previous user message of the
-context, and the recent user messages are the context's user messages.
+context, the recent user messages are the context's user messages, and the last answer is the
+context's last assistant message.
 Metrics: skill recall (micro over labels, and share of items with every needed skill),
 exposed tool tokens as a share of the full catalog (core always exposed), over-selection
 (chosen skills not needed, per item), chit-chat items routed to nothing, latency p50/p95
@@ -169,7 +170,8 @@ async def evaluate(router: EmbeddingRouter, items: list[dict[str, object]], cata
         if user_turns:
             earlier = RouteRequest(CHAT, user_turns[-1], user_turns[:-1])
             previous = (await router.route(earlier, available)).skills
-        request = RouteRequest(CHAT, str(item["message"]), user_turns, previous)
+        answers = [str(turn["content"]) for turn in context if turn["role"] == "assistant"]
+        request = RouteRequest(CHAT, str(item["message"]), user_turns, previous, answers[-1] if answers else "")
         texts_before, tokens_before = counter.texts, counter.tokens
         started, started_cpu = time.perf_counter(), time.process_time()
         decision = await app_router.route(request, available)

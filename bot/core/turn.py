@@ -584,6 +584,7 @@ class TurnRunner:
             text=state.user_text,
             recent_user_messages=tuple(m.content for m in history if m.role == "user")[-3:],
             previous_skills=previous_skills,
+            previous_answer=next((m.content for m in reversed(history) if m.role == "assistant"), ""),
         )
         try:
             return await asyncio.wait_for(a.deps.router.route(request, available), ROUTER_GUARD_SECONDS)

@@ -109,6 +109,15 @@ class AgendaSkill(SkillPlugin):
             r"\bestoy libre\b",
             r"\bevents?\b",
             r"\beventos?\b",
+            # Time held on the calendar ("block an hour on Saturday", "bloquéame la tarde"), being somewhere
+            # ("anything I need to be at", "where do I have to be"), and a date put down at once ("agéndalo").
+            r"\bblock (?:out |off )?(?:an? |the |some |\d+ |two |three |four |a couple of |half an? )?"
+            r"(?:hour|hours|time|slot|morning|afternoon|evening|day|minutes|mins)\b",
+            r"\bbloqu[eé]a(?:me|nos)? (?:una|un|la|el|\d+|media)\b",
+            r"\b(?:need|have|got) to (?:\w+ or )?be (?:at|somewhere|anywhere)\b",
+            r"\bd[oó]nde tengo que estar\b",
+            r"\bag[eé]nd(?:a|ar)(?:me|nos)?(?:lo|la|los|las)\b",
+            r"^\W*(?:ap[uú]nt|an[oó]t)a(?:me|nos)?(?:lo|la|los|las)\W*$",
         ),
         examples=(
             "what's on my calendar tomorrow?",

@@ -264,6 +264,10 @@ class EmailSkill(SkillPlugin):
             # Answering someone, or sending something to a person: mail is how the assistant sends.
             r"\bcont[eé]stale\b",
             r"\bresp[oó]ndele\b",
+            # Answering the person whose message was just read: "tell him yes", "dile que sí".
+            r"\btell (?:him|her|them) (?:yes|no|that|i'?m|i am|i'?ll|we'?re|ok|okay|sure)\b",
+            r"\bdile(?:s)? (?:que|q) (?:s[ií]|no|vale|ok|voy|vamos|estoy|me apunto)\b",
+            r"\btell (?:(?:the|my|our) )?(?!me\b|you\b|us\b)\w+ (?:that|yes|no|i'?m|i'?ll|i|we'?re|we'?ll|we'?d|we)\b",
             r"\b(?:contesta|responde) a (?!(?:est[aeo]|la pregunta|mi pregunta)\b)\w+",
             r"\b(?:send|mail)\b[^.?!]{0,40}\bto (?:my|mum|mom|dad|\S+@)",
             r"\b(?:m[aá]nd|env[ií])\w*\b[^.?!]{0,40}\ba (?:mi|mis)\s+\w+",

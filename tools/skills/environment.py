@@ -668,6 +668,10 @@ class EnvironmentSkill(SkillPlugin):
             r"\blluvia\b",
             r"\btemperatur",
             r"\bnearby\b",
+            # The way somewhere: "cómo llego", "how do I get there", "directions to".
+            r"\bc[oó]mo (?:llego|llegamos|voy|vamos|se va|se llega|puedo llegar|podemos llegar)\b",
+            r"\bhow (?:do|can|would|should) (?:i|we) get (?:there|to|from|back)\b",
+            r"\bdirections? (?:to|for|from)\b",
             r"\baround here\b",
             r"\bpor aqu[ií]\b",
             r"\bhow far (?:is|are|to|away|from)\b",

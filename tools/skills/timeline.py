@@ -34,6 +34,12 @@ class TimelineSkill(SkillPlugin):
             r"\bacabo de (?:volver|llegar|terminar|hacer|correr|nadar|salir|ir)\b",
             r"\bjust (?:got back|finished|came back)\b",
             r"\bwhat did i (?:do|get up to)\b",
+            r"\bwhat (?:else )?did i (?:do|get up to)\b",
+            r"\bqu[eé] m[aá]s hice\b",
+            # Something done, put down as such: "apunta que he terminado…", "note that I've finished…".
+            r"\b(?:apunta|anota|registra|pon)(?:me)? (?:que|q) (?:ya )?(?:he|hemos) \w+(?:ado|ido|to|cho|sto)\b",
+            r"\b(?:note|record|put down|write down|mark) (?:down )?that i(?:'ve| have)? (?:just |already )?"
+            r"(?:\w+ed|did|went|ran|swam|read|bought|paid|saw|made|got|took|finished)\b",
             r"\bq(?:u[eé])? hice\b",
             r"\blog that\b",
             r"\bapunta (que|q) hoy\b",

@@ -357,6 +357,8 @@ class WebSkill(SkillPlugin):
             r"\bhorarios? de apertura\b",
             r"\b(?:latest|breaking) news\b",
             r"\b[uú]ltimas noticias\b",
+            r"\bqu[eé] se sabe (?:de|del|sobre)\b",
+            r"\bwhat(?:'s| is) the latest (?:on|about|with)\b",
             r"\bb[uú]sca(?:me)? (?:info|informaci[oó]n)\b",
             r"\binternet\b",
             r"\bonline\b",

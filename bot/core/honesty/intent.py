@@ -12,6 +12,7 @@ from collections.abc import Callable
 from itertools import islice
 
 from bot.core.honesty.actions import ActionKind
+from bot.core.texting import spelled_out
 
 _I = re.IGNORECASE
 _AGAIN = r"(?:otra\s+vez|de\s+nuevo|nuevamente)"
@@ -390,12 +391,7 @@ MAX_GERUNDS = 8
 """'Mind …ing' requests read in one message: each is one more pass of the patterns over a short piece."""
 
 
-# Words as texted, for the ones the patterns know: "rmnd me 2 feb", "q te acuerdes q…", "rmbr my lock is 0707".
-_TEXTED = {"q": "que", "ke": "que", "xq": "porque", "pq": "porque", "rmnd": "remind", "rmd": "remind",
-           "rmind": "remind", "remnd": "remind", "rmbr": "remember", "rmb": "remember", "rember": "remember",
-           "remeber": "remember", "tmrw": "tomorrow", "tmr": "tomorrow", "tmrrw": "tomorrow", "2moro": "tomorrow",
-           "msg": "message", "txt": "text", "u": "you", "ur": "your", "mñn": "mañana", "mñna": "mañana"}
-_TEXTED_WORD = re.compile(rf"(?<![\w'-])(?:{'|'.join(sorted(_TEXTED, key=len, reverse=True))})(?![\w'-])", _I)
+# Words as texted ("rmnd me 2 feb", "q te acuerdes q…", "rmbr my lock is 0707") are spelled out (bot.core.texting).
 # "del receipts-4", "del nota chorradas": delete, where "del" can be nothing else (not "del lunes al viernes").
 _TEXTED_DELETE = re.compile(
     rf"(?:^|(?<=[.!?;:,¡¿\n]))(\s*)del(?=\s+(?:notes?|notas?|the|my|mi|mis|list|lista|reminders?|recordatorios?|that|this|"
@@ -403,7 +399,7 @@ _TEXTED_DELETE = re.compile(
 
 
 def _untexted(text: str) -> str:
-    return _TEXTED_DELETE.sub(r"\1delete", _TEXTED_WORD.sub(lambda m: _TEXTED[m.group(0).lower()], text))
+    return _TEXTED_DELETE.sub(r"\1delete", spelled_out(text))
 
 
 def asked_by_rules(user_text: str) -> frozenset[ActionKind]:

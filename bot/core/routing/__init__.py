@@ -19,6 +19,7 @@ class RouteRequest:
     text: str
     recent_user_messages: tuple[str, ...] = ()
     previous_skills: frozenset[str] = frozenset()
+    previous_answer: str = ""  # the assistant's last reply, to tell what a short follow-up names
 
 
 @dataclass(frozen=True)

@@ -52,10 +52,11 @@ it that those them him her one ones other another previous first second third sa
 actually rather yes yeah yep sure former latter
 lo le les eso esa ese esos esas esto ello aquello otro otra otros otras anterior primero primera
 segundo segunda tercero tercera mismo misma sí dale venga porfa claro hazlo mejor better
+ahí allí allá
 """.split())
 # Spanish names a thing said before by its article alone: "la del viaje", "el de las 5", "lo de ayer",
-# also after the verb that acts on it ("abre el de marta", "borra la de ayer").
-_ARTICLE_REFERENCE = re.compile(r"^(?:(?:y|e|o|and)\s+)?(?:\w+\s+)?(?:el|la|los|las|lo)\s+(?:de|del|que)\b")
+# also after the verb that acts on it ("abre el de marta", "borra la de ayer", "qué dice el de TAP").
+_ARTICLE_REFERENCE = re.compile(r"^(?:(?:y|e|o|and)\s+)?(?:\w+\s+){0,2}(?:el|la|los|las|lo)\s+(?:de|del|que)\b")
 # Words that only point: a fragment made of them and of references ("the second one", "la otra")
 # names nothing of its own.
 _POINTERS = frozenset("the a an this these el la los las lo un una uno de del ese esa este esta".split())
@@ -120,7 +121,7 @@ MIN_DOUBLE_CLITIC = 7
 # Thanks, greetings-goodbye and acknowledgements: never a request by themselves.
 _SMALL_TALK = frozenset("""
 thanks thank you thx ty tysm ta thanx thnx cheers great perfect nice cool ok okay fine good awesome lol haha
-hi hello hey bye goodnight np no problem nah that s all it much so very
+hi hello hey bye goodnight np no problem nah that s all it much so very oye oiga
 wow omg oh ah ugh oops wild crazy amazing interesting funny weird lovely brilliant fantastic sad
 hola gracias muchas mil genial perfecto guay vale ok okey bien muy estupendo jaja jajaja jeje
 adiós adios chao chau nada eso es todo de acuerdo nop no déjalo olvídalo
@@ -145,7 +146,10 @@ _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", 
                        "how s it going", "how is it going", "how s your day", "how s your day going",
                        "how is your day going", "what s up", "that s all", "that s it", "that s all for today",
                        "that s all for now", "that s it for today", "that s it for now",
-                       "qué tal", "qué tal estás", "cómo estás", "cómo estás hoy", "cómo te va", "cómo va todo",
+                       "qué tal", "qué tal estás", "qué tal estás hoy", "y tú qué tal estás", "qué tal andas",
+                       "cómo andas", "cómo vas", "qué tal te va", "cómo estás", "cómo estás hoy", "cómo te va",
+                       "cómo va todo",
+                       "how are things", "how have you been", "how you doing", "how are you holding up",
                        "qué tal todo", "eso es todo por hoy", "eso es todo por ahora", "nada más por hoy",
                        "por hoy nada más", "nada más", "es todo",
                        # Signing off until later: "hablamos" alone would name the memory of past talks.
@@ -180,8 +184,8 @@ _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", 
                        "qué hora es", "qué día es hoy", "qué día es", "a qué día estamos", "qué fecha es hoy")
 # A greeting of the time of day on its own opens it: people expect what is on (agenda, tasks, weather), so it is
 # routed on its evidence like a request. Around a request it is only noise to that request's scores.
-_GREETING_PHRASES = ("good morning", "good afternoon", "good evening", "morning", "buenos días",
-                     "buenas tardes", "buenas", "buen día", "bom dia", "boa tarde")
+_GREETING_PHRASES = ("good morning", "good afternoon", "good evening", "morning", "mornin", "good mornin",
+                     "buenos días", "buenas tardes", "buenas", "buen día", "bom dia", "boa tarde")
 
 
 def _plain(text: str) -> str:
@@ -265,6 +269,9 @@ def _without_phrases(plain: str, phrases: tuple[str, ...]) -> str:
     return plain
 
 
+_TODAY = frozenset(("hoy", "today"))
+
+
 def is_small_talk(text: str) -> bool:
     """Thanks, acknowledgements and goodbyes only ("perfect, thanks!", "vale gracias").
 
@@ -275,6 +282,9 @@ def is_small_talk(text: str) -> bool:
         return False
     plain = _normal(text)
     found = _without_phrases(plain, _PLAIN_SMALL_TALK_PHRASES).split()
+    if found != plain.split():
+        # Asking after the assistant "today" ("y tú qué tal estás hoy?") still asks for nothing.
+        found = [word for word in found if word not in _TODAY]
     if not found:
         return bool(words(text))
     if found == plain.split() and all(word in _PLAIN_GLUE for word in found):
@@ -287,7 +297,12 @@ def is_greeting(text: str) -> bool:
     plain = _without_phrases(_normal(text), _PLAIN_SMALL_TALK_PHRASES)
     if not any(f" {g} " in plain for g in _PLAIN_GREETINGS):
         return False
-    return all(word in _PLAIN_SMALL_TALK for word in _without_phrases(plain, _PLAIN_GREETINGS).split())
+    rest = [word for word in _without_phrases(plain, _PLAIN_GREETINGS).split() if word not in _PLAIN_SMALL_TALK]
+    if not rest:
+        return True
+    # A two-word greeting and the one word that addresses someone ("good morning ji", "buenos días jefe").
+    addressed = re.fullmatch(r" (?:" + "|".join(re.escape(g) for g in _PLAIN_GREETINGS if " " in g) + r") \w+ ", plain)
+    return len(rest) == 1 and addressed is not None
 
 
 def is_elliptical(text: str) -> bool:
@@ -377,3 +392,66 @@ def without_small_talk(text: str) -> str:
     pieces = [piece for piece in pieces if piece]
     kept = [piece for piece in pieces if not is_small_talk(piece) and not is_greeting(piece)]
     return " ".join(kept) if kept and len(kept) < len(pieces) else text
+
+
+# Auxiliaries open questions ("is it raining?", "does it open today?"), not acts on a thing.
+_AUXILIARIES = frozenset("is was are were do does did will would can could should has have had must may might".split())
+_NAMED_OBJECT = re.compile(r"\ba\s+(?:[A-ZÁÉÍÓÚÑ]\w*|mi|mis|tu|tus|su|sus|la|el|los|las)\b")
+_OPENING_ACKNOWLEDGEMENTS = frozenset("ok okay vale and y then luego now ahora bueno pues so".split())
+
+
+def acts_on_it(text: str) -> bool:
+    """Whether the message opens with a verb whose object is the thing just shown: a Spanish verb with
+    its clitic ("añádele al final…", "mándaselo a Marta y…") or an English verb and "it"/"them"."""
+    found = words(text)
+    while found and _plain(found[0]) in _OPENING_ACKNOWLEDGEMENTS:
+        found = found[1:]
+    if not found or is_small_talk(text):
+        return False
+    if _has_clitic(found[0]):
+        # "le" doubles an object the message names itself ("mándale un correo a Ana", "añádele a la lista").
+        return not (_plain(found[0]).endswith(("le", "les")) and _NAMED_OBJECT.search(text))
+    return len(found) > 1 and found[0] not in _AUXILIARIES and found[1] in ("it", "them")
+
+
+# Words too common to say which thing of an answer a message means ("have", "this", "para").
+_COMMON = frozenset("""
+have this that these those with from what when where which there their them they will would could should
+about just like want need make also then than into some more only very here your yours mine please today
+tomorrow tonight week time para pero como esta este estos estas tengo tienes tiene desde hasta sobre todo
+todos cuando donde porque quiero puedes puede hacer algo nada otra otro mucho muy bien ahora hoy mañana
+semana tarde noche también monday tuesday wednesday thursday friday saturday sunday lunes martes miércoles
+jueves viernes sábado domingo
+""".split())
+MIN_SHOWN_LETTERS = 4
+_ACRONYM = re.compile(r"\b[A-Z]{2,}\b")
+
+
+def names_shown(text: str, answer: str) -> bool:
+    """Whether the message names something the last answer showed ("cancel book club" after a list of
+    the day's events, "open the sourdough one" after a list of posts)."""
+    if not answer:
+        return False
+    shown = {_plain(word) for word in words(answer)}
+    # A short name in capitals ("TAP", "NHS", "BBVA") is as telling as a long word.
+    acronyms = {word.lower() for word in _ACRONYM.findall(text)}
+    return any((len(word) >= MIN_SHOWN_LETTERS or word in acronyms) and word not in _PLAIN_COMMON and word in shown
+               for word in (_plain(found) for found in words(text)))
+
+
+_PLAIN_COMMON = frozenset(_plain(word) for word in _COMMON)
+
+
+# Questions about words themselves: what one means, how it is said, spelt or translated. The model
+# answers them from what it knows; the words asked about name no skill ("how do you say 'invoice'").
+_ABOUT_WORDS = re.compile(
+    r"^\W*(?:(?:oye|hey|oiga|pregunta|una pregunta|quick question)\W+)?"
+    r"(?:c[oó]mo se (?:dice|escribe|pronuncia|traduce)|qu[eé] (?:significa|quiere decir)|"
+    r"what does \S+(?: \S+)? mean|how do (?:you|i|we) (?:say|spell|pronounce|translate)|"
+    r"what(?:'s| is) the (?:english|spanish|french|german|italian|portuguese) (?:for|word for))\b",
+    re.IGNORECASE)
+
+
+def asks_about_words(text: str) -> bool:
+    """Whether the message asks what a word means, or how it is said, spelt or translated."""
+    return bool(_ABOUT_WORDS.match(text))

@@ -49,10 +49,13 @@ from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from bot.config import RouterSettings, Settings
 from bot.core.routing import AllSkillsRouter, QueryEmbedding, RouteDecision, RouteRequest, SkillRouter
 from bot.core.routing.clauses import (
+    acts_on_it,
+    asks_about_words,
     is_elliptical,
     is_greeting,
     is_small_talk,
     list_items,
+    names_shown,
     refers_back,
     split_clauses,
     without_quotations,
@@ -60,6 +63,7 @@ from bot.core.routing.clauses import (
     words,
 )
 from bot.core.routing.lexicon import Lexicon, Spelling, stems
+from bot.core.texting import spelled_out
 from bot.errors import ConfigError, ModelError
 from memory.embeddings import LOCAL_E5_NAME, bounded, embed_each, local_e5_model
 from tools.registry import Routing
@@ -523,7 +527,8 @@ class EmbeddingRouter:
     def decide(self, request: RouteRequest, available: Mapping[str, str],
                vectors: Vectors | None = None) -> RouteDecision:
         started = time.perf_counter()
-        text = request.text
+        # Chat shorthand ("q tal", "pa esta noche", "tmrw") read as the words it stands for.
+        text = spelled_out(request.text)
         # Greetings and thanks around a request are noise to its scores ("buenos días! qué tengo hoy?").
         focus = without_small_talk(text)
         # A quoted passage is what to write, post or translate, not a request: it is neither
@@ -540,7 +545,12 @@ class EmbeddingRouter:
         whole_scores = self.scores_for(request_words, vectors[0], available)
         small_talk = is_small_talk(text)
         previous = request.previous_skills & set(available)
-        leans_back = not small_talk and not is_greeting(text) and refers_back(text)
+        # A message leans back by its grammar ("bórralo", "and tomorrow?"), or when a short one names
+        # something the last answer showed ("cancel book club" after the day's events were listed).
+        shown = (not small_talk and len(words(text)) <= self.settings.follow_up_words
+                 and names_shown(text, request.previous_answer))
+        leans_back = (not small_talk and not is_greeting(text) and not asks_about_words(text)
+                      and (refers_back(text) or shown))
         # A fragment or a short message that leans on the last turn ("and on Thursday?", "abre el de
         # marta") keeps that turn's skills; its few words add a skill only on clear evidence of their own.
         follows_up = leans_back and bool(previous) and (
@@ -572,25 +582,27 @@ class EmbeddingRouter:
         # turn: a long one that says "it" or "that" ("post the result on Twitter") is a request of
         # its own, and so is "will it rain in Lisbon?". A short one whose words merely score high
         # for a skill ("cancel the dentist one" after the calendar) keeps the last skills as well.
+        # A verb whose object is the thing just shown opens it ("añádele al final que…", "send it to
+        # Marta and…"): however long the rest, it acts on that thing.
         short = len(words(text)) <= self.settings.follow_up_words and not named
-        if leans_back and (is_elliptical(text) or short):
+        if leans_back and (is_elliptical(text) or short or shown or acts_on_it(text)):
             if not previous and request.recent_user_messages:
                 # The turn did not say what it used last time: judge the last message instead.
-                earlier = request.recent_user_messages[-1]
+                earlier = spelled_out(request.recent_user_messages[-1])
                 previous = frozenset().union(*(self._choose(self.scores(part, available)).skills
                                                for part in {earlier, *split_clauses(earlier)}))
             if previous - chosen:
                 reasons.append(f"refers back, kept {sorted(previous)}")
             chosen |= previous
-        elif small_talk:
+        elif small_talk or (asks_about_words(text) and not named):
             chosen = set(unknown)
-            reasons.append("small talk")
+            reasons.append("small talk" if small_talk else "a question about words")
         elapsed = (time.perf_counter() - started) * 1000
         return RouteDecision(skills=frozenset(chosen) & set(available), scores=whole_scores,
                              reason=f"embedding: {'; '.join(reasons)}; {elapsed:.0f} ms",
                              # Memory searches with the message as written: share only its vector.
                              query=QueryEmbedding(self._embedder.model_id, vectors[0])
-                             if request_words == text else None)
+                             if request_words == request.text else None)
 
     async def route(self, request: RouteRequest, available: Mapping[str, str]) -> RouteDecision:
         return await asyncio.to_thread(self.decide, request, available)

@@ -1,0 +1,45 @@
+"""Chat shorthand spelled out ("q tal", "xq", "tmrw", "can u"), so rules and embeddings read the words meant.
+
+People type to the assistant from the phone: Spanish texting drops letters ("q", "pa", "tb") and
+English abbreviates ("tmrw", "pls", "u"). Word lists, cues and a small embedding know the full
+words only. Each shorthand here is a whole word with one meaning in a chat; ambiguous ones ("k",
+"x", "d", "r") are left as typed.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SHORTHAND = {
+    # Spanish
+    "q": "que", "ke": "que", "xq": "porque", "pq": "porque", "porq": "porque", "xk": "porque",
+    "tb": "también", "tmb": "también", "tbn": "también", "pa": "para", "dnd": "dónde", "cdo": "cuando",
+    "qdo": "cuando", "msj": "mensaje", "mñn": "mañana", "mñna": "mañana", "xfa": "por favor", "xfavor": "por favor",
+    "tmpc": "tampoco",
+    # English
+    "u": "you", "ur": "your", "pls": "please", "plz": "please", "plis": "please", "tmrw": "tomorrow",
+    "tmr": "tomorrow", "tmrrw": "tomorrow", "tmw": "tomorrow", "2moro": "tomorrow", "2morrow": "tomorrow",
+    "2day": "today", "2nite": "tonight", "tonite": "tonight", "msg": "message", "txt": "text", "abt": "about",
+    "b4": "before", "ppl": "people", "appt": "appointment", "rmnd": "remind", "rmd": "remind", "rmind": "remind",
+    "remnd": "remind", "rmbr": "remember", "rmb": "remember", "rember": "remember", "remeber": "remember",
+}
+_WORD = re.compile(
+    rf"(?<![\w'-])(?:{'|'.join(sorted((re.escape(word) for word in _SHORTHAND), key=len, reverse=True))})(?![\w'-])",
+    re.IGNORECASE)
+# Spanish writes "o" as "u" before a word starting with "o" or "ho" ("siete u ocho", "uno u otro").
+_SPANISH_OR = re.compile(r"\s+h?o", re.IGNORECASE)
+# "2 tb" is a size, not "también".
+_SIZE = re.compile(r"\d\s*$")
+
+
+def spelled_out(text: str) -> str:
+    """The text with each chat shorthand word replaced by the word it stands for."""
+    def replace(found: re.Match[str]) -> str:
+        word = found.group(0).lower()
+        if word == "u" and _SPANISH_OR.match(text, found.end()):
+            return found.group(0)
+        if word == "tb" and _SIZE.search(text, 0, found.start()):
+            return found.group(0)
+        return _SHORTHAND[word]
+
+    return _WORD.sub(replace, text)

@@ -1,0 +1,220 @@
+"""Phrasings a blind set of 180 messages found the router missing (first run: recall 0.933, all-needed
+0.924, several skills 0.851): chat shorthand ("q", "pa", "tmrw", "u"), a short follow-up that names
+something the last answer listed ("cancel the yoga one"), a long one that opens on a verb acting on the
+thing just shown ("añádele al final…"), the way somewhere, time held on the calendar, things done put
+down as done, facts to keep ("quédate con eso"), "tell him yes", "a todo" and asking after the assistant
+"today" (bot/core/texting.py, bot/core/routing/clauses.py, bot/core/routing/router.py, tools/skills/).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.core.events import ChatRef, Platform, TextMessage
+from bot.core.routing import RouteDecision, RouteRequest
+from bot.core.routing.clauses import acts_on_it, is_greeting, is_small_talk, names_shown, refers_back
+from bot.core.texting import spelled_out
+from memory.db import Database
+from tests.scripted_model import ScriptedModel
+from tests.support import OWNER, build_assistant, make_settings
+
+CHAT = ChatRef(Platform.CONSOLE, chat_id="c", user_id="u")
+
+
+def request(text: str, previous: Sequence[str] = (), recent: Sequence[str] = (), answer: str = "") -> RouteRequest:
+    return RouteRequest(CHAT, text, tuple(recent), frozenset(previous), answer)
+
+
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("q hay pa cenar", "que hay para cenar"),
+    ("xq no me llega", "porque no me llega"),
+    ("yo tb voy", "yo también voy"),
+    ("can u rmnd me tmrw pls", "can you remind me tomorrow please"),
+    ("dnd qdamos?", "dónde qdamos?"),
+])
+def test_chat_shorthand_is_spelled_out(typed: str, meant: str) -> None:
+    assert spelled_out(typed) == meant
+
+
+@pytest.mark.parametrize("text", ["uno u otro", "siete u ocho", "un disco de 2 tb", "the Q3 figures", "k", "18 x 23",
+                                  "it's a quick question"])
+def test_words_that_only_look_like_shorthand_stay(text: str) -> None:
+    assert spelled_out(text) == text
+
+
+@pytest.mark.parametrize("text", ["y tu q tal estas hoy?", "oye, y tú qué tal estás?", "how are you today?",
+                                  "q tal andas", "how have you been?"])
+def test_asking_after_the_assistant_is_small_talk(text: str) -> None:
+    assert is_small_talk(spelled_out(text))
+
+
+@pytest.mark.parametrize("text", ["qué tengo hoy?", "anything today?", "oye, mira el correo"])
+def test_a_request_with_today_is_not_small_talk(text: str) -> None:
+    assert not is_small_talk(spelled_out(text))
+
+
+@pytest.mark.parametrize("text", ["mornin!", "good mornin ☀️"])
+def test_a_clipped_good_morning_is_a_greeting(text: str) -> None:
+    assert is_greeting(text)
+
+
+async def test_texted_questions_route_like_spelled_ones(make_router, available) -> None:
+    router = make_router()
+    texted = await router.route(request("q tiempo va a hacer el finde?"), available)
+    assert "environment" in texted.skills, texted.reason
+
+
+@pytest.mark.parametrize(("text", "answer"), [
+    ("cancel the yoga one", "Thursday: 08:00 Yoga, 12:30 Lunch with Priya, 18:00 Dentist."),
+    ("move the dentist to 11", "Thursday: 08:00 Yoga, 12:30 Lunch with Priya, 18:00 Dentist."),
+    ("borra la de la fontanería", "Tienes 3 notas: fontanería, ideas-regalos, viaje-lisboa."),
+])
+def test_a_short_message_naming_what_the_answer_listed_names_it(text: str, answer: str) -> None:
+    assert names_shown(text, answer)
+
+
+@pytest.mark.parametrize(("text", "answer"), [
+    ("what's the weather like on Thursday?", "Thursday: 08:00 Yoga."),
+    ("and have you got anything for me", "You have 3 unread emails."),
+    ("cancel the yoga one", ""),
+])
+def test_common_words_and_days_name_nothing_shown(text: str, answer: str) -> None:
+    assert not names_shown(text, answer)
+
+
+async def test_a_follow_up_naming_a_listed_item_keeps_the_skill_that_listed_it(make_router, available) -> None:
+    decision = await make_router().route(
+        request("drop pilates, I'm knackered", previous=["agenda"], recent=["what's on tomorrow?"],
+                answer="Tomorrow: 07:30 Pilates, 11:00 Call with Omar."), available)
+    assert "agenda" in decision.skills, decision.reason
+
+
+@pytest.mark.parametrize("text", ["mándaselo también a mi hermano con un mensaje cariñoso de mi parte",
+                                  "ponlo en la parte de arriba que es lo más importante de todo el documento",
+                                  "send it to the whole team with a short note saying it is the final version",
+                                  "vale, cámbialo a las cinco y media que antes no llego del trabajo"])
+def test_a_verb_acting_on_the_thing_shown_leans_back_however_long(text: str) -> None:
+    assert acts_on_it(text)
+
+
+@pytest.mark.parametrize("text", ["mándale un correo a Lucía diciendo que llego tarde", "is it going to rain later",
+                                  "does it open on sundays", "dile a mi madre que la llamo luego"])
+def test_a_verb_whose_object_the_message_names_does_not(text: str) -> None:
+    assert not acts_on_it(text)
+
+
+async def test_a_long_follow_up_opening_on_it_keeps_the_notes(make_router, available) -> None:
+    decision = await make_router().route(
+        request("añádele debajo que el electricista dijo que vendría el martes por la tarde", previous=["notes"],
+                recent=["abre la nota de la mudanza"]), available)
+    assert "notes" in decision.skills, decision.reason
+
+
+@pytest.mark.parametrize(("text", "skill"), [
+    ("how do I get to the stadium from the hotel?", "environment"),
+    ("cómo llegamos a la estación desde aquí?", "environment"),
+    ("block out two hours friday afternoon for the report", "agenda"),
+    ("bloquéame la mañana del lunes", "agenda"),
+    ("where do I have to be this afternoon?", "agenda"),
+    ("agéndalo", "agenda"),
+    ("anótamelo", "tasks"),
+    ("make a to-do for calling the landlord", "tasks"),
+    ("add a todo to renew the passport", "tasks"),
+    ("what else did I do last sunday?", "timeline"),
+    ("anota que hemos pintado la valla", "timeline"),
+    ("note that I've already paid the gym", "timeline"),
+    ("bear in mind that my brother is coeliac", "memory"),
+    ("quédate con esto: el wifi de casa de mis padres es el segundo", "memory"),
+    ("guárdate que mi talla de zapato es la 43", "memory"),
+    ("tell her yes, Thursday works", "email"),
+    ("dile que sí, que me apunto", "email"),
+])
+def test_what_a_request_works_on_names_its_skill(make_router, available, text: str, skill: str) -> None:
+    assert skill in make_router().named(spelled_out(text), available)
+
+
+@pytest.mark.parametrize(("text", "skill"), [
+    ("how far is Leeds from York?", "agenda"),
+    ("a todo volumen, pon algo de música", "tasks"),
+    ("block the ads on this page", "agenda"),
+    ("tell me a joke", "email"),
+    ("note that the meeting moved", "timeline"),
+])
+def test_words_that_only_resemble_those_cues_name_nothing(make_router, available, text: str, skill: str) -> None:
+    assert skill not in make_router().named(text, available)
+
+
+class RecordingRouter:
+    """Routes to no skill and keeps what each turn asked, so the test is about what the turn passes."""
+
+    def __init__(self) -> None:
+        self.requests: list[RouteRequest] = []
+
+    async def route(self, request: RouteRequest, available: dict[str, str]) -> RouteDecision:
+        self.requests.append(request)
+        return RouteDecision(frozenset())
+
+
+async def test_a_turn_passes_the_router_its_last_answer(
+        tmp_path: Path, db: Database, clock: ManualClock, model: ScriptedModel) -> None:
+    router = RecordingRouter()
+    assistant, _ = await build_assistant(make_settings(tmp_path, model.base_url), db, clock, router=router)
+    model.respond("Which one do you mean: Pilates or the call with Omar?")
+    await assistant.handle(TextMessage(OWNER, "what's on tomorrow?"))
+    model.respond("Vale.")
+    await assistant.handle(TextMessage(OWNER, "drop pilates"))
+    assert router.requests[0].previous_answer == ""
+    assert "Pilates" in router.requests[1].previous_answer
+
+
+# A second blind set of 180 (first run after the fixes above: recall 0.967, all-needed 0.968, several
+# skills 0.935, small talk routed to nothing 0.55) found: "qué pone el de X" two words before the
+# article, short names in capitals, a greeting that addresses someone, "tell <name> yes", "qué se sabe
+# del…" and questions about words.
+@pytest.mark.parametrize("text", ["y qué pone la de Iberia?", "what about the BBVA one"])
+def test_a_listed_item_named_by_article_or_in_capitals_refers_back(text: str) -> None:
+    assert refers_back(text) or names_shown(text, "1. Iberia – tu tarjeta de embarque\n2. BBVA – recibo")
+
+
+@pytest.mark.parametrize("text", ["Good morning sir", "buenos días jefa", "good morning!! ☀️"])
+def test_a_greeting_that_addresses_someone_is_a_greeting(text: str) -> None:
+    assert is_greeting(text)
+
+
+@pytest.mark.parametrize("text", ["morning run done", "good morning, what's on today and is it raining"])
+def test_a_greeting_with_a_request_is_not_only_a_greeting(text: str) -> None:
+    assert not is_greeting(text)
+
+
+@pytest.mark.parametrize(("text", "skill"), [
+    ("tell Priya we'll be there by eight", "email"),
+    ("tell the landlord that the boiler is fixed", "email"),
+    ("qué se sabe del apagón en el norte?", "web"),
+    ("what's the latest on the rail strike?", "web"),
+])
+def test_telling_someone_and_asking_after_events_name_their_skill(make_router, available, text: str,
+                                                                   skill: str) -> None:
+    assert skill in make_router().named(text, available)
+
+
+@pytest.mark.parametrize("text", ["tell me a story", "can you tell the difference?"])
+def test_telling_the_user_is_no_mail(make_router, available, text: str) -> None:
+    assert "email" not in make_router().named(text, available)
+
+
+@pytest.mark.parametrize("text", ["cómo se dice 'recibo' en inglés? es para escribirle al casero",
+                                  "how do you spell 'accommodation'? for my cover letter",
+                                  "qué quiere decir 'finiquito'? me lo han puesto en la nómina"])
+async def test_a_question_about_words_needs_no_skill(make_router, available, text: str) -> None:
+    decision = await make_router().route(request(text), available)
+    assert not decision.skills, decision.reason
+
+
+async def test_a_question_about_words_that_names_a_skill_keeps_it(make_router, available) -> None:
+    decision = await make_router().route(request("how do you say 'see you soon' in Italian? put it in my notes"),
+                                         available)
+    assert "notes" in decision.skills, decision.reason
