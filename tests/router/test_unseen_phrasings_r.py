@@ -206,7 +206,7 @@ def test_telling_the_user_is_no_mail(make_router, available, text: str) -> None:
     assert "email" not in make_router().named(text, available)
 
 
-@pytest.mark.parametrize("text", ["cómo se dice 'recibo' en inglés? es para escribirle al casero",
+@pytest.mark.parametrize("text", ["cómo se dice 'recibo' en inglés? lo necesito para el trabajo",
                                   "how do you spell 'accommodation'? for my cover letter",
                                   "qué quiere decir 'finiquito'? me lo han puesto en la nómina"])
 async def test_a_question_about_words_needs_no_skill(make_router, available, text: str) -> None:
@@ -218,3 +218,35 @@ async def test_a_question_about_words_that_names_a_skill_keeps_it(make_router, a
     decision = await make_router().route(request("how do you say 'see you soon' in Italian? put it in my notes"),
                                          available)
     assert "notes" in decision.skills, decision.reason
+
+
+# A third blind set of 180 (first run after both rounds above: recall 0.939, all-needed 0.942, several
+# skills 0.872) found a first request that follows up while the next asks something new, Australian and
+# half-hearted greetings, and thanks in slang.
+@pytest.mark.parametrize(("text", "previous", "answer"), [
+    ("¿y el sábado? que tenemos la barbacoa en el parque", ["environment"], "Mañana: sol, máx 24°."),
+    ("borra lo del fontanero, y mándale un correo a Rosa diciendo que ya está", ["tasks"],
+     "Pendientes: 1. Llamar al fontanero 2. Pagar el gimnasio"),
+    ("how much was the deposit? then add it to the flat note", ["email"],
+     "1. Lettings Co – \"Your deposit receipt\"\n2. Bank – statement"),
+])
+async def test_a_first_request_that_follows_up_keeps_the_last_skill(
+        make_router, available, text: str, previous: list[str], answer: str) -> None:
+    decision = await make_router().route(request(text, previous=previous, recent=["..."], answer=answer), available)
+    assert set(previous) <= decision.skills, decision.reason
+
+
+async def test_thanks_after_a_hesitation_keep_nothing(make_router, available) -> None:
+    decision = await make_router().route(
+        request("hmm bueno. thanks anyway", previous=["agenda"], recent=["am I free at 5?"]), available)
+    assert not decision.skills, decision.reason
+
+
+@pytest.mark.parametrize("text", ["g'day!", "g'day mate", "morning, whatever 😴"])
+def test_other_greetings_of_the_day_are_greetings(text: str) -> None:
+    assert is_greeting(text)
+
+
+@pytest.mark.parametrize("text", ["gracias crack", "bien ahí!!", "uh ok"])
+def test_slang_thanks_and_hesitations_are_small_talk(text: str) -> None:
+    assert is_small_talk(text)

@@ -121,7 +121,7 @@ MIN_DOUBLE_CLITIC = 7
 # Thanks, greetings-goodbye and acknowledgements: never a request by themselves.
 _SMALL_TALK = frozenset("""
 thanks thank you thx ty tysm ta thanx thnx cheers great perfect nice cool ok okay fine good awesome lol haha
-hi hello hey bye goodnight np no problem nah that s all it much so very oye oiga
+hi hello hey bye goodnight np no problem nah that s all it much so very oye oiga whatever crack uh um hmm bueno
 wow omg oh ah ugh oops wild crazy amazing interesting funny weird lovely brilliant fantastic sad
 hola gracias muchas mil genial perfecto guay vale ok okey bien muy estupendo jaja jajaja jeje
 adiós adios chao chau nada eso es todo de acuerdo nop no déjalo olvídalo
@@ -169,7 +169,8 @@ _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", 
                        "obrigado", "obrigada", "muito obrigado", "muito obrigada", "valeu", "tchau", "até logo",
                        "até amanhã", "até mais", "boa noite", "tudo bem", "beleza",
                        # Reactions to an answer: "that" is what was just said, not an object to act on.
-                       "qué fuerte", "madre mía", "no me digas", "no way", "no kidding",
+                       "qué fuerte", "madre mía", "no me digas", "no way", "no kidding", "bien ahí", "bien ahi",
+                       "gracias igual", "gracias de todas formas", "thanks anyway", "thanks anyways",
                        # Venting about one's day asks for sympathy, not for what the day held ("qué día llevo").
                        "what a day", "what a week", "what a morning", "what a night", "long day", "long week",
                        "rough day", "rough week", "tough day", "tough week", "bad day", "crazy day",
@@ -185,7 +186,7 @@ _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", 
 # A greeting of the time of day on its own opens it: people expect what is on (agenda, tasks, weather), so it is
 # routed on its evidence like a request. Around a request it is only noise to that request's scores.
 _GREETING_PHRASES = ("good morning", "good afternoon", "good evening", "morning", "mornin", "good mornin",
-                     "buenos días", "buenas tardes", "buenas", "buen día", "bom dia", "boa tarde")
+                     "buenos días", "buenas tardes", "g day", "gday", "buenas", "buen día", "bom dia", "boa tarde")
 
 
 def _plain(text: str) -> str:
@@ -455,3 +456,14 @@ _ABOUT_WORDS = re.compile(
 def asks_about_words(text: str) -> bool:
     """Whether the message asks what a word means, or how it is said, spelt or translated."""
     return bool(_ABOUT_WORDS.match(text))
+
+
+
+def first_leans_back(clause: str, answer: str, max_words: int) -> bool:
+    """Whether the first request of several follows up on the last turn ("y el domingo?", "cambia lo de
+    la tarta", "how much was the deposit?" after a list that showed it). One opened by thanks or an
+    acknowledgement ("thanks for that", "vale eso ya está") closes the last turn instead."""
+    found = words(clause)
+    if not found or is_small_talk(clause) or _plain(found[0]) in _PLAIN_SMALL_TALK:
+        return False
+    return is_elliptical(clause) or names_shown(clause, answer) or (refers_back(clause) and len(found) <= max_words)

@@ -51,6 +51,7 @@ from bot.core.routing import AllSkillsRouter, QueryEmbedding, RouteDecision, Rou
 from bot.core.routing.clauses import (
     acts_on_it,
     asks_about_words,
+    first_leans_back,
     is_elliptical,
     is_greeting,
     is_small_talk,
@@ -549,8 +550,12 @@ class EmbeddingRouter:
         # something the last answer showed ("cancel book club" after the day's events were listed).
         shown = (not small_talk and len(words(text)) <= self.settings.follow_up_words
                  and names_shown(text, request.previous_answer))
+        # Several requests whose first is a follow-up ("y el domingo? que es la sesión de fotos", "cambia lo
+        # de la tarta, y recuérdame…") lean back through it, whatever the others ask.
+        opens_back = len(clauses) > 1 and not small_talk and first_leans_back(
+            clauses[0], request.previous_answer, self.settings.follow_up_words)
         leans_back = (not small_talk and not is_greeting(text) and not asks_about_words(text)
-                      and (refers_back(text) or shown))
+                      and (refers_back(text) or shown or opens_back))
         # A fragment or a short message that leans on the last turn ("and on Thursday?", "abre el de
         # marta") keeps that turn's skills; its few words add a skill only on clear evidence of their own.
         follows_up = leans_back and bool(previous) and (
@@ -585,7 +590,7 @@ class EmbeddingRouter:
         # A verb whose object is the thing just shown opens it ("añádele al final que…", "send it to
         # Marta and…"): however long the rest, it acts on that thing.
         short = len(words(text)) <= self.settings.follow_up_words and not named
-        if leans_back and (is_elliptical(text) or short or shown or acts_on_it(text)):
+        if leans_back and (is_elliptical(text) or short or shown or opens_back or acts_on_it(text)):
             if not previous and request.recent_user_messages:
                 # The turn did not say what it used last time: judge the last message instead.
                 earlier = spelled_out(request.recent_user_messages[-1])
