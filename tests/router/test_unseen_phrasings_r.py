@@ -250,3 +250,17 @@ def test_other_greetings_of_the_day_are_greetings(text: str) -> None:
 @pytest.mark.parametrize("text", ["gracias crack", "bien ahí!!", "uh ok"])
 def test_slang_thanks_and_hesitations_are_small_talk(text: str) -> None:
     assert is_small_talk(text)
+
+
+@pytest.mark.parametrize("text", ["what documents do I need to register a car in Ireland?",
+                                  "qué requisitos piden para sacar el NIE?",
+                                  "do we need a visa for Vietnam if we're only there 10 days?",
+                                  "necesito visado para ir a la India?"])
+def test_paperwork_and_entry_rules_ask_the_web(make_router, available, text: str) -> None:
+    assert "web" in make_router().named(text, available)
+
+
+@pytest.mark.parametrize("text", ["do I need an umbrella today?", "necesito paraguas?",
+                                  "qué documentos tengo en notas?"])
+def test_needing_other_things_is_no_web_search(make_router, available, text: str) -> None:
+    assert "web" not in make_router().named(text, available)

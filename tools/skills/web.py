@@ -359,6 +359,13 @@ class WebSkill(SkillPlugin):
             r"\b[uú]ltimas noticias\b",
             r"\bqu[eé] se sabe (?:de|del|sobre)\b",
             r"\bwhat(?:'s| is) the latest (?:on|about|with)\b",
+            # Rules and paperwork change: what a country or an office asks for today is looked up.
+            r"\b(?:what|which) (?:documents|papers|paperwork) (?:do|will|would) (?:i|we|you) need\b",
+            r"\bqu[eé] (?:papeles|documentos|requisitos|tr[aá]mites) "
+            r"(?:necesito|necesitamos|hacen falta|me piden|piden|hay que|pide)\b",
+            r"\bdo (?:i|we|you) need an? (?:visa|permit|licen[cs]e|international driving permit|driving permit|"
+            r"vaccine|vaccination)\b",
+            r"\bnecesito (?:visado|visa|permiso|carnet internacional)\b",
             r"\bb[uú]sca(?:me)? (?:info|informaci[oó]n)\b",
             r"\binternet\b",
             r"\bonline\b",
