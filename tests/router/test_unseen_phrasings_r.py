@@ -16,7 +16,14 @@ import pytest
 from bot.clock import ManualClock
 from bot.core.events import ChatRef, Platform, TextMessage
 from bot.core.routing import RouteDecision, RouteRequest
-from bot.core.routing.clauses import acts_on_it, is_greeting, is_small_talk, names_shown, refers_back
+from bot.core.routing.clauses import (
+    acts_on_it,
+    counts_days_to_given_dates,
+    is_greeting,
+    is_small_talk,
+    names_shown,
+    refers_back,
+)
 from bot.core.texting import spelled_out
 from memory.db import Database
 from tests.scripted_model import ScriptedModel
@@ -264,3 +271,15 @@ def test_paperwork_and_entry_rules_ask_the_web(make_router, available, text: str
                                   "qué documentos tengo en notas?"])
 def test_needing_other_things_is_no_web_search(make_router, available, text: str) -> None:
     assert "web" not in make_router().named(text, available)
+
+
+@pytest.mark.parametrize("text", ["how many weeks until 12 August? it's the move",
+                                  "cuántos días faltan para nochebuena?", "how many days between 2/3 and 19/4?"])
+async def test_counting_days_to_dates_the_message_gives_needs_no_skill(make_router, available, text: str) -> None:
+    decision = await make_router().route(request(text), available)
+    assert not decision.skills, decision.reason
+
+
+@pytest.mark.parametrize("text", ["how many days until my dentist appointment?", "cuántos días faltan para mi examen?"])
+def test_counting_days_to_a_date_kept_elsewhere_is_routed(text: str) -> None:
+    assert not counts_days_to_given_dates(text)

@@ -467,3 +467,22 @@ def first_leans_back(clause: str, answer: str, max_words: int) -> bool:
     if not found or is_small_talk(clause) or _plain(found[0]) in _PLAIN_SMALL_TALK:
         return False
     return is_elliptical(clause) or names_shown(clause, answer) or (refers_back(clause) and len(found) <= max_words)
+
+
+# Counting the days to or between dates the message gives ("how many days till 4 October?", "cuántos días
+# faltan para Navidad?"): arithmetic on the calendar of the world, which the clock (core) answers. Without a
+# date of its own ("how many days till my exam?") the date is somewhere else and the request is routed as usual.
+_COUNTS_DAYS = re.compile(r"\b(?:how many (?:days|weeks|months)|cu[aá]nt[oa]s (?:d[ií]as|semanas|meses))\b",
+                          re.IGNORECASE)
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+          r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|enero|febrero|marzo|abril|mayo|junio|julio|agosto|se(?:p)?tiembre|"
+          r"octubre|noviembre|diciembre)")
+_GIVEN_DATE = re.compile(
+    rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:de\s+|of\s+)?{_MONTH}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}/\d{{1,2}}|"
+    r"christmas|xmas|navidad|nochevieja|nochebuena|new year'?s?|a[ñn]o nuevo|easter|semana santa|halloween)\b",
+    re.IGNORECASE)
+
+
+def counts_days_to_given_dates(text: str) -> bool:
+    """Whether the message counts days, weeks or months to or between dates it gives itself."""
+    return bool(_COUNTS_DAYS.search(text) and _GIVEN_DATE.search(text))

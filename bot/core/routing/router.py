@@ -51,6 +51,7 @@ from bot.core.routing import AllSkillsRouter, QueryEmbedding, RouteDecision, Rou
 from bot.core.routing.clauses import (
     acts_on_it,
     asks_about_words,
+    counts_days_to_given_dates,
     first_leans_back,
     is_elliptical,
     is_greeting,
@@ -555,6 +556,7 @@ class EmbeddingRouter:
         opens_back = len(clauses) > 1 and not small_talk and first_leans_back(
             clauses[0], request.previous_answer, self.settings.follow_up_words)
         leans_back = (not small_talk and not is_greeting(text) and not asks_about_words(text)
+                      and not counts_days_to_given_dates(text)
                       and (refers_back(text) or shown or opens_back))
         # A fragment or a short message that leans on the last turn ("and on Thursday?", "abre el de
         # marta") keeps that turn's skills; its few words add a skill only on clear evidence of their own.
@@ -599,9 +601,9 @@ class EmbeddingRouter:
             if previous - chosen:
                 reasons.append(f"refers back, kept {sorted(previous)}")
             chosen |= previous
-        elif small_talk or (asks_about_words(text) and not named):
+        elif small_talk or (not named and (asks_about_words(text) or counts_days_to_given_dates(text))):
             chosen = set(unknown)
-            reasons.append("small talk" if small_talk else "a question about words")
+            reasons.append("small talk" if small_talk else "a question for the model alone")
         elapsed = (time.perf_counter() - started) * 1000
         return RouteDecision(skills=frozenset(chosen) & set(available), scores=whole_scores,
                              reason=f"embedding: {'; '.join(reasons)}; {elapsed:.0f} ms",
