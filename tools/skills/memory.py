@@ -69,6 +69,7 @@ class MemorySkill(SkillPlugin):
             r"\brecuerda (que|q)\b",
             r"\bkeep in mind\b",
             r"\bbear in mind\b",
+            r"\bque (?:recuerdes|te acuerdes de|tengas en cuenta) (?:que|q)\b",
             r"\b(?:qu[eé]date con|gu[aá]rdate) (?:eso|esto|ello|que|el dato|la idea)\b",
             r"\bten(?:lo)? en cuenta\b",
             r"\bque no se te olvide\b",

@@ -122,6 +122,7 @@ MIN_DOUBLE_CLITIC = 7
 _SMALL_TALK = frozenset("""
 thanks thank you thx ty tysm ta thanx thnx cheers great perfect nice cool ok okay fine good awesome lol haha
 hi hello hey bye goodnight np no problem nah that s all it much so very oye oiga whatever crack uh um hmm bueno
+guapo guapa
 wow omg oh ah ugh oops wild crazy amazing interesting funny weird lovely brilliant fantastic sad
 hola gracias muchas mil genial perfecto guay vale ok okey bien muy estupendo jaja jajaja jeje
 adiós adios chao chau nada eso es todo de acuerdo nop no déjalo olvídalo
@@ -348,6 +349,12 @@ _NAMED_ITEM = re.compile(
     r"|(?:qu[eé]|q)\s+(?:dice|dec[ií]a|quiere|quer[ií]a|pone|cuenta)\s+(?:(?:el|la)\s+del?\s+(?:(?:el|la)\s+)?)?"
     r"(?!(?:el|la|los|las|un|una|mi|tu|su)\b)\w+"
     r")\W*$")
+# An item of the last answer's numbered list: "lee el 2", "open number 3", "the 2nd one", "#4". Not a date or
+# a time ("el 2 de mayo", "la 1 y media", "el 3:30").
+_NUMBERED_ITEM = re.compile(
+    r"^(?:(?:and|ok|so|y|vale)\s+)?(?:\w+\s+)?"
+    r"(?:(?:el|la|los|las)\s+(?:n[uú]mero\s+)?|(?:the\s+)?(?:number|item|no\.?)\s+|#)"
+    r"\d{1,2}(?:st|nd|rd|th|º|ª|o|a)?(?!\s*(?:de\b|del\b|of\b|y\b|:|h\b|am\b|pm\b|[.,]\d))")
 # "it" that stands for nothing said before: "what time is it in Tokyo?" asks the clock.
 _EXPLETIVE_IT = re.compile(r"\b(?:what|which) (?:time|day|date) is it\b")
 
@@ -356,7 +363,7 @@ def refers_back(text: str) -> bool:
     """Whether the message leans on what was said before (pronouns, "the second one", "sí")."""
     if is_small_talk(text):
         return False
-    if is_elliptical(text) or _NAMED_ITEM.match(text.strip().lower()):
+    if is_elliptical(text) or _NAMED_ITEM.match(text.strip().lower()) or _NUMBERED_ITEM.match(text.strip().lower()):
         return True
     found = words(_EXPLETIVE_IT.sub(" ", " ".join(words(text))))
     if _ARTICLE_REFERENCE.match(" ".join(found)):
@@ -443,19 +450,22 @@ def names_shown(text: str, answer: str) -> bool:
 _PLAIN_COMMON = frozenset(_plain(word) for word in _COMMON)
 
 
-# Questions about words themselves: what one means, how it is said, spelt or translated. The model
-# answers them from what it knows; the words asked about name no skill ("how do you say 'invoice'").
-_ABOUT_WORDS = re.compile(
+# Questions the model answers from what it knows: what a word means, how it is said, spelt or translated,
+# what a thing is or how it works; the words asked about name no skill ("how do you say 'invoice'",
+# "explícame qué es el IBI y quién lo paga").
+_KNOWLEDGE = re.compile(
     r"^\W*(?:(?:oye|hey|oiga|pregunta|una pregunta|quick question)\W+)?"
     r"(?:c[oó]mo se (?:dice|escribe|pronuncia|traduce)|qu[eé] (?:significa|quiere decir)|"
     r"what does \S+(?: \S+)? mean|how do (?:you|i|we) (?:say|spell|pronounce|translate)|"
-    r"what(?:'s| is) the (?:english|spanish|french|german|italian|portuguese) (?:for|word for))\b",
+    r"what(?:'s| is) the (?:english|spanish|french|german|italian|portuguese) (?:for|word for)|"
+    r"expl[ií]ca(?:me|nos)? (?:qu[eé]|c[oó]mo|por qu[eé]|la diferencia)|"
+    r"explain (?:to me )?(?:what|how|why|the difference))\b",
     re.IGNORECASE)
 
 
-def asks_about_words(text: str) -> bool:
-    """Whether the message asks what a word means, or how it is said, spelt or translated."""
-    return bool(_ABOUT_WORDS.match(text))
+def asks_for_knowledge(text: str) -> bool:
+    """Whether the message asks what a word means, how it is said, spelt or translated, or what a thing is."""
+    return bool(_KNOWLEDGE.match(text))
 
 
 

@@ -50,7 +50,7 @@ from bot.config import RouterSettings, Settings
 from bot.core.routing import AllSkillsRouter, QueryEmbedding, RouteDecision, RouteRequest, SkillRouter
 from bot.core.routing.clauses import (
     acts_on_it,
-    asks_about_words,
+    asks_for_knowledge,
     counts_days_to_given_dates,
     first_leans_back,
     is_elliptical,
@@ -555,7 +555,7 @@ class EmbeddingRouter:
         # de la tarta, y recuérdame…") lean back through it, whatever the others ask.
         opens_back = len(clauses) > 1 and not small_talk and first_leans_back(
             clauses[0], request.previous_answer, self.settings.follow_up_words)
-        leans_back = (not small_talk and not is_greeting(text) and not asks_about_words(text)
+        leans_back = (not small_talk and not is_greeting(text) and not asks_for_knowledge(text)
                       and not counts_days_to_given_dates(text)
                       and (refers_back(text) or shown or opens_back))
         # A fragment or a short message that leans on the last turn ("and on Thursday?", "abre el de
@@ -601,7 +601,7 @@ class EmbeddingRouter:
             if previous - chosen:
                 reasons.append(f"refers back, kept {sorted(previous)}")
             chosen |= previous
-        elif small_talk or (not named and (asks_about_words(text) or counts_days_to_given_dates(text))):
+        elif small_talk or (not named and (asks_for_knowledge(text) or counts_days_to_given_dates(text))):
             chosen = set(unknown)
             reasons.append("small talk" if small_talk else "a question for the model alone")
         elapsed = (time.perf_counter() - started) * 1000
