@@ -555,8 +555,9 @@ class EmbeddingRouter:
         # de la tarta, y recuérdame…") lean back through it, whatever the others ask.
         opens_back = len(clauses) > 1 and not small_talk and first_leans_back(
             clauses[0], request.previous_answer, self.settings.follow_up_words)
-        leans_back = (not small_talk and not is_greeting(text) and not asks_for_knowledge(text)
-                      and not counts_days_to_given_dates(text)
+        # What the model answers from what it knows ("explícame qué es el IBI", "how many days till 4 May?").
+        model_alone = asks_for_knowledge(text) or counts_days_to_given_dates(text)
+        leans_back = (not small_talk and not is_greeting(text) and not model_alone
                       and (refers_back(text) or shown or opens_back))
         # A fragment or a short message that leans on the last turn ("and on Thursday?", "abre el de
         # marta") keeps that turn's skills; its few words add a skill only on clear evidence of their own.
@@ -601,7 +602,7 @@ class EmbeddingRouter:
             if previous - chosen:
                 reasons.append(f"refers back, kept {sorted(previous)}")
             chosen |= previous
-        elif small_talk or (not named and (asks_for_knowledge(text) or counts_days_to_given_dates(text))):
+        elif small_talk or (model_alone and not named):
             chosen = set(unknown)
             reasons.append("small talk" if small_talk else "a question for the model alone")
         elapsed = (time.perf_counter() - started) * 1000
