@@ -35,6 +35,8 @@ class TimelineSkill(SkillPlugin):
             r"\bjust (?:got back|finished|came back)\b",
             r"\bwhat did i (?:do|get up to)\b",
             r"\bwhat (?:else )?did i (?:do|get up to)\b",
+            r"\btimeline\b",
+            r"\bl[ií]nea de(?:l)? tiempo\b",
             r"\bqu[eé] m[aá]s hice\b",
             # Something done, put down as such: "apunta que he terminado…", "note that I've finished…".
             r"\b(?:apunta|anota|registra|pon)(?:me)? (?:que|q) (?:ya )?(?:he|hemos) \w+(?:ado|ido|to|cho|sto)\b",

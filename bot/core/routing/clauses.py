@@ -171,6 +171,7 @@ _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", 
                        "até amanhã", "até mais", "boa noite", "tudo bem", "beleza",
                        # Reactions to an answer: "that" is what was just said, not an object to act on.
                        "qué fuerte", "madre mía", "no me digas", "no way", "no kidding", "bien ahí", "bien ahi",
+                       "nice one", "good one", "well done", "good job", "great job",
                        "gracias igual", "gracias de todas formas", "thanks anyway", "thanks anyways",
                        # Venting about one's day asks for sympathy, not for what the day held ("qué día llevo").
                        "what a day", "what a week", "what a morning", "what a night", "long day", "long week",
@@ -450,22 +451,29 @@ def names_shown(text: str, answer: str) -> bool:
 _PLAIN_COMMON = frozenset(_plain(word) for word in _COMMON)
 
 
-# Questions the model answers from what it knows: what a word means, how it is said, spelt or translated,
-# what a thing is or how it works; the words asked about name no skill ("how do you say 'invoice'",
-# "explícame qué es el IBI y quién lo paga").
-_KNOWLEDGE = re.compile(
+# What the model does from what it knows or from the text it is given: what a word means, how it is said,
+# spelt or translated, what a thing is or how it works, rewriting or correcting a text, ideas to write with.
+# The words asked about name no skill ("how do you say 'invoice'", "explícame qué es el IBI y quién lo
+# paga", "rewrite this so it sounds friendlier: '…'").
+_MODEL_ALONE = re.compile(
     r"^\W*(?:(?:oye|hey|oiga|pregunta|una pregunta|quick question)\W+)?"
     r"(?:c[oó]mo se (?:dice|escribe|pronuncia|traduce)|qu[eé] (?:significa|quiere decir)|"
     r"what does \S+(?: \S+)? mean|how do (?:you|i|we) (?:say|spell|pronounce|translate)|"
     r"what(?:'s| is) the (?:english|spanish|french|german|italian|portuguese) (?:for|word for)|"
     r"expl[ií]ca(?:me|nos)? (?:qu[eé]|c[oó]mo|por qu[eé]|la diferencia)|"
-    r"explain (?:to me )?(?:what|how|why|the difference))\b",
+    r"explain (?:to me )?(?:what|how|why|the difference)|"
+    r"(?:rewrite|reword|rephrase|proofread|polish|shorten) (?:this|that|it|the following)|"
+    r"(?:corr[ií]ge(?:me)?|reescribe(?:me)?|rees?cr[ií]beme|mejora(?:me)?) (?:esto|este|esta|eso|el texto|la frase)|"
+    r"(?:give me|suggest|come up with) (?:a few|some|\d+|two|three|four|five) "
+    r"(?:ideas|lines|names|options|titles|ways)|"
+    r"dame (?:unas? |algunas? |\d+ |dos |tres |cuatro |cinco )?(?:ideas|opciones|nombres|t[ií]tulos|frases))\b",
     re.IGNORECASE)
 
 
-def asks_for_knowledge(text: str) -> bool:
-    """Whether the message asks what a word means, how it is said, spelt or translated, or what a thing is."""
-    return bool(_KNOWLEDGE.match(text))
+def needs_only_the_model(text: str) -> bool:
+    """Whether the message asks what a word means, how it is said, spelt or translated, what a thing is, or
+    for a text rewritten, corrected or ideas to write with."""
+    return bool(_MODEL_ALONE.match(text))
 
 
 

@@ -50,7 +50,6 @@ from bot.config import RouterSettings, Settings
 from bot.core.routing import AllSkillsRouter, QueryEmbedding, RouteDecision, RouteRequest, SkillRouter
 from bot.core.routing.clauses import (
     acts_on_it,
-    asks_for_knowledge,
     counts_days_to_given_dates,
     first_leans_back,
     is_elliptical,
@@ -58,6 +57,7 @@ from bot.core.routing.clauses import (
     is_small_talk,
     list_items,
     names_shown,
+    needs_only_the_model,
     refers_back,
     split_clauses,
     without_quotations,
@@ -555,8 +555,8 @@ class EmbeddingRouter:
         # de la tarta, y recuérdame…") lean back through it, whatever the others ask.
         opens_back = len(clauses) > 1 and not small_talk and first_leans_back(
             clauses[0], request.previous_answer, self.settings.follow_up_words)
-        # What the model answers from what it knows ("explícame qué es el IBI", "how many days till 4 May?").
-        model_alone = asks_for_knowledge(text) or counts_days_to_given_dates(text)
+        # What the model does alone ("explícame qué es el IBI", "rewrite this: '…'", "how many days till 4 May?").
+        model_alone = needs_only_the_model(text) or counts_days_to_given_dates(text)
         leans_back = (not small_talk and not is_greeting(text) and not model_alone
                       and (refers_back(text) or shown or opens_back))
         # A fragment or a short message that leans on the last turn ("and on Thursday?", "abre el de
