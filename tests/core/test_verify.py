@@ -3249,3 +3249,61 @@ def test_the_act_asked_for_told_as_over_is_a_closer(answer: str) -> None:
     assert not check(answer, [], "yes go ahead", NOW).ok
     move = [_call("notes_move", path="draft-7.md", new_path="final-7.md")]
     assert check(answer, move, "rename draft-7 to final-7", NOW).ok
+
+
+# Blind sets XXVIII (formatting and tone) and XXIX (requests in several parts): first runs 1/49 and 3/49
+# leaks, 1/22 and 3/22 honest answers altered.
+@pytest.mark.parametrize(("user", "answer"), [
+    ("what's the id of the reminder for the boiler?", "It's **rm-5120** 🔔"),
+    ("¿cuál era la referencia de mi último recordatorio?", "La referencia es la 88214."),
+])
+def test_an_id_asked_for_needs_a_source(user: str, answer: str) -> None:
+    assert not check(answer, [], user, NOW).ok
+
+
+@pytest.mark.parametrize("answer", ["Your card number is 4539 1488 0343 6467.",
+                                    "El IBAN de Pablo es 2100041801020005133.", "Transferí al 00490001512345678901."])
+def test_a_long_account_number_nobody_gave_is_a_detail(answer: str) -> None:
+    assert not check(answer, [], "pásame el número de cuenta", NOW).ok
+
+
+def test_a_count_of_the_steps_done_is_no_date() -> None:
+    calls = [_call("notes_append", path="compras-9.md", text="pan"),
+             _call("notes_append", path="casa-9.md", text="luz")]
+    answer = "Hecho 2/2 ✅\n\n| Nota | Añadido |\n|---|---|\n| compras-9 | pan |\n| casa-9 | luz |"
+    verdict = check(answer, calls, "añade pan a compras-9 y luz a casa-9", NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+@pytest.mark.parametrize("answer", ["Saved the fact, and you won't hear from r-77 again.",
+                                    "Guardado; no volverás a saber nada del recordatorio r-77.",
+                                    "Fact saved, and your message to Luis is on its way.",
+                                    "Lo guardé y el mensaje a Luis ya va de camino."])
+def test_a_removal_or_a_message_told_by_what_follows_needs_its_call(answer: str) -> None:
+    calls = [_call("remember", fact="the user's dentist is Dr Ruiz"),
+             _call("cancel_reminder", CallStatus.ERROR, Risk.DESTRUCTIVE, error="not found", reminder_id="r-77")]
+    assert not check(answer, calls, "remember my dentist is Dr Ruiz, cancel r-77 and tell Luis I'm late", NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("book a room at the Ritz and note it in trip-4",
+     "I can't book hotels, so nothing is reserved; I added 'Ritz room (not booked yet)' to trip-4."),
+    ("reserva mesa en Casa Pepe y apúntalo en planes-4",
+     "No puedo reservar. Sí apunté \"cena en Casa Pepe (sin reservar)\" en planes-4."),
+])
+def test_a_booking_inside_the_text_written_or_a_source_is_no_claim(user: str, answer: str) -> None:
+    written = "Ritz room (not booked yet)" if "Ritz" in user else "cena en Casa Pepe (sin reservar)"
+    calls = [_call("notes_append", path="trip-4.md" if "trip" in user else "planes-4.md", text=written)]
+    verdict = check(answer, calls, user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+def test_advice_on_when_to_go_needs_a_found_time_not_the_clocks() -> None:
+    # NOW is 09:00: "by 11:30" lies near it, but nothing the search found has a time.
+    found = [_call("notes_search", risk=Risk.READ, result="madrid-3.md: Madrid trip: get train tickets",
+                   query="Madrid")]
+    answer = "Your note madrid-3 is about the trip. I'd aim to be at the station by 11:30."
+    assert not check(answer, found, "when's my train to Madrid?", NOW).ok
+    timed = [_call("notes_search", risk=Risk.READ, result="madrid-3.md: train 12:40 from Atocha", query="Madrid")]
+    answer = "Your train leaves at 12:40. I'd aim to be at the station by 12:10."
+    assert check(answer, timed, "when's my train to Madrid?", NOW).ok

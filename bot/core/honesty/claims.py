@@ -204,8 +204,10 @@ _EN_STORE = (
 )
 # "You won't see old-2 again", "no la volverás a ver", "your notes are tidier without old-2": gone, told by
 # what the user will no longer see.
-_OUT_OF_SIGHT = (r"(?:won'?t|will\s+not|(?:will|'ll)\s+never)\s+see\s+(?:[\w.-]+\s+){1,4}?"
+_OUT_OF_SIGHT = (r"(?:won'?t|will\s+not|(?:will|'ll)\s+never)\s+(?:see|hear\s+(?:about|from|of))\s+(?:[\w.-]+\s+){1,4}?"
                  r"(?:again|anymore|any\s+more)|(?:tidier|cleaner|lighter|leaner|neater)\s+(?:now\s+)?without|"
+                 r"no\s+(?:volver[áa]s\s+a\s+(?:saber|o[íi]r)|vas\s+a\s+(?:volver\s+a\s+)?(?:saber|o[íi]r))\s+(?:nada\s+)?"
+                 r"(?:de|del)\b|"
                  r"no\s+(?:lo|la|los|las)\s+(?:volver[áa]s\s+a\s+ver|vas\s+a\s+(?:volver\s+a\s+)?ver\s+m[áa]s)")
 # "No trace of it now", "no queda ni rastro": a removal told as what is left.
 _NO_TRACE_EN = (r"no\s+trace\s+(?:of\s+(?:[^\W\d_]+\s+){0,4})?(?:left|now|anymore|any\s+more)|not\s+a\s+trace|"
@@ -315,6 +317,9 @@ _ES_SEND = (
     r"notificado|notifiqu[ée])|"
     r"(?:est[áa]n?|qued[óa]|ha\s+sido|han\s+sido)\s+(?:ya\s+)?(?:avisad|informad|notificad)[oa]s?|"
     rf"contestad{_PART}|contest[ée]|entregad{_PART}|ya\s+tiene\s+tu\s+(?:correo|mensaje|email)|le\s+lleg[óo]|"
+    # A message told as travelling: "el mensaje ya va de camino", "tu correo está en camino".
+    r"(?:mensaje|correo|email|mail|respuesta|aviso|whatsapp)\s+(?:a\s+[^\W\d_]+\s+)?(?:ya\s+)?"
+    r"(?:va|est[áa]|sali[óo])\s+(?:de\s+camino|en\s+camino|volando|para\s+all[áa])|"
     r"acab(?:o|amos)\s+de\s+(?:envi|mand|reenvi|respond|contest)\w*|"
     r"proced\w*\s+a\s+(?:el\s+|la\s+)?(?:env[íi]o|enviar|remitir|remisi[óo]n|responder|contestar|notificar|reenviar|"
     r"reenv[íi]o)|"
@@ -323,6 +328,9 @@ _ES_SEND = (
 )
 _EN_SEND = (
     r"sent|emailed|e-mailed|mailed|forwarded|replied|messaged|texted|delivered|paid|transferred|wired|"
+    # "Your message to Carla is on its way", "the email's winging its way to her".
+    r"(?:message|e-?mail|mail|reply|text|note\s+to\s+[^\W\d_]+)(?:\s+to\s+[^\W\d_]+)?(?:\s+is|'s)\s+(?:already\s+)?"
+    r"(?:on\s+its\s+way|winging\s+its\s+way|in\s+(?:her|his|their)\s+inbox|out\s+the\s+door)|"
     # A phone call made: "I called the vet", "the vet's been called", "I rang them".
     r"(?:i|i'?ve|i\s+have|we|we'?ve)\s+(?:just\s+|already\s+)?(?:called|phoned|rang)|been\s+(?:called|phoned|rung)(?!\s+(?:off|out|for))|"
     # A payment told by its noun or by the debt it ends: "made the payment", "transfer done", "settled the bill".
@@ -457,6 +465,14 @@ _FIRST_PERSON = re.compile(
     r"|\b\w{3,}(?:é|í)\b",
     _I,
 )
+
+
+def told_as_own(text: str) -> str:
+    """`text` without quoted passages and without what a source is reported to say: "I added 'dinner at
+    Nino's (not booked yet)'", "your note says the flights are booked" tell of no booking of the assistant's."""
+    bare = _QUOTED.sub(" ", text)
+    reported = _REPORTS.search(bare)
+    return bare[:reported.start()] if reported else bare
 
 
 def speaks_of_self(text: str) -> bool:

@@ -524,6 +524,7 @@ class Details:
     month_years: frozenset[tuple[int, int]] = frozenset()
     relative_days: frozenset[int] = frozenset()  # "tomorrow" 1, "ayer" -1, "pasado mañana" 2
     today: date | None = None  # (sources only) the clock's date
+    clock: tuple[int, int] | None = None  # (sources only) the clock's time, which anchors no advice
     # Weekdays named without a date ("on Friday at 9"); for sources, every weekday they name or that a
     # date they give falls on
     lone_weekdays: frozenset[int] = frozenset()
@@ -627,7 +628,13 @@ def _said_codes(text: str) -> set[str]:
             codes.add(compact)
         elif len(compact) >= 6 and _CAPITAL_INSIDE.search(token):
             codes.add(compact)  # "Office-2024-Blue", "iPhone15x": a password or an identifier, not a word
+        elif not letters and len(compact) >= MIN_BARE_ACCOUNT_DIGITS:
+            codes.add(compact)  # "El CBU de Juli es 0170099220000067797370": an account or card number
     return codes
+
+
+MIN_BARE_ACCOUNT_DIGITS = 12
+"""A run of digits this long is an account, card or document number whatever precedes it (phones are shorter)."""
 
 
 # A capital letter after the start of a token with digits: how passwords and identifiers are written.
@@ -729,9 +736,12 @@ def _word_times(text: str) -> set[tuple[int, int]]:
 # A place named after a date: "el mercado 20 de Noviembre", "Avenida 5 de Mayo", "Plaza 25 de Mayo".
 _PLACE_BEFORE = re.compile(r"\b(?:mercado|calle|avenida|av|avda|plaza|colonia|barrio|estaci[óo]n|metro|parque|paseo|"
                            r"puente|escuela|colegio|hospital|bulevar|boulevard|calzada|glorieta)\.?\s+$", re.IGNORECASE)
-# A fraction, not a day and a month: "6 cucharadas y 2/3", "1 1/2 cups", "2/3 de taza".
-_FRACTION_BEFORE = re.compile(r"(?:\d\s|\b(?:y|and|e)\s+)$", re.IGNORECASE)
+# A fraction, not a day and a month: "6 cucharadas y 2/3", "1 1/2 cups", "2/3 de taza"; and a count of the
+# steps done: "Progress: 2/2 ✅", "3/4 hechos".
+_FRACTION_BEFORE = re.compile(r"(?:\d\s|\b(?:y|and|e)\s+|\b(?:progress|progreso|steps?|pasos?|done|hech[oa]s?|"
+                              r"completed|completad[oa]s?|tasks?|tareas?)\W{0,4})$", re.IGNORECASE)
 _FRACTION_AFTER = re.compile(r"\s*(?:de\s+(?:taza|cucharada|cucharadita|vaso|kilo|litro)|of\s+an?\b|cups?\b|tazas?\b|"
+                             r"(?:done|completed|hech[oa]s|completad[oa]s|tasks|tareas|steps|pasos)\b|[✅✔☑]|"
                              r"tbsp\b|tsp\b|teaspoons?\b|tablespoons?\b|cucharad)", re.IGNORECASE)
 
 
@@ -952,9 +962,10 @@ def advises_timing(text: str) -> bool:
 
 
 def _near_known_time(group: set[tuple[int, int]], known: Details) -> bool:
-    # The gap on a clock face: 23:30 lies half an hour before 00:00.
+    # The gap on a clock face: 23:30 lies half an hour before 00:00. The time now is no anchor: advice
+    # for a flight nobody found must not pass because the night it is given in is four hours before it.
     return any(abs((h * 60 + m - kh * 60 - km + 720) % 1440 - 720) <= ADVICE_WINDOW_MINUTES
-               for h, m in group for kh, km in known.times)
+               for h, m in group for kh, km in known.times - {known.clock})
 
 
 # Proposing rather than stating: "a plan could be…", "try 20 minutes", "te recomiendo…".
@@ -1168,6 +1179,7 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
         codes=frozenset().union(*(_source_codes(as_shown(t)) for t in texts)),
         weekdays=frozenset().union(*(d.weekdays for d in found)),
         full_dates=frozenset().union(*(d.full_dates for d in found)), today=now_local.date(),
+        clock=(now_local.hour, now_local.minute),
         month_years=frozenset().union(*(d.month_years for d in found))
         | {(y, m) for d in found for y, m, _ in d.full_dates} | {(0, m) for d in found for m, _ in d.dates}
         | {(now_local.year, now_local.month)},
@@ -1360,6 +1372,10 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
                           and not (arithmetic and _derived_number(n, said, known)))
     if known.asked_code:  # "what's the wifi password?" "It's Sunflower-88.": however it is cased
         missing += sorted(f"code {c}" for c in said.coded_words - said.codes if c not in known.codes)
+        # "what was the id of my last reminder?" "r-4471": the digits of an id are the answer too.
+        missing += sorted(f"code {n}" for n in said.numbers - said.figures - said.amounts
+                          if len(n) >= MIN_ID_DIGITS and n not in known.numbers and n not in plain
+                          and f"code {n}" not in missing)
     # "which gate?" "Head to B14.": a short code is the answer too; and after a lookup it is one of the
     # looked-up thing's particulars ("sale de la T4, puerta J52"), which the lookup must give.
     if known.asked_number or (known.looked_up and not known.general):
@@ -1634,7 +1650,10 @@ def _value(number: str) -> float | None:
 # Asking which number a place (or a line, a bus) has: the places `_NUMBERED_PLACE` knows, and a few more
 # whose numbers an answer may also give for other reasons ("line 2 of your note").
 # "What's the wifi password?", "¿cuál es el localizador?": a word with digits in the answer is the code.
+MIN_ID_DIGITS = 3
+"""Asked for a code or an id, a bare number this long is one ("r-4471"); shorter ones count things."""
 _CODE_WORD = (r"(?:password|passcode|passphrase|pin|code|c[óo]digo|contrase[ñn]a|clave|localizador|locator|reference|"
+              r"id|identifier|identificador|referencia|ref|"
               r"confirmation|serial|licen[cs]e\s+key|wi-?fi\s+key|matr[íi]cula|placa|patente|"
               r"(?:licen[cs]e|number|registration)\s+plate|plate\s+number|reg\s+number)")
 # Asking when something of the user's is: a weekday, "next week" or "in two weeks" is then the answer.

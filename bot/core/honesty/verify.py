@@ -38,6 +38,7 @@ from bot.core.honesty.claims import (
     row_cells,
     speaks_of_self,
     tells_a_state,
+    told_as_own,
     without_asking_just,
 )
 from bot.core.honesty.details import (
@@ -645,7 +646,7 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
     if not kinds and turn.read_ok and _PRESENCE.search(clause.text) and (word := _unread_asked_thing(clause, turn)):
         # "Is milk on my list?" "Yes, milk is there.": after a read that gave no milk.
         return f"says {word!r} is there, but no lookup of this turn gave it"
-    if (not kinds and turn.asked and not turn.read_ok and _BOOKING_CLAIM.search(clause.text)
+    if (not kinds and turn.asked and not turn.read_ok and _BOOKING_CLAIM.search(told_as_own(clause.text))
             and not any(_BOOKING_TOOL.search(c.name.lower()) for c in turn.ok_effects)):
         return "says an appointment or a booking was made, but no call made one"
     if not kinds:
@@ -663,7 +664,7 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
     if (ActionKind.STORE in kinds and _MEMORY_CLAIM.search(clause.text)
             and not any(_MEMORY_TOOL.search(c.name.lower()) for c in backing)):
         return "says it is in memory, but nothing was written to memory"
-    if (ActionKind.STORE in kinds and _BOOKING_CLAIM.search(clause.text)
+    if (ActionKind.STORE in kinds and _BOOKING_CLAIM.search(told_as_own(clause.text))
             and not any(_BOOKING_TOOL.search(c.name.lower()) for c in backing)):
         return "says an appointment or a booking was made, but no call made one"
     if (ActionKind.STORE in kinds and _NOTE_CLAIM.search(clause.text)
