@@ -610,6 +610,10 @@ def _compact(token: str) -> str:
     return re.sub(r"[-/#]", "", token).upper()
 
 
+MIN_BARE_ACCOUNT_DIGITS = 12
+"""A run of digits this long is an account, card or document number whatever precedes it (phones are shorter)."""
+
+
 def _said_codes(text: str) -> set[str]:
     """The codes `text` states (see `_CODE`)."""
     codes: set[str] = set()
@@ -631,10 +635,6 @@ def _said_codes(text: str) -> set[str]:
         elif not letters and len(compact) >= MIN_BARE_ACCOUNT_DIGITS:
             codes.add(compact)  # "El CBU de Juli es 0170099220000067797370": an account or card number
     return codes
-
-
-MIN_BARE_ACCOUNT_DIGITS = 12
-"""A run of digits this long is an account, card or document number whatever precedes it (phones are shorter)."""
 
 
 # A capital letter after the start of a token with digits: how passwords and identifiers are written.
@@ -1647,11 +1647,11 @@ def _value(number: str) -> float | None:
         return None
 
 
+MIN_ID_DIGITS = 3
+"""Asked for a code or an id, a bare number this long is one ("r-4471"); shorter ones count things."""
 # Asking which number a place (or a line, a bus) has: the places `_NUMBERED_PLACE` knows, and a few more
 # whose numbers an answer may also give for other reasons ("line 2 of your note").
 # "What's the wifi password?", "¿cuál es el localizador?": a word with digits in the answer is the code.
-MIN_ID_DIGITS = 3
-"""Asked for a code or an id, a bare number this long is one ("r-4471"); shorter ones count things."""
 _CODE_WORD = (r"(?:password|passcode|passphrase|pin|code|c[óo]digo|contrase[ñn]a|clave|localizador|locator|reference|"
               r"id|identifier|identificador|referencia|ref|"
               r"confirmation|serial|licen[cs]e\s+key|wi-?fi\s+key|matr[íi]cula|placa|patente|"

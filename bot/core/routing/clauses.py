@@ -205,6 +205,8 @@ _PLAIN_SMALL_TALK_PHRASES = tuple(sorted((_plain(" ".join(_WORD.findall(phrase.l
                                           for phrase in _SMALL_TALK_PHRASES), key=len, reverse=True))
 _PLAIN_GREETINGS = tuple(sorted((_plain(phrase) for phrase in _GREETING_PHRASES), key=len, reverse=True))
 _PLAIN_OPENERS = tuple(_plain(opener) for opener in _ELLIPSIS_OPENERS)
+# A two-word greeting and the one word that addresses someone ("good morning ji", "buenos días jefe").
+_ADDRESSED_GREETING = re.compile(r" (?:" + "|".join(re.escape(g) for g in _PLAIN_GREETINGS if " " in g) + r") \w+ ")
 _PLAIN_REFERENCES = frozenset(_plain(word) for word in _REFERENCES)
 
 
@@ -303,9 +305,7 @@ def is_greeting(text: str) -> bool:
     rest = [word for word in _without_phrases(plain, _PLAIN_GREETINGS).split() if word not in _PLAIN_SMALL_TALK]
     if not rest:
         return True
-    # A two-word greeting and the one word that addresses someone ("good morning ji", "buenos días jefe").
-    addressed = re.fullmatch(r" (?:" + "|".join(re.escape(g) for g in _PLAIN_GREETINGS if " " in g) + r") \w+ ", plain)
-    return len(rest) == 1 and addressed is not None
+    return len(rest) == 1 and _ADDRESSED_GREETING.fullmatch(plain) is not None
 
 
 def is_elliptical(text: str) -> bool:
@@ -432,7 +432,11 @@ todos cuando donde porque quiero puedes puede hacer algo nada otra otro mucho mu
 semana tarde noche también monday tuesday wednesday thursday friday saturday sunday lunes martes miércoles
 jueves viernes sábado domingo
 """.split())
+_PLAIN_COMMON = frozenset(_plain(word) for word in _COMMON)
 MIN_SHOWN_LETTERS = 4
+# The start of the last answer that is read for what it showed: a list the user acts on comes first, and a
+# long answer must not make routing cost grow with it.
+MAX_SHOWN_CHARS = 4000
 _ACRONYM = re.compile(r"\b[A-Z]{2,}\b")
 
 
@@ -441,14 +445,12 @@ def names_shown(text: str, answer: str) -> bool:
     the day's events, "open the sourdough one" after a list of posts)."""
     if not answer:
         return False
-    shown = {_plain(word) for word in words(answer)}
+    shown = {_plain(word) for word in words(answer[:MAX_SHOWN_CHARS])}
     # A short name in capitals ("TAP", "NHS", "BBVA") is as telling as a long word.
     acronyms = {word.lower() for word in _ACRONYM.findall(text)}
     return any((len(word) >= MIN_SHOWN_LETTERS or word in acronyms) and word not in _PLAIN_COMMON and word in shown
                for word in (_plain(found) for found in words(text)))
 
-
-_PLAIN_COMMON = frozenset(_plain(word) for word in _COMMON)
 
 
 # What the model does from what it knows or from the text it is given: what a word means, how it is said,
@@ -474,7 +476,6 @@ def needs_only_the_model(text: str) -> bool:
     """Whether the message asks what a word means, how it is said, spelt or translated, what a thing is, or
     for a text rewritten, corrected or ideas to write with."""
     return bool(_MODEL_ALONE.match(text))
-
 
 
 def first_leans_back(clause: str, answer: str, max_words: int) -> bool:
