@@ -42,13 +42,15 @@ def request(text: str, previous: Sequence[str] = (), recent: Sequence[str] = (),
     ("yo tb voy", "yo también voy"),
     ("can u rmnd me tmrw pls", "can you remind me tomorrow please"),
     ("dnd qdamos?", "dónde qdamos?"),
+    ("eso ya ta apuntao", "eso ya ta apuntado"),
+    ("los dejé guardaos", "los dejé guardados"),
 ])
 def test_chat_shorthand_is_spelled_out(typed: str, meant: str) -> None:
     assert spelled_out(typed) == meant
 
 
 @pytest.mark.parametrize("text", ["uno u otro", "siete u ocho", "un disco de 2 tb", "the Q3 figures", "k", "18 x 23",
-                                  "it's a quick question"])
+                                  "it's a quick question", "bacalao con cacao en Bilbao", "ciao!"])
 def test_words_that_only_look_like_shorthand_stay(text: str) -> None:
     assert spelled_out(text) == text
 
@@ -333,3 +335,54 @@ def test_only_the_start_of_a_long_answer_is_read_for_what_it_showed() -> None:
     listed = "1. Pilates 07:30\n2. Call with Omar 11:00\n"
     assert names_shown("cancel pilates", listed + "filler " * 2000)
     assert not names_shown("cancel zumba", listed + "filler " * 2000 + "zumba")
+
+
+# Sixth set (a farmer, a nurse, a food truck, a coach, a translator): what its first run missed.
+@pytest.mark.parametrize(("text", "skill"), [
+    ("what are the latest NHS guidelines on ear wax?", "web"),
+    ("cuál es la normativa vigente para vender huevos de casa?", "web"),
+    ("is there any recall for the baby formula I buy?", "web"),
+    ("hay alguna alerta sanitaria con el pollo?", "web"),
+    ("hoy vendimos todas las empanadas antes de las 2", "timeline"),
+    ("ayer planté los tomates del bancal de arriba", "timeline"),
+    ("last night we drew 2-2 away, big result", "timeline"),
+    ("cuántas guardias llevo este trimestre?", "timeline"),
+    ("how many hours of overtime llevo since June?", "timeline"),
+    ("q anote ayer del veterinario?", "timeline"),
+    ("hazme un log de que hoy cerré a las 10", "timeline"),
+])
+def test_sixth_set_requests_name_their_skill(make_router, available, text: str, skill: str) -> None:
+    assert skill in make_router().named(spelled_out(text), available)
+
+
+@pytest.mark.parametrize(("text", "skill"), [
+    ("hoy vamos al cine con los niños", "timeline"),
+    ("recall what I said about the boiler", "web"),
+    ("dile que apunte la cita", "timeline"),
+])
+def test_plans_and_remembering_are_no_log_or_search(make_router, available, text: str, skill: str) -> None:
+    assert skill not in make_router().named(spelled_out(text), available)
+
+
+async def test_a_message_opening_on_a_thing_the_answer_showed_leans_back_however_long(make_router,
+                                                                                       available) -> None:
+    decision = await make_router().route(
+        request("y lo del compresor se ha vuelto a parar esta tarde o ya funciona normal?", previous=["inbox"],
+                recent=["mira las alertas"], answer="2 alertas: Cámara 1: «Compresor parado» (04:10)."), available)
+    assert "inbox" in decision.skills, decision.reason
+
+
+@pytest.mark.parametrize("text", ["oh and add that the gate code is the usual one", "also put that she's vegan"])
+def test_adding_that_to_the_thing_shown_acts_on_it(text: str) -> None:
+    assert acts_on_it(text)
+
+
+@pytest.mark.parametrize("text", ["bueno me voy a dormir, buenas noches", "off to bed, thanks for everything",
+                                  "me has salvado, gracias!", "that's all for now, cheers"])
+def test_going_to_bed_and_thanks_for_a_rescue_are_small_talk(text: str) -> None:
+    assert is_small_talk(spelled_out(text))
+
+
+async def test_making_a_text_sound_different_needs_only_the_model(make_router, available) -> None:
+    decision = await make_router().route(request("make this sound more polite: 'pay the invoice now'"), available)
+    assert not decision.skills, decision.reason

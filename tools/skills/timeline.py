@@ -44,6 +44,16 @@ class TimelineSkill(SkillPlugin):
             r"(?:\w+ed|did|went|ran|swam|read|bought|paid|saw|made|got|took|finished)\b",
             r"\bq(?:u[eé])? hice\b",
             r"\blog that\b",
+            r"\b(?:haz|hazme|pon|mete|add|make) (?:un |a )?log\b",
+            # Today's result or errand told as done: "hoy ganamos 3 a 1", "ayer vendí 40 kilos", "today we won 3-1".
+            r"\b(?:hoy|ayer|anoche|esta ma[ñn]ana|esta tarde) (?:ya )?(?!(?:vamos|estamos|tenemos|qu[eé]|as[ií])\b)"
+            r"(?:[a-záéíóúñ]{2,}(?:é|í|amos|imos)|fui|fuimos|hice|hicimos|tuve|tuvimos|estuve|estuvimos)\b",
+            r"\b(?:today|this morning|tonight|last night|yesterday) (?:i|we) (?:just )?(?:\w+ed|won|lost|ran|swam|went|"
+            r"did|made|got|sold|drew|took|saw|met|rode|drove)\b",
+            # Totals of what the user logged: "how many extra hours llevo este mes", "cuántos km llevamos".
+            r"\b(?:how many|how much|cu[aá]nt[oa]s?)\b[^.?!]{0,40}\b(?:llevo|llevamos)\b",
+            # What was put down before: "qué apunté el mes pasado", typed without its accent.
+            r"\bq(?:u[eé])? (?:apunt|anot|registr)[eé] (?:el \w+ pasado|la semana pasada|ayer|anteayer|antes|hace)\b",
             r"\bapunta (que|q) hoy\b",
             r"\bthe last time i\b",
             r"\bla [uú]ltima vez (que|q)\b",

@@ -366,6 +366,12 @@ class WebSkill(SkillPlugin):
             r"\bdo (?:i|we|you) need an? (?:visa|permit|licen[cs]e|international driving permit|driving permit|"
             r"vaccine|vaccination)\b",
             r"\bnecesito (?:visado|visa|permiso|carnet internacional)\b",
+            # What the authorities say now: guidance, rules and recalls change, and only the web has today's.
+            r"\b(?:current|latest|updated|official) (?:[a-z]{2,5} )?"
+            r"(?:guidance|guidelines|advice|rules|regulations|recommendations)\b",
+            r"\b(?:normativa|recomendaciones|gu[ií]as?|reglas|normas) (?:actual(?:es)?|vigentes?|oficiales?)\b",
+            r"\b(?:a|any|the) (?:product |food |safety )?recalls? (?:on|of|for)\b",
+            r"\balertas? (?:sanitarias?|alimentarias?)\b",
             r"\bb[uú]sca(?:me)? (?:info|informaci[oó]n)\b",
             r"\binternet\b",
             r"\bonline\b",

@@ -126,7 +126,7 @@ guapo guapa
 wow omg oh ah ugh oops wild crazy amazing interesting funny weird lovely brilliant fantastic sad
 hola gracias muchas mil genial perfecto guay vale ok okey bien muy estupendo jaja jajaja jeje
 adiós adios chao chau nada eso es todo de acuerdo nop no déjalo olvídalo
-vaya ostras hala uf buah flipante increíble brutal buenísimo
+vaya ostras hala uf buah flipante increíble brutal buenísimo joe jo
 """.split())
 # Words of the list above that are there only for the phrases they build ("thank you so much", "eso
 # es todo", "de acuerdo"): alone they thank nobody, and one may name an object ("todo?" is the to-do list).
@@ -181,6 +181,12 @@ _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", 
                        "vaya día", "vaya día llevo", "vaya semana", "vaya semana llevo", "vaya semanita",
                        "vaya semanita llevo", "menudo día", "menudo día llevo", "menuda semana",
                        "menuda semana llevo", "menudo día hoy",
+                       # Off to bed, and thanks for a rescue: nothing to do.
+                       "me voy a la cama", "me voy para la cama", "me voy a dormir", "a dormir", "a la cama",
+                       "qué sueño", "qué sueño tengo", "off to bed", "going to bed", "heading to bed",
+                       "time for bed", "bedtime", "me has salvado", "me salvaste", "you saved me",
+                       "you re a lifesaver", "lifesaver", "por ahora", "for now",
+                       "thanks for everything", "thank you for everything", "gracias por todo",
                        # The clock and the calendar date are core (always on): no skill to choose.
                        "what time is it", "what s the time", "what day is it", "what day is today",
                        "what s the date", "what s the date today", "what s today s date",
@@ -373,6 +379,12 @@ def refers_back(text: str) -> bool:
                for position, word in enumerate(found))
 
 
+def opens_on_a_thing_said(text: str) -> bool:
+    """Whether the message opens by pointing at a thing by its article ("lo de la válvula…", "el de TAP…"):
+    however long the rest, it is about that thing."""
+    return bool(_ARTICLE_REFERENCE.match(" ".join(words(text)).lower()))
+
+
 def _is_if(found: list[str], position: int) -> bool:
     """Whether an unaccented "si" is "if", not "yes": "yes" opens a reply or follows an acknowledgement
     ("si porfa", "vale si") or closes it ("dile que si"); "if" sits inside a request ("mira si llueve",
@@ -406,12 +418,14 @@ def without_small_talk(text: str) -> str:
 # Auxiliaries open questions ("is it raining?", "does it open today?"), not acts on a thing.
 _AUXILIARIES = frozenset("is was are were do does did will would can could should has have had must may might".split())
 _NAMED_OBJECT = re.compile(r"\ba\s+(?:[A-ZÁÉÍÓÚÑ]\w*|mi|mis|tu|tus|su|sus|la|el|los|las)\b")
-_OPENING_ACKNOWLEDGEMENTS = frozenset("ok okay vale and y then luego now ahora bueno pues so".split())
+_OPENING_ACKNOWLEDGEMENTS = frozenset("ok okay vale and y then luego now ahora bueno pues so oh ah also plus".split())
+# What an English verb acts on when it is the thing just shown; "add that it's at…" adds to it as well.
+_SHOWN_OBJECTS = frozenset(("it", "them", "that"))
 
 
 def acts_on_it(text: str) -> bool:
     """Whether the message opens with a verb whose object is the thing just shown: a Spanish verb with
-    its clitic ("añádele al final…", "mándaselo a Marta y…") or an English verb and "it"/"them"."""
+    its clitic ("añádele al final…", "mándaselo a Marta y…") or an English verb and "it", "them" or "that"."""
     found = words(text)
     while found and _plain(found[0]) in _OPENING_ACKNOWLEDGEMENTS:
         found = found[1:]
@@ -420,7 +434,7 @@ def acts_on_it(text: str) -> bool:
     if _has_clitic(found[0]):
         # "le" doubles an object the message names itself ("mándale un correo a Ana", "añádele a la lista").
         return not (_plain(found[0]).endswith(("le", "les")) and _NAMED_OBJECT.search(text))
-    return len(found) > 1 and found[0] not in _AUXILIARIES and found[1] in ("it", "them")
+    return len(found) > 1 and found[0] not in _AUXILIARIES and found[1] in _SHOWN_OBJECTS
 
 
 # Words too common to say which thing of an answer a message means ("have", "this", "para").
@@ -465,6 +479,7 @@ _MODEL_ALONE = re.compile(
     r"expl[ií]ca(?:me|nos)? (?:qu[eé]|c[oó]mo|por qu[eé]|la diferencia)|"
     r"explain (?:to me )?(?:what|how|why|the difference)|"
     r"(?:rewrite|reword|rephrase|proofread|polish|shorten) (?:this|that|it|the following)|"
+    r"make (?:this|that|it) (?:sound|read|look) |haz que (?:esto |eso )?suene |"
     r"(?:corr[ií]ge(?:me)?|reescribe(?:me)?|rees?cr[ií]beme|mejora(?:me)?) (?:esto|este|esta|eso|el texto|la frase)|"
     r"(?:give me|suggest|come up with) (?:a few|some|\d+|two|three|four|five) "
     r"(?:ideas|lines|names|options|titles|ways)|"

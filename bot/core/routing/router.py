@@ -58,6 +58,7 @@ from bot.core.routing.clauses import (
     list_items,
     names_shown,
     needs_only_the_model,
+    opens_on_a_thing_said,
     refers_back,
     split_clauses,
     without_quotations,
@@ -549,7 +550,8 @@ class EmbeddingRouter:
         previous = request.previous_skills & set(available)
         # A message leans back by its grammar ("bórralo", "and tomorrow?"), or when a short one names
         # something the last answer showed ("cancel book club" after the day's events were listed).
-        shown = (not small_talk and len(words(text)) <= self.settings.follow_up_words
+        # ("lo de la válvula se ha arreglado solo o sigue igual?" points at it first, however long.)
+        shown = (not small_talk and (len(words(text)) <= self.settings.follow_up_words or opens_on_a_thing_said(text))
                  and names_shown(text, request.previous_answer))
         # Several requests whose first is a follow-up ("y el domingo? que es la sesión de fotos", "cambia lo
         # de la tarta, y recuérdame…") lean back through it, whatever the others ask.
