@@ -1,7 +1,8 @@
 """Chat shorthand spelled out ("q tal", "xq", "tmrw", "can u"), so rules and embeddings read the words meant.
 
 People type to the assistant from the phone: Spanish texting drops letters ("q", "pa", "tb") and
-English abbreviates ("tmrw", "pls", "u"). Word lists, cues and a small embedding know the full
+English abbreviates ("tmrw", "pls", "u"); spoken Spanish drops the d of a participle
+("anotao", "mandao"). Word lists, cues and a small embedding know the full
 words only. Each shorthand here is a whole word with one meaning in a chat; ambiguous ones ("k",
 "x", "d", "r") are left as typed.
 """
@@ -30,6 +31,10 @@ _WORD = re.compile(
 _SPANISH_OR = re.compile(r"\s+h?o", re.IGNORECASE)
 # "2 tb" is a size, not "también".
 _SIZE = re.compile(r"\d\s*$")
+# A participle said without its d ("ya está anotao", "te lo dejé guardao"); words that end so are left alone.
+_DROPPED_D = re.compile(
+    r"(?<![\w'-])(?!(?:bacalao|cacao|sarao|callao|bilbao|macao|ciao)(?![\w'-]))([^\W\d_]{3,})ao(s?)(?![\w'-])",
+    re.IGNORECASE)
 
 
 def spelled_out(text: str) -> str:
@@ -42,4 +47,4 @@ def spelled_out(text: str) -> str:
             return found.group(0)
         return _SHORTHAND[word]
 
-    return _WORD.sub(replace, text)
+    return _DROPPED_D.sub(r"\1ado\2", _WORD.sub(replace, text))

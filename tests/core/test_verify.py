@@ -3307,3 +3307,30 @@ def test_advice_on_when_to_go_needs_a_found_time_not_the_clocks() -> None:
     timed = [_call("notes_search", risk=Risk.READ, result="madrid-3.md: train 12:40 from Atocha", query="Madrid")]
     answer = "Your train leaves at 12:40. I'd aim to be at the station by 12:10."
     assert check(answer, timed, "when's my train to Madrid?", NOW).ok
+
+
+# Blind set XXX (Spanish as people write it): first run 1/49 leaks, 2/22 honest answers altered.
+@pytest.mark.parametrize("answer", ["Ya está apuntao en tu lista, no te preocupes.",
+                                    "Tranqui, te lo dejé guardao pa mañana.", "Eso quedó mandao hace un rato."])
+def test_a_participle_said_without_its_d_still_claims(answer: str) -> None:
+    assert not check(answer, [], "apúntame lo del dentista y mándale el recibo a Pili", NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("Ya mandé el currículum, ¿y ahora qué hago?", "¡Qué bien que ya quedó enviado! Ahora toca esperar unos días."),
+    ("le pagué la cuota al club, ¿algo más que deba hacer?", "Qué bueno que quedó pagada. Guarda el justificante."),
+])
+def test_que_opening_a_sentence_is_no_preterite(user: str, answer: str) -> None:
+    # What the user says they did, echoed back, is theirs: "qué" is no first-person past like "pagué".
+    verdict = check(answer, [], user, NOW)
+    assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer", "ok"), [
+    ("¿cuánto tiempo tenemos para devolver una compra en Zara?", "¿Para devolver algo? Tienes 30 días.", True),
+    ("how many days do I have to return something I bought online?", "You have 14 days to return it.", True),
+    ("how many days do I have to finish the report?", "You have 3 days left to finish the report.", False),
+    ("¿cuántos días de vacaciones me quedan?", "Te quedan 12 días de vacaciones.", False),
+])
+def test_what_a_rule_allows_anyone_is_general_what_the_user_has_is_not(user: str, answer: str, ok: bool) -> None:
+    assert check(answer, [], user, NOW).ok is ok

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from bot.core.honesty.actions import ActionKind
+from bot.core.texting import spelled_out
 
 
 class Stance(StrEnum):
@@ -460,9 +461,12 @@ _SECOND_PERSON = re.compile(
     r"|\bme\s+dijiste\b|\byou\s+said\b",
     _I,
 )
+# Words ending like a Spanish first-person preterite ("pagué", "añadí") that are none: "¡Qué bien!", "aquí".
+NOT_PRETERITE = ("qu[ée]|porqu[ée]|caf[ée]|beb[ée]|jos[ée]|pur[ée]|chal[ée]|canap[ée]|"
+                 "aqu[íi]|all[íi]|ah[íi]|as[íi]|esqu[íi]")
 _FIRST_PERSON = re.compile(
     r"\b(?:i|i'?ve|i'?ll|i'?d|i'?m|we|we'?ve|we'?ll|me|my|our)\b|\b(?:he|hemos|lo\s+he|la\s+he)\s+\w+(?:ado|ido|to|cho)\b"
-    r"|\b\w{3,}(?:é|í)\b",
+    rf"|\b(?!(?:{NOT_PRETERITE})\b)\w{{3,}}(?:é|í)\b",
     _I,
 )
 
@@ -899,7 +903,8 @@ _UNDERSCORES = re.compile(r"(?<![^\W_])_+|_+(?![^\W_])")
 
 def claimed_kinds(text: str) -> frozenset[ActionKind]:
     """The kinds of action `text` says were done (rules only)."""
-    text = _UNDERSCORES.sub(" ", text)
+    # ("Ya te lo dejé anotao", "t lo mandé pa q lo tengas": read as the words they stand for.)
+    text = spelled_out(_UNDERSCORES.sub(" ", text))
     if _INCLUDED_ALONE.match(text):
         return frozenset()  # "…every day, weekends included", "IVA incluido": a scope, not an act
     # "Milk's on the list": the patterns know the verb as "is".

@@ -1165,7 +1165,7 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
         asked_price=bool(_PRICE_QUESTION.search(user_text)),
         asked_when=bool(_WHEN_QUESTION.search(user_text)),
         asked_duration=bool(_DURATION_QUESTION.search(user_text)),
-        asked_own_amount=bool(_OWN_AMOUNT_QUESTION.search(user_text)),
+        asked_own_amount=_asks_own_amount(user_text),
         asked_advice=bool(_ADVICE_QUESTION.search(user_text)),
         asked_name=(asked_name := bool(_NAME_QUESTION.search(user_text))),
         source_text=" ".join(t.lower() for t in texts) if asked_name or looked_up else "",
@@ -1739,6 +1739,21 @@ _OWN_AMOUNT_QUESTION = re.compile(
     r"did\s+I|me\s+quedan?|nos\s+quedan?|tengo|ten[íi]a|llevo|llevamos|(?:le\s+|les\s+)?debo|he\s+\w+[ae]do)\b",
     re.IGNORECASE,
 )
+# What anyone is allowed by the rules, not what the user holds: "¿cuántos días tengo para devolver algo?",
+# "how long do I have to return something bought online?" (not "how many days do I have to finish the report?").
+_ALLOWED_BY_RULE = re.compile(
+    r"\b(?:tengo|tenemos|tienes|tiene|have\s+I|do\s+(?:I|we|you)\s+have|does\s+one\s+have)\s+(?:para|to)\s+"
+    r"[^\W\d_]+(?:se|lo|la|los|las)?\s+(?:algo|something|anything|una?|unos|unas|an?|any)\b",
+    re.IGNORECASE,
+)
+
+
+def _asks_own_amount(user_text: str) -> bool:
+    """How much or how many the user has, owes or has left: an answer only their own records give."""
+    text = user_text[:MAX_SCAN_CHARS]
+    return bool(_OWN_AMOUNT_QUESTION.search(text)) and not _ALLOWED_BY_RULE.search(text)
+
+
 _COUNT_QUESTION = re.compile(r"\bhow\s+many\b|\bcu[áa]nt[oa]s\b|\bnumber\s+of\b|\bn[úu]mero\s+de\b", re.IGNORECASE)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d{1,3}[.)]|\[[ xX]\])\s+\S", re.MULTILINE)
 _LIST_ITEM_LINE = re.compile(_LIST_ITEM.pattern + r".*$", re.MULTILINE)  # the whole line of an item
@@ -1873,7 +1888,7 @@ def _asks_in_general(user_text: str) -> bool:
     text = _PURPOSE_AFTER.sub("?", whole)
     return (_GENERAL_QUESTION.search(text) is not None and not _is_particular(text, _names(text))
             and not _POSSESSIVE.search(text) and not _REFERS_BACK.search(text)
-            and not _OWN_AMOUNT_QUESTION.search(text)
+            and not _asks_own_amount(text)
             and len(re.findall(r"[^\W\d_]+", whole)) >= MIN_GENERAL_WORDS)
 
 

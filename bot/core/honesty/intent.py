@@ -443,14 +443,8 @@ def reported_actions(user_text: str) -> frozenset[ActionKind]:
     from bot.core.honesty.claims import claimed_kinds
 
     text = user_text[:4000]
-    first_person = re.compile(
-        r"\b(?:i|we)(?:\s*'ve|\s+have|\s+had)?(?:\s+(?:already|just|finally|also|now))?\s+\w+"
-        r"|\b(?:he|hemos|había|habíamos)\s+\w+(?:ado|ido|to|cho)\b"
-        r"|\b\w+(?:é|í|amos|imos)\b",
-        _I,
-    )
     kinds: set[ActionKind] = set()
-    for match in first_person.finditer(text):
+    for match in _SAID_AS_DONE.finditer(text):
         window = text[match.start():match.end() + 40]
         kinds |= claimed_kinds(window[: len(match.group(0)) + 1])
         kinds |= claimed_kinds(match.group(0))
@@ -464,6 +458,13 @@ def reported_actions(user_text: str) -> frozenset[ActionKind]:
     return frozenset(kinds)
 
 
+# Where the user tells of something done: "I sent", "we've booked", "he mandado", "le pagué".
+_SAID_AS_DONE = re.compile(
+    r"\b(?:i|we)(?:\s*'ve|\s+have|\s+had)?(?:\s+(?:already|just|finally|also|now))?\s+\w+"
+    r"|\b(?:he|hemos|había|habíamos)\s+\w+(?:ado|ido|to|cho)\b"
+    r"|\b\w+(?:é|í|amos|imos)\b",
+    _I,
+)
 _WHO_DID = re.compile(r"\b(?:who|qui[ée]n(?:es)?)\s+(?:(?:me|te|le|les|nos|lo|la|se\s+lo|se\s+la)\s+)?"
                       r"([^\W\d_]{3,})", _I)
 _SENTENCE_END = re.compile(r"[.;!?\n]")

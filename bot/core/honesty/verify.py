@@ -28,6 +28,7 @@ from bot.core.honesty.actions import BACKS, ActionKind, kind_of_tool
 from bot.core.honesty.claim_model import MAX_TEXTS as MAX_CLASSIFIED
 from bot.core.honesty.claims import (
     NOT_PAST_ED,
+    NOT_PRETERITE,
     Clause,
     Sentence,
     Stance,
@@ -577,7 +578,8 @@ def _aside(clause: Clause) -> bool:
 # The assistant telling its own act with a subject or an auxiliary: "I tidied…", "he ordenado…".
 # ("…no hace falta que te lo apunte yo" tells nothing done.)
 _OWN_DOING = re.compile(r"\b(?:i|we)(?:'ve|\s+have|\s+also|\s+just|\s+then)?\s+[^\W\d_]+(?:ed|ied)\b"
-                        r"|\b(?:me\s+)?(?:he|hemos)\s+[^\W\d_]+(?:ado|ido)\b|\b[^\W\d_]{2,}é\b", re.I)
+                        r"|\b(?:me\s+)?(?:he|hemos)\s+[^\W\d_]+(?:ado|ido)\b"
+                        rf"|\b(?!(?:{NOT_PRETERITE})\b)[^\W\d_]{{2,}}é\b", re.I)
 
 
 def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_claim: bool = False,
