@@ -22,6 +22,7 @@ from bot.core.routing.clauses import (
     is_greeting,
     is_small_talk,
     names_shown,
+    needs_only_the_model,
     refers_back,
 )
 from bot.core.texting import spelled_out
@@ -386,3 +387,35 @@ def test_going_to_bed_and_thanks_for_a_rescue_are_small_talk(text: str) -> None:
 async def test_making_a_text_sound_different_needs_only_the_model(make_router, available) -> None:
     decision = await make_router().route(request("make this sound more polite: 'pay the invoice now'"), available)
     assert not decision.skills, decision.reason
+
+
+# Seventh set (a plumber, a pharmacist, a lecturer, a lorry driver, a grandmother, a hotel owner).
+@pytest.mark.parametrize(("text", "skill"), [
+    ("did the smoke alarm go off while we were out?", "inbox"),
+    ("ha saltado algo en la cámara de seguridad esta noche?", "inbox"),
+    ("and remember he's fine with gluten now, the allergy test was clear", "memory"),
+    ("is the A66 still closed after the accident?", "web"),
+    ("oye, sigue cortada la carretera de la sierra por la nieve?", "web"),
+    ("a qué hora echan el partido de hoy?", "web"),
+    ("what's on the telly tonight?", "web"),
+])
+def test_seventh_set_requests_name_their_skill(make_router, available, text: str, skill: str) -> None:
+    assert skill in make_router().named(spelled_out(text), available)
+
+
+@pytest.mark.parametrize("text", ["buenas buenas", "morning morning ☀️"])
+def test_a_greeting_said_twice_is_still_a_greeting(text: str) -> None:
+    assert is_greeting(text)
+    assert is_small_talk("hola hola!") and is_small_talk("gracias gracias")
+
+
+@pytest.mark.parametrize("text", ["please rewrite this so it sounds less bossy: 'No shoes inside.'",
+                                  "could you tell me a joke about plumbers?", "what's 30 miles in km?",
+                                  "cuánto son 3 libras en kilos?"])
+async def test_a_polite_rewrite_a_joke_and_a_unit_need_only_the_model(make_router, available, text: str) -> None:
+    decision = await make_router().route(request(text), available)
+    assert not decision.skills, decision.reason
+
+
+def test_money_converted_is_not_the_model_alone() -> None:
+    assert not needs_only_the_model("how much is 200 USD in euros today?")

@@ -122,6 +122,9 @@ class InboxSkill(SkillPlugin):
             r"\bwatchtower\b",
             r"\bbackups?\b",
             r"\bwebhook",
+            # What the house's devices push: "anything from the doorbell camera?", "saltó la alarma?".
+            r"\b(?:doorbell|door\s+camera|security\s+camera|cctv|smoke\s+alarm|motion\s+sensor|timbre|"
+            r"c[aá]mara\s+(?:de\s+la\s+puerta|de\s+seguridad)|sensor\s+de\s+movimiento)\b",
         ),
         examples=(
             "any notifications?",

@@ -65,6 +65,7 @@ class MemorySkill(SkillPlugin):
             r"\bque sepas que\b",
             r"\b(?:tu|your) memor(?:ia|y)\b",
             r"\bremember (that|my|me)\b",
+            r"\bremember (?:she|he|they|we|i)(?:'s|'re|'m| is| are| am| has| have| can|'ll| will)\b",
             r"\bacu[eé]rdate\b",
             r"\brecuerda (que|q)\b",
             r"\bkeep in mind\b",

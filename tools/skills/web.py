@@ -372,6 +372,15 @@ class WebSkill(SkillPlugin):
             r"\b(?:normativa|recomendaciones|gu[ií]as?|reglas|normas) (?:actual(?:es)?|vigentes?|oficiales?)\b",
             r"\b(?:a|any|the) (?:product |food |safety )?recalls? (?:on|of|for)\b",
             r"\balertas? (?:sanitarias?|alimentarias?)\b",
+            # Roads open or closed now, and what is on TV today.
+            r"\b(?:cortad[oa]s?|cerrad[oa]s?)\b.{0,30}\b(?:puertos?|carreteras?|autopistas?|autov[ií]as?|t[uú]neles?)\b"
+            r"|\b(?:puertos?|carreteras?|autopistas?|autov[ií]as?|t[uú]neles?)\b.{0,30}\b(?:cortad[oa]s?|cerrad[oa]s?)\b",
+            # (A road by its number too: "is the A66 still closed?", "la A-6 está cortada?".)
+            r"\b(?:roads?|motorways?|highways?|mountain\s+pass|bridges?|tunnels?|[amn]-?\d{1,4}|ap-\d{1,3})\b.{0,30}"
+            r"\b(?:closed|blocked|shut|cortad[oa]|cerrad[oa])\b"
+            r"|\b(?:closed|blocked|shut)\b.{0,30}\b(?:roads?|motorways?|highways?|mountain\s+pass|bridges?|tunnels?)\b",
+            r"\b(?:a qu[eé] hora|cu[aá]ndo)\s+(?:dan|echan|ponen|emiten)\b",
+            r"\ben la tele\b|\bon (?:tv|telly|the telly)\b",
             r"\bb[uú]sca(?:me)? (?:info|informaci[oó]n)\b",
             r"\binternet\b",
             r"\bonline\b",

@@ -271,7 +271,12 @@ _STRETCHED = re.compile(r"([aeiouys])\1+\b")  # "buenos diass", "holaaa", "graci
 
 
 def _normal(text: str) -> str:
-    return " " + _STRETCHED.sub(r"\1", _plain(" ".join(words(text)))) + " "
+    # ("buenas buenas", "gracias gracias": a word said twice says it once.)
+    return " " + _STRETCHED.sub(r"\1", _plain(" ".join(_once(words(text))))) + " "
+
+
+def _once(found: list[str]) -> list[str]:
+    return [word for i, word in enumerate(found) if i == 0 or word.lower() != found[i - 1].lower()]
 
 
 def _without_phrases(plain: str, phrases: tuple[str, ...]) -> str:
@@ -419,8 +424,11 @@ def without_small_talk(text: str) -> str:
 _AUXILIARIES = frozenset("is was are were do does did will would can could should has have had must may might".split())
 _NAMED_OBJECT = re.compile(r"\ba\s+(?:[A-ZÁÉÍÓÚÑ]\w*|mi|mis|tu|tus|su|sus|la|el|los|las)\b")
 _OPENING_ACKNOWLEDGEMENTS = frozenset("ok okay vale and y then luego now ahora bueno pues so oh ah also plus".split())
-# What an English verb acts on when it is the thing just shown; "add that it's at…" adds to it as well.
-_SHOWN_OBJECTS = frozenset(("it", "them", "that"))
+# What an English verb acts on when it is the thing just shown.
+_SHOWN_OBJECTS = frozenset(("it", "them"))
+# Verbs that add a fact to the thing just shown: "add that it's at the Garden Café", "put that she's vegan"
+# (not "delete that one", which says which thing, and leans back only as short messages do).
+_ADDS_THAT = frozenset("add put say mention write note include specify".split())
 
 
 def acts_on_it(text: str) -> bool:
@@ -434,7 +442,8 @@ def acts_on_it(text: str) -> bool:
     if _has_clitic(found[0]):
         # "le" doubles an object the message names itself ("mándale un correo a Ana", "añádele a la lista").
         return not (_plain(found[0]).endswith(("le", "les")) and _NAMED_OBJECT.search(text))
-    return len(found) > 1 and found[0] not in _AUXILIARIES and found[1] in _SHOWN_OBJECTS
+    return len(found) > 1 and found[0] not in _AUXILIARIES and (
+        found[1] in _SHOWN_OBJECTS or (found[1] == "that" and found[0].lower() in _ADDS_THAT))
 
 
 # Words too common to say which thing of an answer a message means ("have", "this", "para").
@@ -473,6 +482,7 @@ def names_shown(text: str, answer: str) -> bool:
 # paga", "rewrite this so it sounds friendlier: '…'").
 _MODEL_ALONE = re.compile(
     r"^\W*(?:(?:oye|hey|oiga|pregunta|una pregunta|quick question)\W+)?"
+    r"(?:(?:kindly|please|pls|por favor|can you|could you|puedes|podr[ií]as|me puedes)\s+)?"
     r"(?:c[oó]mo se (?:dice|escribe|pronuncia|traduce)|qu[eé] (?:significa|quiere decir)|"
     r"what does \S+(?: \S+)? mean|how do (?:you|i|we) (?:say|spell|pronounce|translate)|"
     r"what(?:'s| is) the (?:english|spanish|french|german|italian|portuguese) (?:for|word for)|"
@@ -480,6 +490,8 @@ _MODEL_ALONE = re.compile(
     r"explain (?:to me )?(?:what|how|why|the difference)|"
     r"(?:rewrite|reword|rephrase|proofread|polish|shorten) (?:this|that|it|the following)|"
     r"make (?:this|that|it) (?:sound|read|look) |haz que (?:esto |eso )?suene |"
+    # A joke: "tell me a joke about lorry drivers".
+    r"tell (?:me|us) a joke|cu[eé]ntame un chiste|"
     r"(?:corr[ií]ge(?:me)?|reescribe(?:me)?|rees?cr[ií]beme|mejora(?:me)?) (?:esto|este|esta|eso|el texto|la frase)|"
     r"(?:give me|suggest|come up with) (?:a few|some|\d+|two|three|four|five) "
     r"(?:ideas|lines|names|options|titles|ways)|"
@@ -487,10 +499,17 @@ _MODEL_ALONE = re.compile(
     re.IGNORECASE)
 
 
+# A unit converted ("what's 65 mph in km/h?", "cuánto son 5 libras en kilos"); money is not (its rate is today's).
+_CONVERSION = re.compile(r"^\W*(?:what(?:'s| is)|how much is|how many \w+ (?:is|are)|cu[aá]nto (?:es|son)) [\d.,]+ ?"
+                         r"[a-z/°]+ (?:in|en) [a-z/°]+", re.IGNORECASE)
+_MONEY = re.compile(r"[$€£¥]|\b[A-Z]{3}\b|(?i:\b(?:euros?|dollars?|d[oó]lares|pounds? sterling|pesos?|yen|rate|"
+                    r"exchange|cambio|today|hoy)\b)")
+
+
 def needs_only_the_model(text: str) -> bool:
-    """Whether the message asks what a word means, how it is said, spelt or translated, what a thing is, or
-    for a text rewritten, corrected or ideas to write with."""
-    return bool(_MODEL_ALONE.match(text))
+    """Whether the message asks what a word means, how it is said, spelt or translated, what a thing is, for
+    a text rewritten, corrected or ideas to write with, a joke, or a unit converted."""
+    return bool(_MODEL_ALONE.match(text) or (_CONVERSION.match(text) and not _MONEY.search(text)))
 
 
 def first_leans_back(clause: str, answer: str, max_words: int) -> bool:
