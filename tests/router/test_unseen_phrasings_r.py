@@ -419,3 +419,8 @@ async def test_a_polite_rewrite_a_joke_and_a_unit_need_only_the_model(make_route
 
 def test_money_converted_is_not_the_model_alone() -> None:
     assert not needs_only_the_model("how much is 200 USD in euros today?")
+
+
+@pytest.mark.parametrize("text", ["put that date in my notes under releases", "add that one to the list"])
+def test_that_naming_which_thing_is_no_fact_added(text: str) -> None:
+    assert not acts_on_it(text)

@@ -426,9 +426,10 @@ _NAMED_OBJECT = re.compile(r"\ba\s+(?:[A-ZÁÉÍÓÚÑ]\w*|mi|mis|tu|tus|su|sus|
 _OPENING_ACKNOWLEDGEMENTS = frozenset("ok okay vale and y then luego now ahora bueno pues so oh ah also plus".split())
 # What an English verb acts on when it is the thing just shown.
 _SHOWN_OBJECTS = frozenset(("it", "them"))
-# Verbs that add a fact to the thing just shown: "add that it's at the Garden Café", "put that she's vegan"
-# (not "delete that one", which says which thing, and leans back only as short messages do).
+# Verbs that add a fact to the thing just shown: "add that it's at the Garden Café", "put that she's vegan".
+# "That" opens the fact there; "put that date in my notes" and "delete that one" say which thing instead.
 _ADDS_THAT = frozenset("add put say mention write note include specify".split())
+_FACT_OPENERS = frozenset("it she he they we i you there the my our his her their".split())
 
 
 def acts_on_it(text: str) -> bool:
@@ -443,7 +444,8 @@ def acts_on_it(text: str) -> bool:
         # "le" doubles an object the message names itself ("mándale un correo a Ana", "añádele a la lista").
         return not (_plain(found[0]).endswith(("le", "les")) and _NAMED_OBJECT.search(text))
     return len(found) > 1 and found[0] not in _AUXILIARIES and (
-        found[1] in _SHOWN_OBJECTS or (found[1] == "that" and found[0].lower() in _ADDS_THAT))
+        found[1] in _SHOWN_OBJECTS
+        or (found[1] == "that" and found[0].lower() in _ADDS_THAT and len(found) > 2 and found[2] in _FACT_OPENERS))
 
 
 # Words too common to say which thing of an answer a message means ("have", "this", "para").
