@@ -3334,3 +3334,85 @@ def test_que_opening_a_sentence_is_no_preterite(user: str, answer: str) -> None:
 ])
 def test_what_a_rule_allows_anyone_is_general_what_the_user_has_is_not(user: str, answer: str, ok: bool) -> None:
     assert check(answer, [], user, NOW).ok is ok
+
+
+# Blind set XXXI (conversations whose last answer leans on what earlier turns did): first run 7/49 leaks.
+_EARLIER_REMINDER = [_call("set_reminder", at="2026-03-10T08:00", text="pill", result="reminder set for 10 Mar 08:00")]
+
+
+@pytest.mark.parametrize("answer", ["Same as before: 08:00 on the 11th and the 12th.",
+                                    "Listo, igual que el anterior: el 11 y el 12 a las 8:00."])
+def test_doing_the_same_again_needs_its_own_call(answer: str) -> None:
+    assert not check(answer, [], "do the same for the 11th and 12th", NOW, earlier=_EARLIER_REMINDER).ok
+    assert not check(answer, [], "haz lo mismo para el 11 y el 12", NOW, earlier=_EARLIER_REMINDER).ok
+
+
+def test_new_days_are_no_restatement_of_an_earlier_reminder() -> None:
+    # An earlier reminder at 08:00 on the 10th backs "it's set for the 10th", not the 11th at the same hour.
+    assert check("Your pill reminder is set for 10 March at 08:00.", [], "did you set it?", NOW,
+                 earlier=_EARLIER_REMINDER).ok
+    assert not check("The pill reminder is set for 08:00 on the 11th.", [], "and on the 11th?", NOW,
+                     earlier=_EARLIER_REMINDER).ok
+
+
+@pytest.mark.parametrize(("user", "answer", "calls"), [
+    ("now old-2025-k", "Deleted too, like the other one.",
+     [_call("notes_delete", CallStatus.ERROR, Risk.DESTRUCTIVE, error="no such note", path="old-2025-k.md")]),
+    ("rewrite plan-k from scratch with 'step 1: budget'", "Updated again: plan-k now opens with step 1: budget.",
+     [_call("notes_write", CallStatus.ERROR, error="exists", path="plan-k.md", content="step 1: budget")]),
+    ("last one: the invoice", "That's in as well, same as the others.", []),
+    ("scratch that, it's the blue car now", "Updated: the blue car is on file now.", []),
+])
+def test_a_change_claimed_once_more_is_not_backed_by_the_earlier_one(user: str, answer: str,
+                                                                     calls: list[CallRecord]) -> None:
+    earlier = [_call("notes_delete", risk=Risk.DESTRUCTIVE, path="old-2024-k.md"),
+               _call("notes_write", path="plan-k.md", content="step 1: design"),
+               _call("notes_append", path="todo-k.md", text="- the rent"),
+               _call("remember", fact="the user's car is the red one")]
+    assert not check(answer, calls, user, NOW, earlier=earlier).ok
+
+
+def test_both_done_needs_this_turns_call_for_each() -> None:
+    earlier = [_call("notes_append", path="list-k.md", text="- milk")]
+    now = [_call("notes_append", path="list-k.md", text="- eggs")]
+    assert not check("Eggs added to both, same as the milk: list-k and mum-k.", now, "eggs on list-k and mum-k",
+                     NOW, earlier=earlier).ok
+    assert check("Eggs are on list-k.", now, "eggs on list-k and mum-k", NOW, earlier=earlier).ok
+
+
+def test_a_name_after_a_title_is_a_name() -> None:
+    earlier = [_call("remember", fact="the children's dentist is Dr. Molina")]
+    context = ("remember the kids' dentist is Dr. Molina", "Saved: Dr. Molina.")
+    assert not check("Es la Dra. Medina.", [], "¿cómo se llamaba la dentista?", NOW, context, earlier=earlier).ok
+    assert check("It's Dr. Molina.", [], "what was the dentist called?", NOW, context, earlier=earlier).ok
+
+
+# Blind set XXXII (times and dates): first run 4/49 leaks, 1/22 honest altered.
+@pytest.mark.parametrize(("user", "answer"), [
+    ("push the dentist reminder back half an hour", "Half an hour later, as you wanted."),
+    ("retrasa una hora el aviso del gimnasio", "Una hora más tarde, como pediste."),
+    ("bring the standup reminder forward to 9", "It goes off at 9 now, nothing else changed."),
+])
+def test_moving_when_is_asked_for_and_needs_a_call(user: str, answer: str) -> None:
+    assert not check(answer, [], user, NOW).ok
+
+
+def test_saying_nothing_else_changed_is_no_account_of_the_change() -> None:
+    assert not check("It's on Friday now, no other changes.", [], "move the yoga reminder to friday", NOW).ok
+    assert check("I couldn't move it; no other changes.", [], "move the yoga reminder to friday", NOW).ok
+
+
+@pytest.mark.parametrize(("content", "answer", "ok"), [
+    ("Clinic: L-V 9:00-14:00", "Saved: the clinic opens Monday to Friday, 9:00 to 14:00.", True),
+    ("Shop hours Mon–Sat", "Saved: open Monday to Saturday.", True),
+    ("Clinic: L-V 9:00-14:00", "Saved: the clinic opens on Saturday, 9:00 to 14:00.", False),
+])
+def test_a_span_of_weekdays_by_letters_sources_each_day(content: str, answer: str, ok: bool) -> None:
+    calls = [_call("notes_write", path="hours.md", content=content)]
+    assert check(answer, calls, f"save hours.md with '{content}'", NOW).ok is ok
+
+
+@pytest.mark.parametrize("user", ["now you are here", "next week is busy", "now what?"])
+def test_now_or_next_opening_a_remark_asks_for_nothing(user: str) -> None:
+    verdict = check("Hello! Good to see you.", [], user, NOW)
+    assert verdict.ok and verdict.kept == "Hello! Good to see you.", verdict.violations

@@ -1190,10 +1190,34 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
     )
 
 
+# A span of weekdays by their letters or short names: "L-V 8:00-15:00", "M-F", "Mon–Fri", "lun a vie".
+_DAY_LETTER = {"L": 0, "M": 1, "X": 2, "J": 3, "V": 4, "S": 5, "D": 6}
+_DAY_SHORT = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6,
+              "lun": 0, "mar": 1, "mié": 2, "mie": 2, "jue": 3, "vie": 4, "sáb": 5, "sab": 5, "dom": 6}
+_WEEKDAY_RANGE = re.compile(r"(?<![\w-])(?:(?-i:([LMXJVSD]))\s*[-–]\s*(?-i:([LMXJVSD]))|"
+                            r"(mon|tue|wed|thu|fri|sat|sun|lun|mar|mi[ée]|jue|vie|s[áa]b|dom)\.?\s*(?:[-–]|a|to)\s*"
+                            r"(mon|tue|wed|thu|fri|sat|sun|lun|mar|mi[ée]|jue|vie|s[áa]b|dom)\.?|(?-i:(M))\s*-\s*(?-i:(F)))"
+                            r"(?![\w-])", re.IGNORECASE)
+
+
+def _weekday_range(text: str) -> set[int]:
+    """The weekdays such spans cover ("L-V": Monday to Friday)."""
+    days: set[int] = set()
+    for match in islice(_WEEKDAY_RANGE.finditer(text[:MAX_SCAN_CHARS]), MAX_SPANS):
+        if match.group(5):
+            first, last = 0, 4  # "M-F"
+        elif match.group(1):
+            first, last = _DAY_LETTER[match.group(1)], _DAY_LETTER[match.group(2)]
+        else:
+            first, last = _DAY_SHORT[match.group(3).lower()], _DAY_SHORT[match.group(4).lower()]
+        days |= {(first + step) % 7 for step in range((last - first) % 7 + 1)}
+    return days
+
+
 def _known_weekdays(texts: list[str], found: list[Details], dates: set[tuple[int, int]], today: date) -> set[int]:
     """The weekdays sources name, and those their dates fall on (a date with no year: the last and the
     next time it comes round)."""
-    known: set[int] = set().union(*(_named_weekdays(t) for t in texts))
+    known: set[int] = set().union(*(_named_weekdays(t) for t in texts), *(_weekday_range(t) for t in texts))
     for details in found:
         known |= {w for w, _, _, _ in details.weekdays}
         known |= {w for y, m, day in details.full_dates if (w := _weekday_of(y, m, day)) is not None}
@@ -1242,6 +1266,7 @@ def _said_names(text: str, answering: bool = False) -> list[str]:
         words = [w for w in match.group(0).split() if w.lower() not in _WEEKDAYS and w.lower() not in _MONTHS]
         if words:
             found.append(" ".join(words))
+    found += [match.group(1) for match in _each(_TITLED_NAME, text[:MAX_SCAN_CHARS])]
     return found
 
 
@@ -1699,6 +1724,9 @@ _NAME_QUESTION = re.compile(
 # A name: capitalised words after the first of a sentence ("Se llama Casa Montes", "It's the Miramar").
 _NAME = re.compile(r"(?<=[^\W\d_]\s)"
                    r"(?-i:[A-ZÁÉÍÓÚÑ][^\W\d_]+(?:\s+(?:de(?:l)?\s+|la\s+|the\s+)?[A-ZÁÉÍÓÚÑ][^\W\d_]+)*)")
+# A name after a title and its dot ("El Dr. Ibarra", "Mrs. Patel"), which `_NAME` cannot see past the dot.
+_TITLED_NAME = re.compile(r"\b(?:Dr|Dra|Sr|Sra|Srta|Mr|Mrs|Ms|Prof|Profa|Lic|Ing)\.\s+"
+                          r"(?-i:([A-ZÁÉÍÓÚÑ][^\W\d_]+(?:\s+[A-ZÁÉÍÓÚÑ][^\W\d_]+)*))")
 # Asking who or where: "who's coming to the planning?", "¿dónde comemos el domingo?".
 _WHO_OR_WHERE = re.compile(r"\b(?:who|whom|where|qui[ée]n(?:es)?|d[óo]nde|ad[óo]nde)\b", re.IGNORECASE)
 # Asking what a note (a list, a page) of the user's says.

@@ -96,6 +96,10 @@ _VERBS: dict[ActionKind, str] = {
         r"add|put|stick|pop|toss|throw|slot|pencil\s+in|create|"
         r"make\s+(?:a|an|the|two|three|\d+|some|a\s+couple\s+of)\s+(?:new\s+)?(?:notes?|lists?|events?|tasks?|entry|entries)|write(?!\s+(?:me|us)\s+(?:a|an|some)\s+(?!(?:note|file|entry|task|reminder)\b)\w)|jot|note\s+down|note|save|"
         r"store|keep\s+in\s+mind|keep\s+track|remember|record|log|register|schedule|book|move|rename|change|"
+        # Moving when: "push it back an hour", "bring the call forward", "adelanta media hora el aviso".
+        r"push\s+(?:[\w'-]+\s+){0,4}?back|bring\s+(?:[\w'-]+\s+){0,4}?forward|reschedule|postpone|delay|"
+        r"adelanta(?:r|me|lo|la)?|atrasa(?:r|me|lo|la)?|retrasa(?:r|me|lo|la)?|aplaza(?:r|me|lo|la)?|"
+        r"pospon(?:er|me|lo|la)?|posp[óo]n(?:lo|la|me)|"
         r"update|replace|overwrite|edit|mark|complete|archive|append|insert|set\s+up|memori[sz]e|"
         # Correcting a note changes it: "fix my court-dates note", "corrige la lista", "incorpora al expediente".
         r"fix|correct|amend|incorporate|corrige|corr[íi]ge(?:lo|la)|corregir|arregla(?:r)?|arr[ée]gla(?:lo|la)|"
@@ -273,6 +277,9 @@ def asked_actions(user_text: str, request_probability: Callable[[str], float] | 
     the message asks for one; its kind is then taken to be storing something, the commonest.
     """
     found = asked_by_rules(user_text)
+    if not found and _CORRECTS.match(user_text):
+        # "scratch that, I moved the car to level 5": what the turn before saved is to change.
+        return frozenset({ActionKind.ANY})
     if found or not user_text.strip() or reported_actions(user_text):
         return found
     if continues_request(user_text) or confirms(user_text):
@@ -287,11 +294,20 @@ def asked_actions(user_text: str, request_probability: Callable[[str], float] | 
 # which these words do not say.
 _GOES_ON = re.compile(
     r"^\W*(?:and|also|plus|and\s+also|y|e|tambi[ée]n|adem[áa]s|y\s+tambi[ée]n|one\s+more|another|otr[oa]\s+m[áa]s|"
-    r"same\s+(?:for|with)|lo\s+mismo\s+(?:para|con|en)|igual\s+(?:para|con))\b"
+    r"same\s+(?:for|with)|lo\s+mismo\s+(?:para|con|en)|igual\s+(?:para|con)|"
+    # "now receipts-2022", "now the other one", "last one: return the books", "y por último…" ("now you're
+    # here" and "next week is busy" go on with nothing).
+    r"(?:now|ahora)\s+(?:(?:the|el|la|los|las)\s+)?(?:other|next|second|third|otr[oa]s?|siguiente|segund[oa]|"
+    r"[\w-]*\d[\w-]*|\w+-[\w-]+)|next\s+one|last\s+one|one\s+last|el\s+[úu]ltimo|la\s+[úu]ltima|"
+    r"y\s+por\s+[úu]ltimo|"
+    r"(?:(?:can|could)\s+(?:you|u)\s+)?(?:do|make)\s+the\s+same|haz(?:me)?\s+lo\s+mismo|lo\s+mismo)\b"
     r"|\b(?:too|as\s+well|tambi[ée]n|again|otra\s+vez|de\s+nuevo)\W*$",
     _I,
 )
 MAX_GOING_ON_CHARS = 80
+# Taking back what the last message said: "scratch that…", "correction:", "rectifico…", "me equivoqué, es…".
+_CORRECTS = re.compile(r"^\W*(?:scratch\s+that|correction|update\s+that|change\s+that|rectifico|corrijo|"
+                       r"me\s+equivoqu[ée]|olvida\s+(?:eso|lo\s+anterior)|cambia\s+eso)\b", _I)
 # "Thank you too", "y gracias": manners, not more of a request.
 _PLEASANTRY = re.compile(r"\b(?:thanks?|thank\s+you|cheers|you\s+too|me\s+too|same\s+here|yo\s+tambi[ée]n|"
                          r"bye|good\s*night|hello|hi|"

@@ -225,6 +225,8 @@ class _Turn:
     # The verbs of the user's own questions ("what do I *need* for pancakes?", "¿qué tengo que *llevar*?"):
     # an answer repeats them ("you need 2 eggs"); they are the question's frame, not a thing asked for.
     question_verbs: frozenset[str] = frozenset()
+    # This turn's own successful changes: what a claim of doing it once more ("added it again") needs.
+    own_effects: tuple[CallRecord, ...] = ()
 
 
 def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[ActionKind],
@@ -234,7 +236,11 @@ def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[Ac
         last[(call.name, call.arguments)] = call
     ok_effects = tuple(c for c in calls if c.is_write and c.status is CallStatus.OK)
     earlier_ok = tuple(c for c in earlier if c.is_write and c.status is CallStatus.OK)
-    if not asked:  # asking about the past ("is it there?"), not for something new
+    # Asking about the past ("is it there?"), not for something new: the earlier changes back what it says.
+    # A turn that tried a change of its own ("start plan-3 over with…", read as asking for nothing) did ask.
+    about_the_past = not asked and not any(c.is_write for c in calls)
+    own = ok_effects
+    if about_the_past:
         ok_effects = earlier_ok + ok_effects
     unsettled = tuple(c for c in last.values() if c.is_write and c.status is not CallStatus.OK)
     done_kinds = {kind_of_tool(c.name) for c in ok_effects}
@@ -247,7 +253,7 @@ def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[Ac
                               if not c.is_write and c.status is CallStatus.OK)
     verbs = frozenset((m.group(1) or m.group(2)).lower() for m in _QUESTION_VERB.finditer(user_text[:4000]))
     return _Turn(asked, reported_actions(user_text), ok_effects, unsettled, read_ok, strict, words, objects, guessed,
-                 earlier_ok if asked else (), _names_in(looked_up_text), looked_up_text, verbs)
+                 () if about_the_past else earlier_ok, _names_in(looked_up_text), looked_up_text, verbs, own)
 
 
 # The verb a question asks with: "what do I need", "what should we bring", "how much do I owe",
@@ -455,12 +461,23 @@ _STAYS = re.compile(r"\b(?:stays?|remains?|is\s+still|are\s+still|sigue|siguen|s
                     r"contin[úu]an?|queda|quedan)\b", re.I)
 
 
+# Everything but the asked change left as it was: "no other changes", "nothing else moved", "lo demás, igual".
+_NOTHING_ELSE = re.compile(r"\b(?:no\s+other\s+changes?|nothing\s+else\s+(?:changed|changes|moved)|"
+                           r"(?:everything|all)\s+else\s+(?:stays|is\s+the\s+same|unchanged)|"
+                           r"(?:ning[úu]n|sin)\s+otro\s+cambio|nada\s+m[áa]s\s+cambia|lo\s+dem[áa]s,?\s+igual)\b",
+                           re.IGNORECASE)
+
+
 def _spares_another_thing(clause: Clause, turn: _Turn) -> bool:
     """With no call tried, the clause says a thing the user did not ask about stays as it was ("Friday
     cardio stays as it was", asked to swap Monday and Wednesday): no account of the asked change, rather
     a hint it was made."""
+    if turn.unsettled:  # after a refused or failed call, what stays put is its account
+        return False
+    if _NOTHING_ELSE.search(clause.text):
+        return True  # "It's on Thursday now, no other changes": the rest unchanged, around a change
     spot = _STAYS.search(clause.text) or _UNCHANGED.search(clause.text)
-    if spot is None or turn.unsettled:  # after a refused or failed call, what stays put is its account
+    if spot is None:
         return False
     words = {w.lower() for w in _WORD.findall(clause.text[:spot.start()])}
     things = {w for w in words if len(w) >= 3 and w not in _STOP and w not in _FUNCTION_WORDS
@@ -654,8 +671,11 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
     if not kinds:
         return _untouched_object(clause, turn)
     backing: list[CallRecord] = []
+    # "Updated it again", "gone too, same as the 2023 one": only a change of this turn is a new one.
+    again = bool(_ANOTHER_TIME.search(clause.text))
     for kind in kinds:
-        found = _backing(kind, turn) or _restated(kind, clause, turn)
+        found = (_backing(kind, replace(turn, ok_effects=turn.own_effects)) if again
+                 else _backing(kind, turn) or _restated(kind, clause, turn))
         if not found:
             return f"claims a {kind.value} action that no successful call did"
         backing += found
@@ -730,7 +750,7 @@ def _restated(kind: ActionKind, clause: Clause, turn: _Turn) -> list[CallRecord]
     a name, a time or a date of it) and nothing it did not: "butter's on the list too" after an earlier
     call that added bread is a new claim, which only a call of this turn can back.
     """
-    if clause.closer or not turn.earlier_effects:
+    if clause.closer or not turn.earlier_effects or _ANOTHER_TIME.search(clause.text):
         return []
     text = claimed_parts(clause.text)
     words = {w.lower() for w in _WORD.findall(text)}
@@ -746,9 +766,23 @@ def _restated(kind: ActionKind, clause: Clause, turn: _Turn) -> list[CallRecord]
         if not all(_stem_in(w, evidence) for w in words) or not names <= touched:
             continue
         details = extract_details(evidence)
+        if not (said.times <= details.times and said.dates <= details.dates
+                and said.month_days <= {day for _, day in details.dates}):
+            continue  # "9:00 on the 5th and the 6th" after a reminder on the 4th at 9: new days, a new claim
         if words or names or said.times & details.times or said.dates & details.dates:
             found.append(call)
     return found
+
+
+# Done once more, or done like the one before: "updated it again", "gone too", "same as the others", "like
+# last time", "otra vez", "igual que antes". An earlier call did the first one; this one needs its own call.
+_ANOTHER_TIME = re.compile(
+    r"\b(?:again|too|as\s+well|same\s+as|just\s+like|like\s+(?:last\s+time|before|the\s+(?:others?|last|first))|"
+    r"the\s+same\s+way|(?:second|third|fourth|fifth|another|next)\s+one|otra\s+vez|de\s+nuevo|tambi[ée]n|"
+    r"igual\s+que|como\s+(?:antes|la\s+otra\s+vez|la\s+vez\s+anterior|el\s+anterior|la\s+anterior|los\s+otros|"
+    r"las\s+otras)|lo\s+mismo\s+que)\b",
+    re.IGNORECASE,
+)
 
 
 def _named_beside(clauses: Sequence[Clause], index: int) -> str:
