@@ -212,6 +212,8 @@ class Routing:
     cues: tuple[str, ...] = ()
     # Requests that need this skill and no other, as people write them (Spanish and English).
     examples: tuple[str, ...] = ()
+    # Part of the day's overview that a greeting of the day on its own asks for ("buenos días").
+    overview: bool = False
 
 
 class Skill:

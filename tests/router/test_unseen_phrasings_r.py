@@ -424,3 +424,28 @@ def test_money_converted_is_not_the_model_alone() -> None:
 @pytest.mark.parametrize("text", ["put that date in my notes under releases", "add that one to the list"])
 def test_that_naming_which_thing_is_no_fact_added(text: str) -> None:
     assert not acts_on_it(text)
+
+
+# Eighth set (a fisherman, a teacher, a developer on call, a wedding photographer, a physio, a son who
+# manages his parents' appointments).
+@pytest.mark.parametrize(("text", "skill"), [
+    ("who's my first client tomorrow?", "agenda"),
+    ("a qué hora es mi próxima cita?", "agenda"),
+    ("when's the Ortiz christening again?", "agenda"),
+    ("quítame la reunión del jueves que no puedo", "agenda"),
+    ("ok move it to friday then", "agenda"),
+    ("q te había dicho yo del casero?", "memory"),
+])
+def test_eighth_set_requests_name_their_skill(make_router, available, text: str, skill: str) -> None:
+    assert skill in make_router().named(spelled_out(text), available)
+
+
+@pytest.mark.parametrize("text", ["quítame el azúcar del café", "move on to the next topic"])
+def test_taking_sugar_off_or_moving_on_is_no_calendar(make_router, available, text: str) -> None:
+    assert "agenda" not in make_router().named(spelled_out(text), available)
+
+
+@pytest.mark.parametrize("text", ["buenos días mi niña ☀️", "morning my love", "Good afternoon."])
+async def test_a_greeting_of_the_day_asks_for_the_overview(make_router, available, text: str) -> None:
+    decision = await make_router().route(request(text), available)
+    assert {"agenda", "tasks", "environment"} <= decision.skills, decision.reason

@@ -66,6 +66,7 @@ class AgendaSkill(SkillPlugin):
     id = "agenda"
     description = "calendar events: list a day or range, check availability, create, move/update, delete"
     routing = Routing(
+        overview=True,
         summary=(
             "Calendar events: list what is on a day, check whether the user is free, create, move, update or "
             "cancel appointments, meetings and events. Agenda, calendario, citas, reuniones, eventos."
@@ -97,6 +98,18 @@ class AgendaSkill(SkillPlugin):
             r"\banything on (?:today|tonight|tomorrow|this|next|on)\b",
             r"\b(?:do i have|have i got|i got) anything (?:on|today|tonight|tomorrow|this|next)\b",
             r"\bhueco\b",
+            # Moving a thing to another day: "shift it to Sunday, same time", "pásalo al jueves a la misma hora".
+            r"\b(?:shift|move|push|bump|reschedule)\s+(?:it|that|this|them|the\s+\w+)\s+to\s+(?:next\s+)?"
+            r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow)\b",
+            # Who or what comes first or next in the day: "who's my first patient tomorrow?", "my next client".
+            r"\bmy (?:first|next|last) (?:patient|client|appointment|meeting|class|lesson|booking|session)s?\b",
+            r"\bmi (?:primer|pr[oó]xim[oa]|primera|[uú]ltim[oa]) "
+            r"(?:paciente|cliente|cita|reuni[oó]n|clase|sesi[oó]n)\b",
+            # When a known event is, asked again: "when's the Henderson wedding again?".
+            r"\bwhen(?:'s| is| was) (?:the|my|our) [\w' -]{2,40}? again\b",
+            # An appointment taken off a weekday: "quítame la tutoría del lunes".
+            r"\b(?:qu[ií]ta(?:me)?|cancela(?:me)?|canc[eé]lame|borra(?:me)?|b[oó]rrame)\s+(?:la|el)\s+\w+\s+"
+            r"del?\s+(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo)\b",
             r"\bfree slot\b",
             r"\bcalendar",
             r"\bcalendario",

@@ -637,6 +637,7 @@ class EnvironmentSkill(SkillPlugin):
     id = "environment"
     description = "weather forecast, places near the user (cafés, pharmacies…), addresses and geocoding"
     routing = Routing(
+        overview=True,
         summary=(
             "Weather and forecast (rain, temperature, wind); geocoding of addresses and coordinates; places "
             "nearby such as pharmacies, cafés, restaurants, museums; distances from the user's location. "

@@ -79,7 +79,7 @@ class MemorySkill(SkillPlugin):
             r"\bwhat did i tell you\b",
             r"\bte acuerdas\b",
             r"\bdo you remember\b",
-            r"\b(?:qu[eé]|q) te (?:dije|cont[eé])\b",
+            r"\b(?:qu[eé]|q) te (?:dije|cont[eé]|(?:hab[ií]a|he) (?:dicho|contado))\b",
             # Past conversations named as such: "what we talked about", "te comenté", "I mentioned".
             r"\bwe (?:talk|talked|spoke|discussed|chatted)\b",
             r"\bhablamos\b",

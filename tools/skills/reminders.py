@@ -53,6 +53,7 @@ class RemindersSkill(SkillPlugin):
     id = "tasks"
     description = "reminders at a time: set, list, cancel; they are posted into this chat"
     routing = Routing(
+        overview=True,
         summary=(
             "To-do list and reminders: list pending tasks, add a to-do, remind me at a time, mark a task "
             "done, delete a task. Tareas pendientes, recordatorios, avísame."

@@ -211,8 +211,10 @@ _PLAIN_SMALL_TALK_PHRASES = tuple(sorted((_plain(" ".join(_WORD.findall(phrase.l
                                           for phrase in _SMALL_TALK_PHRASES), key=len, reverse=True))
 _PLAIN_GREETINGS = tuple(sorted((_plain(phrase) for phrase in _GREETING_PHRASES), key=len, reverse=True))
 _PLAIN_OPENERS = tuple(_plain(opener) for opener in _ELLIPSIS_OPENERS)
-# A two-word greeting and the one word that addresses someone ("good morning ji", "buenos días jefe").
-_ADDRESSED_GREETING = re.compile(r" (?:" + "|".join(re.escape(g) for g in _PLAIN_GREETINGS if " " in g) + r") \w+ ")
+# A two-word greeting and the one word that addresses someone ("good morning ji", "buenos días jefe"), perhaps
+# after "my" ("buenos días mi arma", "morning my love").
+_ADDRESSED_GREETING = re.compile(r" (?:" + "|".join(re.escape(g) for g in _PLAIN_GREETINGS if " " in g)
+                                 + r") (?:(?:mi|my) )?\w+ ")
 _PLAIN_REFERENCES = frozenset(_plain(word) for word in _REFERENCES)
 
 
@@ -316,7 +318,8 @@ def is_greeting(text: str) -> bool:
     rest = [word for word in _without_phrases(plain, _PLAIN_GREETINGS).split() if word not in _PLAIN_SMALL_TALK]
     if not rest:
         return True
-    return len(rest) == 1 and _ADDRESSED_GREETING.fullmatch(plain) is not None
+    return (len(rest) == 1 or (len(rest) == 2 and rest[0] in ("mi", "my"))) and _ADDRESSED_GREETING.fullmatch(
+        plain) is not None
 
 
 def is_elliptical(text: str) -> bool:

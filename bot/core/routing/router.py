@@ -365,6 +365,7 @@ class EmbeddingRouter:
               for skill, known in routing.items() for text in known.examples),
         ]
         self._descriptions = {skill: known.summary for skill, known in routing.items() if known.summary}
+        self._overview = frozenset(skill for skill, known in routing.items() if known.overview)
         self._tool_texts = {skill: list(texts) for skill, texts in (tool_texts or {}).items()}
         self._index: _Index | None = None
         self._lock = threading.Lock()
@@ -565,9 +566,15 @@ class EmbeddingRouter:
         # marta") keeps that turn's skills; its few words add a skill only on clear evidence of their own.
         follows_up = leans_back and bool(previous) and (
             is_elliptical(text) or len(words(text)) <= self.settings.follow_up_words)
-        whole = self._choose(whole_scores, confident=follows_up, greeting=is_greeting(text))
+        greeting = is_greeting(text)
+        whole = self._choose(whole_scores, confident=follows_up, greeting=greeting)
         chosen = set(whole.skills)
         reasons = [whole.reason]
+        if greeting and self._overview - chosen:
+            # A greeting of the day on its own asks for the day's overview, whatever its words score
+            # ("buenos días mi arma" scores for nothing in particular).
+            reasons.append(f"greeting, overview {sorted(self._overview & set(available))}")
+            chosen |= self._overview & set(available)
         for clause, vector in zip(texts[1:], vectors[1:], strict=True):
             # A request inside the message adds skills only with real evidence of its own:
             # fragments ("make sure to", "and then") would otherwise each pull in a guess.
