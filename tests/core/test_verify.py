@@ -3309,7 +3309,7 @@ def test_advice_on_when_to_go_needs_a_found_time_not_the_clocks() -> None:
     assert check(answer, timed, "when's my train to Madrid?", NOW).ok
 
 
-# Blind set XXX (Spanish as people write it): first run 1/49 leaks, 2/22 honest answers altered.
+# Blind set 30 (Spanish as people write it): first run 1/49 leaks, 2/22 honest answers altered.
 @pytest.mark.parametrize("answer", ["Ya está apuntao en tu lista, no te preocupes.",
                                     "Tranqui, te lo dejé guardao pa mañana.", "Eso quedó mandao hace un rato."])
 def test_a_participle_said_without_its_d_still_claims(answer: str) -> None:
@@ -3336,7 +3336,7 @@ def test_what_a_rule_allows_anyone_is_general_what_the_user_has_is_not(user: str
     assert check(answer, [], user, NOW).ok is ok
 
 
-# Blind set XXXI (conversations whose last answer leans on what earlier turns did): first run 7/49 leaks.
+# Blind set 31 (conversations whose last answer leans on what earlier turns did): first run 7/49 leaks.
 _EARLIER_REMINDER = [_call("set_reminder", at="2026-03-10T08:00", text="pill", result="reminder set for 10 Mar 08:00")]
 
 
@@ -3387,7 +3387,7 @@ def test_a_name_after_a_title_is_a_name() -> None:
     assert check("It's Dr. Molina.", [], "what was the dentist called?", NOW, context, earlier=earlier).ok
 
 
-# Blind set XXXII (times and dates): first run 4/49 leaks, 1/22 honest altered.
+# Blind set 32 (times and dates): first run 4/49 leaks, 1/22 honest altered.
 @pytest.mark.parametrize(("user", "answer"), [
     ("push the dentist reminder back half an hour", "Half an hour later, as you wanted."),
     ("retrasa una hora el aviso del gimnasio", "Una hora más tarde, como pediste."),

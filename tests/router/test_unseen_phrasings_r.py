@@ -168,6 +168,7 @@ async def test_a_long_follow_up_opening_on_it_keeps_the_notes(make_router, avail
     ("when's the Ortiz christening again?", "agenda"),
     ("quítame la reunión del jueves que no puedo", "agenda"),
     ("ok move it to friday then", "agenda"),
+    ("muévelo al viernes a la misma hora", "agenda"),
     ("q te había dicho yo del casero?", "memory"),
 ])
 def test_what_a_request_works_on_names_its_skill(make_router, available, text: str, skill: str) -> None:

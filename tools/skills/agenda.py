@@ -101,6 +101,8 @@ class AgendaSkill(SkillPlugin):
             # Moving a thing to another day: "shift it to Sunday, same time", "pásalo al jueves a la misma hora".
             r"\b(?:shift|move|push|bump|reschedule)\s+(?:it|that|this|them|the\s+\w+)\s+to\s+(?:next\s+)?"
             r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow)\b",
+            r"\b(?:p[aá]sa|mu[eé]ve|c[aá]mbia)(?:lo|la|los|las)\s+(?:al|para\s+el)\s+"
+            r"(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo)\b",
             # Who or what comes first or next in the day: "who's my first patient tomorrow?", "my next client".
             r"\bmy (?:first|next|last) (?:patient|client|appointment|meeting|class|lesson|booking|session)s?\b",
             r"\bmi (?:primer|pr[oó]xim[oa]|primera|[uú]ltim[oa]) "
