@@ -283,7 +283,9 @@ _EN_REMOVE = (
     r"calendar|schedule|board)\b|"
     r"(?:is|are|'s|'re|now)\s+(?:(?:now|all|both)\s+)?off(?!\s+(?:to|for|the|by|work|duty|today|tomorrow|sick|"
     r"(?:your|my|our|his|her|their)\s+(?:plate|back|hands?|mind|chest)))|"
-    r"out\s+of\s+my\s+memory|no\s+longer|no\s+more|is\s+no\s+more|vanished|history|trashed|withdrawn|revoked|"
+    # ("It's history" is gone; "family history is a lovely theme" is the subject.)
+    r"out\s+of\s+my\s+memory|no\s+longer|no\s+more|is\s+no\s+more|vanished|trashed|withdrawn|revoked|"
+    r"(?:is|are|'s|'re|was|were)\s+(?:now\s+|all\s+)?history\b|:\s*history\b|"
     # "old-2 binned", "tidied up old-2", "your notes are tidier without old-2", "you won't see it again".
     r"binned|ditched|scrapped|dumped|nuked|axed|zapped|culled|purged|chucked|junked|(?:taken|took)\s+out|"
     + _OUT_OF_SIGHT + "|"
@@ -376,7 +378,10 @@ _ES_REMIND = (
 # so next to a removal it is what was removed ("ya no te sonará el aviso de las 9").
 _NAMED_REMINDER = re.compile(
     r"\b(?:recordatorio\s+(?:cread|puest|programad|list|activ)|aviso\s+(?:del?|para|list)|"
-    r"reminder(?:'s|\s+is|\s+has\s+been)?\s+(?:set|in\s+place|scheduled|ready|on|created))",
+    # (Several too: "your reminders are set", "both alarms are on".)
+    r"(?:reminder|alarm|timer)s?(?:'s|'re|\s+is|\s+are|\s+has\s+been|\s+have\s+been)?\s+(?:all\s+|both\s+|now\s+)?"
+    # ("…on" only as a state: "two reminders on Tuesday" tells when they are.)
+    r"(?:set|in\s+place|scheduled|ready|on(?!\s+\w)|created))",
     _I,
 )
 _EN_REMIND = (
@@ -934,6 +939,15 @@ _OWN_VERB = re.compile(
 # "…and old-b as asked", "as you requested", "como pediste": a manner phrase, not a verb of the part's own.
 _AS_ASKED = re.compile(r"\b(?:as|like)\s+(?:you\s+|we\s+|i\s+)?(?:[^\W\d_]{2,}ed|said|told|wanted|agreed)\b"
                        r"|\bcomo\s+(?:me\s+|nos\s+|lo\s+)?(?:ped[íi]ste|dijiste|quer[íi]as|acordamos|indicaste)\b", _I)
+# What the user gave, said of the things a claim is about: "the amounts you listed", "everything you
+# gave", "lo que me dijiste", "las cantidades que me pasaste". The user gave them; the claim's verb
+# ("…are updated with the amounts you listed") is still the assistant's.
+_WHAT_YOU_GAVE = re.compile(
+    r"\b(?:the|those|these|all|everything|anything|what|whatever)\s+(?:[^\W\d_]+\s+){0,3}?(?:that\s+|which\s+)?"
+    r"you(?:'ve|\s+have|\s+just)?\s+(?:gave|given|mentioned|listed|sent|said|wanted|asked\s+for|wrote|named|picked|"
+    r"chose|shared|provided|specified|dictated|told\s+me)\b"
+    r"|\b(?:lo|los|las|la|el|todo|todos|todas)\s+(?:[^\W\d_]+\s+){0,3}?que\s+(?:me\s+|nos\s+)?(?:diste|dijiste|"
+    r"pasaste|mandaste|enviaste|pediste|indicaste|mencionaste|dictaste|escribiste|quer[íi]as|nombraste)\b", _I)
 
 
 def _cut(text: str, separator: re.Pattern[str]) -> list[str]:
@@ -984,6 +998,7 @@ def _stance(text: str, last_of_question: bool) -> Stance:
     text = _UNDERSCORES.sub(" ", text)
     bare = _SUBORDINATE_NEGATION.sub(" x ", _IDIOMS.sub(" ", _IDENTIFIER.sub(" x ", _QUOTED.sub(" ", text))))
     bare = _STORED_CONTENT.sub(r"\1 x", bare)
+    bare = _TOPIC_FIRST.sub(" x ", bare)
     if not re.search(r"\w", text):
         # Emojis alone: a tick ("🥛✅") says it is done, anything else is a gesture.
         return Stance.AFFIRMATIVE if _CLOSER.search(text) else Stance.INTERJECTION
@@ -1046,6 +1061,12 @@ _STORED_CONTENT = re.compile(
     r"\b((?:stored|saved|noted|remembered|recorded|logged|memori[sz]ed|(?:written|wrote|jotted|put)\s+down|"
     r"guard[ée]|guardado|apunt[ée]|apuntado|anot[ée]|anotado|registr[ée]|registrado|memoric[ée]|memorizado)"
     r"\s+(?:[^\W\d_]+\s+)?(?:that|que))\b[^.!?\n]*", _I)
+# The thing spoken of, put first and taken up again by a pronoun: "Lo de que tu hijo no toma lactosa ya lo
+# tengo apuntado" (its "no" is the fact's, not the verb's).
+_TOPIC_FIRST = re.compile(
+    r"^\W*(?:y\s+)?(?:lo|eso|esto)\s+de\s+(?:que|q)\b[^.!?\n]{1,200}?"
+    r"(?=\b(?:ya\s+)?(?:te\s+|me\s+|se\s+)?(?:lo|la|eso)\s+(?:tengo|tienes|he|hemos|dej[ée]|dejo|guard|apunt|anot|registr)"
+    r"|\bya\b)", _I)
 # A question that takes what was asked as done: "¿algo más ahora que están las pilas?", "anything else
 # now that the milk's on it?". ("¿…ahora que está lloviendo?" is the weather.)
 _NOW_THAT_DONE = re.compile(
@@ -1079,7 +1100,8 @@ def _clause(text: str, last_of_question: bool) -> Clause:
         closer=((bool(_CLOSER.search(bare)) and not (kinds and not _CLOSER.search(_TICKS.sub(" ", bare))))
                 or (done_since and not kinds)),
         # "…old-b, como pediste", "as you asked": the user's request, not a report of what they did.
-        second_person=bool(_SECOND_PERSON.search(_AS_ASKED.sub(" ", bare))) and not _FIRST_PERSON.search(bare),
+        second_person=(bool(_SECOND_PERSON.search(_WHAT_YOU_GAVE.sub(" ", _AS_ASKED.sub(" ", bare))))
+                       and not _FIRST_PERSON.search(bare)),
         presupposed=bool(_PRESUPPOSED.match(bare)),
         everything=bool(_EVERYTHING.search(bare)),
         # "Nothing else you need to do" is about the user's part, not an account of the action.
@@ -1175,7 +1197,9 @@ def _elided(sentences: list[Sentence]) -> list[Sentence]:
             if clause.kinds and clause.stance is Stance.AFFIRMATIVE:
                 last = clause.kinds
             elif (last and clause.stance is Stance.AFFIRMATIVE and not clause.closer and len(clause.text) <= 300
-                  and len(clause.text.split()) <= MAX_ELIDED_WORDS and _ALSO.search(_QUOTED.sub(" x ", clause.text))):
+                  and len(clause.text.split()) <= MAX_ELIDED_WORDS and _ALSO.search(_QUOTED.sub(" x ", clause.text))
+                  # ("And one tip: book a week ahead": a label for what follows its colon.)
+                  and f"{clause.text.rstrip()}:" not in sentence.text):
                 bare = _QUOTED.sub(" ", clause.text)
                 about = _REMINDER_OBJECT if _stores(last) and _REMINDER_NOUN.search(bare) else frozenset()
                 clause = replace(clause, kinds=last | about)

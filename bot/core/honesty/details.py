@@ -53,7 +53,8 @@ _HOUR_H = re.compile(r"(?<![\d:.,])([01]?\d|2[0-3])\s?h\b(?![:.]?\d)", re.IGNORE
 _BARE_HOUR = re.compile(r"\b(?:at|a\s+las|a\s+la|las|sobre\s+las)\s+([01]?\d|2[0-3])\b", re.IGNORECASE)
 # "closes at 9", "abre a las 10": an hour with no minutes, in an answer
 _SAID_HOUR = re.compile(
-    r"\b(?:at|until|till|from|by|around|a\s+las|a\s+la|hasta\s+las|desde\s+las|sobre\s+las|de\s+las)\s+"
+    # ("3 de las 4" is three of the four.)
+    r"\b(?:at|until|till|from|by|around|a\s+las|a\s+la|hasta\s+las|desde\s+las|sobre\s+las|(?<!\d\s)de\s+las)\s+"
     r"([01]?\d|2[0-3])(?:\s?h\b)?(?![:.h]?\d)"
     r"(?!\s*(?:%|°|º|€|\$|km|kg|min|euros?|percent|por\s+ciento|people|personas|items|cosas))"
     # "at 22 Harley Road", "a las 3 Calle Mayor" are house numbers, not hours.
@@ -75,7 +76,7 @@ _ES_WORD_TIME = re.compile(
     # ("las tres") only where a time-like word or the clause's end follows ("las tres cosas" is a count).
     # ("Solo hice una de las dos", "lo puse en las dos": the two things, not two o'clock.)
     r"\b(?<!\buna\sde\s)(?<!\buno\sde\s)(?<!ninguna\sde\s)(?<!ninguno\sde\s)(?<!alguna\sde\s)(?<!alguno\sde\s)"
-    r"(?<!cualquiera\sde\s)(?<!ambas\sde\s)(?<!\ben\s)"
+    r"(?<!cualquiera\sde\s)(?<!ambas\sde\s)(?<!\ben\s)(?<!\d\sde\s)(?<!\bdos\sde\s)(?<!\btres\sde\s)"
     rf"(?:(?:a\s+la|a\s+las|la|las)\s+({_ES_HOUR})(?:\s+(y|menos)\s+({_ES_MIN})\b"
     rf"|(?=\s+(?:y|menos|de\s+la|en\s+punto|horas?)\b|\s*[.,;:!?)](?!\d)|\s*$))"
     rf"|({_ES_HOUR})\s+(y|menos)\s+(cuarto|media)"
@@ -591,7 +592,8 @@ class Details:
 # names a code ("ref mem-2291", "gate B22", "ext. 4471", "#1193"), or with a "#" inside ("CoWork#2291").
 # Compared without case, hyphens, slashes or "#". A word in lower case with no such label is a name
 # ("list2-f05", "e5"), not a code.
-_CODE = re.compile(r"(?<![\w/-])[A-Za-z0-9]{1,24}(?:[-/#][A-Za-z0-9]{1,24}){0,5}(?![\w-]|/\w)")
+# ("maple_4471": an underscore joins a password's parts as a hyphen does.)
+_CODE = re.compile(r"(?<![\w/-])[A-Za-z0-9]{1,24}(?:[-/#_][A-Za-z0-9]{1,24}){0,5}(?![\w-]|/\w)")
 _CODE_LABEL = re.compile(
     r"(?:\b(?:ref(?:erence)?|booking|reservation|reserva|localizador|locator|confirmation|confirmaci[óo]n|"
     r"c[óo]digo|code|pin|order|pedido|flight|vuelo|seat|asiento|gate|puerta|ext|extension|extensi[óo]n|ticket|"
@@ -602,12 +604,12 @@ _CODE_LABEL = re.compile(
 # What looks like a code but is a quantity, a time or an ordinal: "10KM", "5GB", "9AM", "3RD".
 _UNIT_SHAPED = re.compile(r"^\d+(?:AM|PM|H|HRS?|MIN|KM|KMH|KG|MB|GB|TB|KB|MM|CM|ML|KW|KWH|MP|FPS|HZ|GHZ|MHZ|"
                           r"ST|ND|RD|TH|X|K|G|D)$")
-_CODE_WITH_DIGIT = re.compile(r"(?<![\w/-])(?=[A-Za-z0-9/#-]{0,160}\d)" + _CODE.pattern[len(r"(?<![\w/-])"):])
+_CODE_WITH_DIGIT = re.compile(r"(?<![\w/-])(?=[A-Za-z0-9/#_-]{0,160}\d)" + _CODE.pattern[len(r"(?<![\w/-])"):])
 _CODE_PAIR = re.compile(r"(?<![\w-])([A-Za-z]{1,4})\s([0-9]{2,10})(?![\w-])")
 
 
 def _compact(token: str) -> str:
-    return re.sub(r"[-/#]", "", token).upper()
+    return re.sub(r"[-/#_]", "", token).upper()
 
 
 MIN_BARE_ACCOUNT_DIGITS = 12
@@ -647,7 +649,7 @@ def _source_codes(text: str) -> set[str]:
     for m in _each(_CODE_WITH_DIGIT, text):
         token = m.group(0)
         codes.add(_compact(token))
-        codes |= {_compact(part) for part in re.split(r"[-/#]", token) if part}
+        codes |= {_compact(part) for part in re.split(r"[-/#_]", token) if part}
     codes |= {_compact(m.group(1) + m.group(2)) for m in _each(_CODE_PAIR, text)}
     return codes
 
@@ -1102,6 +1104,11 @@ _RELATIVE_DAYS = {
 }
 
 
+EMERGENCY_NUMBERS = frozenset({"112", "911", "999", "000", "111", "061", "062", "091", "080"})
+"""Emergency and health lines of Europe, the Americas and Australia: public, fixed, the same for every user."""
+_CALL_FOR_HELP = re.compile(r"\b(?:call|ring|dial|phone|llama|llamad|llame|marca|marque|tel[ée]fono)\b", re.I)
+
+
 def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
                    results: Sequence[str] = ()) -> Details:
     """What the sources, the user's words and the clock make known.
@@ -1435,6 +1442,10 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
                     and ((day := known.today + timedelta(days=offset)).month, day.day) not in known.dates]
     if missing and text and len(known.numbers) <= MAX_SOURCE_NUMBERS:
         missing = [m for m in missing if m not in _paced(text, known)]
+    if missing and _CALL_FOR_HELP.search(text):
+        # The emergency numbers are everyone's: "si no respira, llama al 112" invents nothing.
+        # (They are no operands of arithmetic: only the number itself, where the sentence says to call it.)
+        missing = [m for m in missing if m not in EMERGENCY_NUMBERS]
     return missing
 
 
@@ -1632,6 +1643,9 @@ _OPERATION = re.compile(
     r"m[áa]s|menos|suma|por|cada|diferencia|descuento|sube|baja|subida|bajada|en\s+total|percent|por\s+ciento|"
     # a share, a conversion or what is left: "that's 75%", "about 356 °F", "£1,500 to go"
     r"split|a\s+head|which\s+is|that'?s|to\s+go|left|remaining|entre\s+(?:los|las)\s+\w+|que\s+son|quedan|faltan|"
+    # what several come to: "that comes to €36 for the three", "serían 24 por los dos"
+    r"that'?ll\s+be|that\s+would\s+be|comes?\s+to|for\s+(?:both|the\s+(?:two|three|four|five|lot))|ser[íi]an?|"
+    r"por\s+(?:los|las)\s+(?:dos|tres|cuatro|cinco)|"
     r"about|around|roughly|approximately|aproximadamente|unos|unas|a\s+(?:month|year|week|day)|"
     r"al\s+(?:mes|a[ñn]o|d[íi]a)|a\s+la\s+semana|durante|over|under|above|below|por\s+encima)\b"
     r"|[+×=−%≈]|\d\s?x\s?\d",
@@ -1698,7 +1712,10 @@ _ADVICE_QUESTION = re.compile(
     r"(?:best\s+)?(?:prepare|improve|deal\s+with|cope\s+with|get\s+better)\b|"
     r"\bqu[ée]\s+(?:m[áa]s\s+|otra\s+cosa\s+)?(?:puedo|podr[íi]a|deber[íi]a|debo|podemos|deber[íi]amos)\s+hacer\b|"
     r"\bqu[ée]\s+me\s+(?:recomiendas?|aconsejas?|sugieres|sugiere|propones?)\b|\balg[úu]n\s+(?:consejo|truco|idea)\b|"
-    r"\bc[óo]mo\s+(?:puedo|podr[íi]a|debo)\s+(?:prepararme|preparar|mejorar)\b",
+    r"\bc[óo]mo\s+(?:puedo|podr[íi]a|debo)\s+(?:prepararme|preparar|mejorar)\b|"
+    # How much to buy or cook for so many: "cuánto arroz pongo para 6 personas", "how much pasta for 8 people".
+    r"\b(?:cu[áa]nt[oa]s?|how\s+(?:much|many))\b[^.?!]{0,50}?\b(?:para|for)\s+(?:\d+|[^\W\d_]+)\s+"
+    r"(?:personas|invitados|comensales|ni[ñn]os|adultos|people|guests|kids|adults|servings|raciones)\b",
     re.IGNORECASE,
 )
 # Asking how long: "how long is the ride?", "¿cuánto dura?", "¿cuánto tardo en llegar?".

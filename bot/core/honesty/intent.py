@@ -101,6 +101,10 @@ _VERBS: dict[ActionKind, str] = {
         r"adelanta(?:r|me|lo|la)?|atrasa(?:r|me|lo|la)?|retrasa(?:r|me|lo|la)?|aplaza(?:r|me|lo|la)?|"
         r"pospon(?:er|me|lo|la)?|posp[óo]n(?:lo|la|me)|"
         r"update|replace|overwrite|edit|mark|complete|archive|append|insert|set\s+up|memori[sz]e|"
+        # Changing an amount to a figure: "raise the savings line to 300", "bump rent by 50", "súbele a 80 lo del gas".
+        r"(?:bump|raise|lower|increase|decrease|reduce|cut)\s+(?:[^.!?\n]{1,40}?\s+)?(?:to|by)\s+(?=[\d€$£])|"
+        r"(?:sube|s[úu]be(?:le|lo|la)|baja|b[áa]ja(?:le|lo|la)|aumenta|aum[ée]nta(?:le|lo|la)|reduce|red[úu]ce(?:le|lo|la)|"
+        r"rebaja)\s+(?:[^.!?\n]{1,40}?\s+)?(?:a|en|hasta)\s+(?=[\d€$£])|"
         # Correcting a note changes it: "fix my court-dates note", "corrige la lista", "incorpora al expediente".
         r"fix|correct|amend|incorporate|corrige|corr[íi]ge(?:lo|la)|corregir|arregla(?:r)?|arr[ée]gla(?:lo|la)|"
         r"incorpora(?:r)?|incorp[óo]ra(?:lo|la)|"
@@ -305,6 +309,10 @@ _GOES_ON = re.compile(
     _I,
 )
 MAX_GOING_ON_CHARS = 80
+# One more fact for the "remember that…" before, whatever the message asks next: "y también que mi hijo no
+# toma lactosa", "oh and also that she's vegan". ("También que no sé…" says what the user does not know.)
+_ALSO_THAT = re.compile(r"^\W*(?:(?:ah|oh|ay|uy|oye|vale|ok)\W+)?(?:y\s+|and\s+)?(?:tambi[ée]n|also)\s+"
+                        r"(?:que|q|that)\s+(?!(?:no\s+)?(?:s[ée]|sabes?|know|knew)\b)[^\W\d_]", _I)
 # Taking back what the last message said: "scratch that…", "correction:", "rectifico…", "me equivoqué, es…".
 _CORRECTS = re.compile(r"^\W*(?:scratch\s+that|correction|update\s+that|change\s+that|rectifico|corrijo|"
                        r"me\s+equivoqu[ée]|olvida\s+(?:eso|lo\s+anterior)|cambia\s+eso)\b", _I)
@@ -344,6 +352,8 @@ def continues_request(user_text: str) -> bool:
     """A short follow-up that asks for more of the same ("and eggs too") or changes when it is for
     ("make it 9 instead"), with no verb of its own."""
     text = user_text.strip()
+    if _ALSO_THAT.match(text) and not asked_by_rules(text):
+        return True  # "ah y también que no toma lactosa, y qué postre hago?": one more fact to keep
     if len(text) > MAX_GOING_ON_CHARS or "?" in text or _PLEASANTRY.search(text) or asked_by_rules(text):
         return False
     return bool(_GOES_ON.search(text)) or (bool(_AMENDS.search(text)) and not _OWN_PLAN.search(_REASON.sub("", text)))

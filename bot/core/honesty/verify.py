@@ -130,6 +130,9 @@ _NAMEISH = re.compile(r"^(?=.*\d)(?=.*[^\W\d_])|^[^\W\d_]+(?:-\w+)+$|^[\w-]+\.md
 
 # A count joined to its noun ("3-jar batch", "2-day trip") describes; it names nothing.
 _COUNTED_NOUN = re.compile(r"^\d+(?:[.,]\d+)?-[^\W\d_]+$")
+# A time ("7am", "9.30pm", "21h"): a detail, checked against its sources as such. (A day, "the 11th", is
+# what a restated change may not add: it stays.)
+_TIME_TOKEN = re.compile(r"^\d{1,2}(?:[:.]\d\d)?(?:am|pm|a\.m|p\.m|h|hs|hrs)$", re.I)
 
 
 def _objects(text: str) -> list[str]:
@@ -137,14 +140,15 @@ def _objects(text: str) -> list[str]:
     found = []
     for match in _TOKEN.finditer(text):
         token = match.group(0).strip(".-")
-        if len(token) >= 3 and _NAMEISH.match(token) and not _COUNTED_NOUN.match(token):
+        if (len(token) >= 3 and _NAMEISH.match(token) and not _COUNTED_NOUN.match(token)
+                and not _TIME_TOKEN.match(token)):
             found.append(token)
     return found
 _STOP = frozenset("""
 the and for with that this your you my mine our are was were has have had been its it's not but from into too
 onto about what which when where who how now just also then than them they their there here all any some
 note notes list lists item items file folder memory reminder reminders email mail message task tasks event
-events entry journal diary todo called named new old one two first second both please thanks
+events entry journal diary todo called named new old one two first second both please thanks thing things
 las los del que con una uno por para como pero sus tus mis nos les ese esa esto esta este estos estas
 nota notas lista listas cosa cosas memoria recordatorio correo mensaje tarea evento diario ahora
 también hoy ayer mañana dos primera segunda ambas ambos todo toda todos todas
@@ -512,6 +516,12 @@ def _overwrites(call: CallRecord) -> bool:
 
 _CONTRAST = re.compile(r"^\W*(?:but|though|although|however|yet|even\s+so|anyway|pero|aunque|sin\s+embargo|"
                        r"aun\s+as[íi]|no\s+obstante|igualmente|de\s+todos\s+modos)\b", re.I)
+# What made a call fail, told after "but": "Lo intenté, pero la aprobación caducó", "I tried, but it was
+# denied". The contrast is with the attempt, and it gives the reason.
+_FAILED_BECAUSE = re.compile(
+    r"\b(?:caduc\w*|expir\w*|fall[óo]|fallaron|failed|errou?r\w*|deneg\w*|denied|rechaz\w*|refused|declined|"
+    r"timed?\s+out|se\s+agot[óo]|no\s+(?:respondiste|contestaste|llegaste\s+a\s+responder)|"
+    r"(?:didn'?t|did\s+not|never)\s+(?:answer|respond|approve|get\s+approved))", re.I)
 CLAIM_THRESHOLD = 0.9
 """The classifier must be this sure before a sentence the rules let pass counts as a claim."""
 ClaimScorer = Callable[[Sequence[str]], list[float]]
@@ -588,7 +598,8 @@ def _aside(clause: Clause) -> bool:
     was admitted ("…but it's on your list now") or says a thing is so now is no aside.
     """
     # ("Just ask again when you're ready" asks the user; it tells nothing just done.)
-    return (not _CONTRAST.match(clause.text) and not _NOW_SO.search(without_asking_just(clause.text))
+    return ((not _CONTRAST.match(clause.text) or bool(_FAILED_BECAUSE.search(clause.text)))
+            and not _NOW_SO.search(without_asking_just(clause.text))
             and not _PRESENCE.search(clause.text))
 
 
@@ -614,7 +625,7 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
         return "an action was asked for and none of that kind succeeded; this does not say it was not done"
     if clause.stance is not Stance.AFFIRMATIVE:
         return None
-    if explains and _CONTRAST.match(clause.text):
+    if explains and _CONTRAST.match(clause.text) and not _FAILED_BECAUSE.search(clause.text):
         # "There was an error, but the milk got in": what comes after "but" is no reason for it.
         explains = False
     if clause.second_person and not clause.kinds:
@@ -665,6 +676,11 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
     if not kinds and turn.read_ok and _PRESENCE.search(clause.text) and (word := _unread_asked_thing(clause, turn)):
         # "Is milk on my list?" "Yes, milk is there.": after a read that gave no milk.
         return f"says {word!r} is there, but no lookup of this turn gave it"
+    if (not kinds and not turn.asked and not turn.read_ok and _PRESENCE.search(clause.text)
+            and _NOW.search(clause.text) and (what := _unchanged_thing(clause, turn, neighbours))):
+        # "How many are on it now?" "It now has 3 things: soap, rice…": a list said to have changed, with
+        # no change of this conversation that put those things there and no lookup that read them.
+        return f"says {what!r} is there now, but no change of this conversation put it there and nothing read it"
     if (not kinds and turn.asked and not turn.read_ok and _BOOKING_CLAIM.search(told_as_own(clause.text))
             and not any(_BOOKING_TOOL.search(c.name.lower()) for c in turn.ok_effects)):
         return "says an appointment or a booking was made, but no call made one"
@@ -701,7 +717,8 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
         if (len(name) >= 3 and not name.isdigit() and name not in touched
                 and not ("-" in name and f" {name.replace('-', ' ')} " in f" {evidence} ")):
             return f"names {token!r}, which no successful call of that kind touched"
-    said = f"{claimed_parts(clause.text)} {neighbours}"
+    # (When the thing will be used is no part of it: "lo tendré en cuenta cuando me pidas recetas".)
+    said = f"{_WHEN_USED.sub(' ', claimed_parts(clause.text))} {neighbours}"
     for spot in _WORD.finditer(said):
         word = spot.group(0)
         lowered = word.lower().split("'", 1)[0]  # ("your gym's on 5th Ave": the gym)
@@ -785,12 +802,45 @@ _ANOTHER_TIME = re.compile(
 )
 
 
-def _named_beside(clauses: Sequence[Clause], index: int) -> str:
-    """What the clauses next to a claim name without claiming anything themselves ("old.md and older.md")."""
+_NOW = re.compile(r"\b(?:now|ahora)\b", re.I)
+# The occasion a stored thing is for, to the clause's end: "…cuando hablemos de recetas", "…next time you ask".
+_WHEN_USED = re.compile(r"\b(?:cuando|whenever|when|la\s+pr[óo]xima\s+vez|next\s+time)\b.*$", re.I | re.S)
+
+
+def _unchanged_thing(clause: Clause, turn: _Turn, neighbours: str) -> str | None:
+    """A thing a clause says is there now that no successful change of the conversation included."""
+    evidence = " ".join(_norm(f"{_readable(c.arguments)} {c.result[:2000]}") for c in turn.ok_effects)
+    for word in _WORD.findall(f"{claimed_parts(clause.text)} {neighbours}"):
+        lowered = word.lower()
+        if lowered in _STOP or lowered in _FUNCTION_WORDS or _NOW.fullmatch(lowered):
+            continue
+        if not _stem_in(lowered, evidence):
+            return word
+    return None if turn.ok_effects else "it"
+
+
+def _named_beside(clauses: Sequence[Clause], index: int, sentence: str = "") -> str:
+    """What the clauses next to a claim name without claiming anything themselves ("old.md and older.md").
+
+    A claim that opens a list with a colon ("Your 3 reminders are set: rent on the 1st, gym on the 5th and
+    phone on the 10th") has every item of it for its objects, not only the first.
+    """
+    def bare(c: Clause) -> bool:
+        # (A clause with a state of its own, "../compartida.md queda fuera de la carpeta", tells something else.)
+        return c.stance is Stance.AFFIRMATIVE and not c.kinds and not c.closer and not tells_a_state(c.text)
+
     beside = [clauses[i] for i in (index - 1, index + 1) if 0 <= i < len(clauses)]
-    # (A clause with a state of its own, "../compartida.md queda fuera de la carpeta", tells something else.)
-    return " ".join(c.text for c in beside if c.stance is Stance.AFFIRMATIVE and not c.kinds and not c.closer
-                    and not tells_a_state(c.text))
+    if index + 1 < len(clauses) and _OPENS_A_LIST.search(sentence.split(clauses[index].text.rstrip(), 1)[-1][:3]):
+        for following in clauses[index + 2:index + 1 + MAX_LISTED_OBJECTS]:
+            if not bare(following):
+                break
+            beside.append(following)
+    return " ".join(c.text for c in beside if bare(c))
+
+
+_OPENS_A_LIST = re.compile(r"^\s*:")
+MAX_LISTED_OBJECTS = 12
+"""Items of a list after a claim's colon read as its objects (a longer list is read up to here)."""
 
 
 def _touched(calls: Sequence[CallRecord]) -> frozenset[str]:
@@ -914,7 +964,7 @@ def check(
             row = row_cells(sentence.text)
             reasons = [r for i, c in enumerate(sentence.clauses)
                        if (r := _clause_problem(c, turn, explains, id(c) in flagged,
-                                                _named_beside(sentence.clauses, i), conceded, row))]
+                                                _named_beside(sentence.clauses, i, sentence.text), conceded, row))]
         if not reasons and lookup_failed and any(c.stance is Stance.AFFIRMATIVE and _LOOKED.search(c.text)
                                                  for c in sentence.clauses):
             reasons = ["tells what a lookup found, but every lookup of this turn failed"]
