@@ -18,11 +18,13 @@ from bot.core.events import ChatRef, Platform, TextMessage
 from bot.core.routing import RouteDecision, RouteRequest
 from bot.core.routing.clauses import (
     acts_on_it,
+    adds_to_it,
     counts_days_to_given_dates,
     is_greeting,
     is_small_talk,
     names_shown,
     needs_only_the_model,
+    offer_taken_up,
     refers_back,
 )
 from bot.core.texting import spelled_out
@@ -170,6 +172,30 @@ async def test_a_long_follow_up_opening_on_it_keeps_the_notes(make_router, avail
     ("ok move it to friday then", "agenda"),
     ("muévelo al viernes a la misma hora", "agenda"),
     ("q te había dicho yo del casero?", "memory"),
+    # From the ninth, tenth and eleventh sets' first runs.
+    ("are the streets around the stadium closed for the parade?", "web"),
+    ("hay cortes de tráfico en el centro por la maratón?", "web"),
+    ("is the 7:40 train to Leeds delayed?", "web"),
+    ("mi vuelo a Lima sale a su hora?", "web"),
+    ("is BA 2490 to Rome on time?", "web"),
+    ("a cuánto se está pagando el kilo de almendra este año?", "web"),
+    ("what's the going rate for a second-hand caravan?", "web"),
+    ("cuál es el euríbor de este mes?", "web"),
+    ("is the cathedral step-free inside?", "web"),
+    ("when's high tide at Whitby on Sunday?", "web"),
+    ("el clima del finde en Granada?", "environment"),
+    ("anything on the garden camera last night?", "inbox"),
+    ("ha pasado algo en la cámara del garaje?", "inbox"),
+    ("anything from the servers while I was off?", "inbox"),
+    ("did the signed contract come in yet?", "email"),
+    ("cuándo fue que le pusieron la vacuna al perro?", "timeline"),
+    ("los kilómetros que anoté este mes, súmamelos", "timeline"),
+    ("go by what I've logged this week", "timeline"),
+    ("qué me toca mañana?", "agenda"),
+    ("qué turno tengo el sábado?", "agenda"),
+    ("is my shift tomorrow early or late?", "agenda"),
+    ("ponlo a las 5 y media", "agenda"),
+    ("book me out Thursday morning, I'm at the dentist", "agenda"),
 ])
 def test_what_a_request_works_on_names_its_skill(make_router, available, text: str, skill: str) -> None:
     assert skill in make_router().named(spelled_out(text), available)
@@ -181,6 +207,9 @@ def test_what_a_request_works_on_names_its_skill(make_router, available, text: s
     ("block the ads on this page", "agenda"),
     ("tell me a joke", "email"),
     ("note that the meeting moved", "timeline"),
+    ("the history of the castle is fascinating", "web"),
+    ("I'm on cloud nine, the camera I ordered came", "inbox"),
+    ("mi turno de palabra en la reunión", "timeline"),
 ])
 def test_words_that_only_resemble_those_cues_name_nothing(make_router, available, text: str, skill: str) -> None:
     assert skill not in make_router().named(text, available)
@@ -435,3 +464,83 @@ def test_taking_sugar_off_or_moving_on_is_no_calendar(make_router, available, te
 async def test_a_greeting_of_the_day_asks_for_the_overview(make_router, available, text: str) -> None:
     decision = await make_router().route(request(text), available)
     assert {"agenda", "tasks", "environment"} <= decision.skills, decision.reason
+
+
+# Ninth, tenth and eleventh sets (a security guard, a beekeeper, a retiree in Andalucía, a wheelchair user,
+# a podcast host, a landlord, a vet nurse; a taxi driver, a school principal, a consultant, a dairy farmer, a
+# runner, a single dad, a nurse; a flight attendant, a winemaker, a boat restorer, a head of studies, an
+# illustrator, a carer, a student).
+@pytest.mark.parametrize("text", ["bos días 🌧️", "bon dia!", "buenos días a todos, y a ti", "morning all",
+                                  "aye, good morning"])
+def test_greetings_of_other_languages_and_to_everyone_are_greetings(text: str) -> None:
+    assert is_greeting(text)
+
+
+@pytest.mark.parametrize("text", ["buenos días a todos los del grupo, mándales el horario", "morning all, any mail?"])
+def test_a_greeting_to_everyone_with_a_request_is_not_only_a_greeting(text: str) -> None:
+    assert not is_greeting(text)
+
+
+@pytest.mark.parametrize("text", [
+    "perdona, cómo se dice 'me duele la espalda' en alemán? tengo un cliente de Múnich",
+    "what's the Welsh for 'thank you'? it's for a card",
+    "explain compound interest in plain english, the bank guy lost me",
+    "explícame el IRPF fácil, que no me entero",
+])
+async def test_words_and_notions_explained_need_only_the_model(make_router, available, text: str) -> None:
+    decision = await make_router().route(request(text), available)
+    assert not decision.skills, decision.reason
+
+
+@pytest.mark.parametrize(("answer", "text", "skill"), [
+    ("Sunny, 24° tomorrow. Want me to remind you to take the sun cream?", "yes please, at 8", "tasks"),
+    ("Listo, guardado. ¿Quieres que lo ponga también en el calendario?", "sí, a las 10", "agenda"),
+    ("Done. Shall I add his doses to the 'mum – pills' note as well?", "yes: 5mg in the morning, 10 at night",
+     "notes"),
+])
+async def test_a_yes_to_an_offer_takes_the_offer_skills(make_router, available, answer: str, text: str,
+                                                        skill: str) -> None:
+    decision = await make_router().route(request(text, previous=["environment"], recent=["..."], answer=answer),
+                                         available)
+    assert skill in decision.skills, decision.reason
+
+
+@pytest.mark.parametrize(("text", "answer"), [
+    ("si llueve mañana avísame", "Mañana: nubes. ¿Algo más?"),
+    ("ok thanks", "Done. Anything else?"),
+    ("yes please", "Sunny all day."),
+])
+def test_no_offer_is_taken_up_without_a_yes_to_a_question(text: str, answer: str) -> None:
+    assert not offer_taken_up(text, answer)
+
+
+async def test_yes_and_more_keeps_what_was_offered(make_router, available) -> None:
+    decision = await make_router().route(
+        request("sí, y recuérdame el jueves comprar el regalo", previous=["agenda"], recent=["el sábado es el cumple"],
+                answer="¿Lo apunto en el calendario?"), available)
+    assert {"agenda", "tasks"} <= decision.skills, decision.reason
+
+
+@pytest.mark.parametrize("text", ["añade que la reina es de este año", "ponle q el código es el de siempre",
+                                  "add that the plumber is coming at 4"])
+def test_adding_a_fact_to_the_thing_shown_leans_back(text: str) -> None:
+    assert adds_to_it(text) and acts_on_it(text)
+
+
+async def test_adding_a_fact_keeps_the_skill_of_the_thing_shown(make_router, available) -> None:
+    decision = await make_router().route(
+        request("añade q hoy la he visto más tranquila y comiendo bien", previous=["notes"],
+                recent=["qué pone la nota de la gata?"], answer="«Gata»: vacunada en marzo; nerviosa con visitas."),
+        available)
+    assert "notes" in decision.skills, decision.reason
+
+
+@pytest.mark.parametrize("text", ["apuntas que soy celíaco?", "put that date in my notes"])
+def test_asking_or_naming_which_thing_is_no_fact_added(text: str) -> None:
+    assert not adds_to_it(text)
+
+
+async def test_searching_the_web_and_then_the_calendar_keeps_both(make_router, available) -> None:
+    decision = await make_router().route(
+        request("busca cuándo es el festival de jazz de Vitoria y mételo en el calendario"), available)
+    assert {"web", "agenda"} <= decision.skills, decision.reason

@@ -75,7 +75,7 @@ class AgendaSkill(SkillPlugin):
             # The day's overview ("what's on tomorrow?", "qué tengo hoy?") is the calendar and the to-dos.
             r"\bwhat'?s on (?:today|tonight|tomorrow|this|for)\b",
             r"\bwhat (?:have i|do i have|i have) (?:got )?(?:on )?(?:today|tonight|tomorrow|this)\b",
-            r"\bq(?:u[eé])? tengo (?:hoy|ma[ñn]ana|mñn|pasado|esta|este)\b",
+            r"\bq(?:u[eé])? (?:tengo|me toca) (?:hoy|ma[ñn]ana|mñn|pasado|esta|este)\b",
             # A named event and a day in the same request: the event is on the calendar ("va a llover
             # el sábado en la excursión?", "is it going to rain at the barbecue on Sunday?").
             r"(?=.*\b(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo|finde|fin de semana|ma[ñn]ana)\b)"
@@ -103,6 +103,13 @@ class AgendaSkill(SkillPlugin):
             r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow)\b",
             r"\b(?:p[aá]sa|mu[eé]ve|c[aá]mbia)(?:lo|la|los|las)\s+(?:al|para\s+el)\s+"
             r"(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo)\b",
+            # Time taken out of the day: "book me out Thursday morning", "block off Friday afternoon".
+            r"\bbook (?:me|us) (?:in|out|off)\b|\bblock (?:out|off)\b",
+            # A thing put at an hour: "ponlo a las 10", "put it at 9:30" (on the calendar, where hours go).
+            r"\b(?:p[oó]n(?:lo|la|melo|mela)|put it|book it|schedule it)\s+(?:para\s+)?(?:a\s+las|at)\s+\d",
+            # A shift is on the rota: "qué turno tengo?", "my shift tomorrow", "turno de noche".
+            r"\b(?:mi|el|qu[eé]|q)\s+turno\b|\bturnos?\s+(?:de\s+)?(?:hoy|ma[ñn]ana|noche|tarde)\b",
+            r"\b(?:my|what|which)\s+shifts?\b|\bshifts?\s+(?:today|tonight|tomorrow|this\s+week)\b",
             # Who or what comes first or next in the day: "who's my first patient tomorrow?", "my next client".
             r"\bmy (?:first|next|last) (?:patient|client|appointment|meeting|class|lesson|booking|session)s?\b",
             r"\bmi (?:primer|pr[oó]xim[oa]|primera|[uú]ltim[oa]) "

@@ -286,6 +286,8 @@ class EmailSkill(SkillPlugin):
             r"\b(?:confirmation|receipt|newsletter|attachment)s?\b",
             r"\b(?:confirmaci[oó]n|adjuntos?)\b",
             r"\bme (?:ha )?lleg(?:ado|[oó])\b",
+            # ("did the signed contract come in?", "has the quote come in yet?")
+            r"\b(?:came|come) in\b",
         ),
         examples=(
             "any new emails?",

@@ -682,6 +682,8 @@ class EnvironmentSkill(SkillPlugin):
             r"\bqu[eé] distancia\b",
             r"\b(?:qu[eé]|q) tiempo\b",
             r"\btiempo (?:hace|har[aá]|va a hacer)\b",
+            # The weather by its other Spanish name: "qué clima hará en Lima?", "el clima del finde".
+            r"\b(?:el|qu[eé]|q)\s+clima\b|\bclima\s+(?:en|de|del|para|hoy|ma[ñn]ana|va a hacer|hace|har[aá])\b",
             r"\bnear\b",
             r"\bcerca\b",
             # A street address with its number is something to place on the map.

@@ -125,6 +125,14 @@ class InboxSkill(SkillPlugin):
             # What the house's devices push: "anything from the doorbell camera?", "saltó la alarma?".
             r"\b(?:doorbell|door\s+camera|security\s+camera|cctv|smoke\s+alarm|motion\s+sensor|timbre|"
             r"c[aá]mara\s+(?:de\s+la\s+puerta|de\s+seguridad)|sensor\s+de\s+movimiento)\b",
+            # What the monitored systems sent: "qué ha llegado de los servidores", "anything from the servers?".
+            r"\b(?:de|from) (?:los |the |my |mis )?(?:sistemas|systems|servers?|servidores|monitori[sz]ing|"
+            r"monitorizaci[oó]n)\b",
+            # A camera by the room or spot it watches: "¿algo en la cámara del garaje?", "the garden cam".
+            r"\bc[aá]maras?\s+(?:del?|de\s+la)\s+(?:sal[oó]n|entrada|garaje|jard[ií]n|cocina|patio|porche|pasillo|"
+            r"terraza|cuarto|habitaci[oó]n|beb[eé])\b",
+            r"\b(?:living[- ]room|garden|garage|front[- ]door|back[- ]door|porch|driveway|nursery|baby|hallway|"
+            r"kitchen|yard|pet)\s+cam(?:era)?s?\b",
         ),
         examples=(
             "any notifications?",

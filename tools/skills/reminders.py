@@ -62,7 +62,7 @@ class RemindersSkill(SkillPlugin):
             # The day's overview ("what's on tomorrow?", "qué tengo hoy?") is the calendar and the to-dos.
             r"\bwhat'?s on (?:today|tonight|tomorrow|this|for)\b",
             r"\bwhat (?:have i|do i have|i have) (?:got )?(?:on )?(?:today|tonight|tomorrow|this)\b",
-            r"\bq(?:u[eé])? tengo (?:hoy|ma[ñn]ana|mñn|pasado|esta|este)\b",
+            r"\bq(?:u[eé])? (?:tengo|me toca) (?:hoy|ma[ñn]ana|mñn|pasado|esta|este)\b",
             r"\bme (?:recuerdes|avises)\b",
             r"\bping me\b",
             r"\bno se me olvide\b",

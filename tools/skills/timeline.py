@@ -53,8 +53,14 @@ class TimelineSkill(SkillPlugin):
             # Totals of what the user logged: "how many extra hours llevo este mes", "cuántos km llevamos".
             r"\b(?:how many|how much|cu[aá]nt[oa]s?)\b[^.?!]{0,40}\b(?:llevo|llevamos)\b",
             # What was put down before: "qué apunté el mes pasado", typed without its accent.
-            r"\bq(?:u[eé])? (?:apunt|anot|registr)[eé] (?:el \w+ pasado|la semana pasada|ayer|anteayer|antes|hace)\b",
+            # ("los km que anoté este mes": the same, as a relative clause.)
+            r"\bq(?:u[eé])? (?:apunt|anot|registr)[eé] (?:el \w+ pasado|la semana pasada|ayer|anteayer|antes|hace|"
+            r"este (?:a[ñn]o|mes|trimestre)|esta semana)\b",
+            # When a thing of the user's past happened: "cuándo fue que vacunamos al perro?".
+            r"\bcu[aá]ndo fue (?:que|q|la vez que|la vez q)\b|\bwhen was it (?:that )?(?:i|we|my|the kids)\b",
             r"\bapunta (que|q) hoy\b",
+            # What the user logged, to go by: "go by what I've logged", "from my log".
+            r"\bwhat (?:i'?ve|i have|i) logged\b|\b(?:from|in|off) my logs?\b",
             r"\bthe last time i\b",
             r"\bla [uú]ltima vez (que|q)\b",
             r"\bhow many times\b",

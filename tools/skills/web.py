@@ -373,13 +373,27 @@ class WebSkill(SkillPlugin):
             r"\b(?:a|any|the) (?:product |food |safety )?recalls? (?:on|of|for)\b",
             r"\balertas? (?:sanitarias?|alimentarias?)\b",
             # Roads open or closed now, and what is on TV today.
-            r"\b(?:cortad[oa]s?|cerrad[oa]s?)\b.{0,30}\b(?:puertos?|carreteras?|autopistas?|autov[ií]as?|t[uú]neles?)\b"
-            r"|\b(?:puertos?|carreteras?|autopistas?|autov[ií]as?|t[uú]neles?)\b.{0,30}\b(?:cortad[oa]s?|cerrad[oa]s?)\b",
+            r"\b(?:cortad[oa]s?|cerrad[oa]s?)\b.{0,30}\b(?:puertos?|carreteras?|autopistas?|autov[ií]as?|t[uú]neles?|"
+            r"calles?)\b"
+            r"|\b(?:puertos?|carreteras?|autopistas?|autov[ií]as?|t[uú]neles?|calles?)\b.{0,30}\b(?:cortad[oa]s?|"
+            r"cerrad[oa]s?)\b",
+            r"\bcortes? de (?:tr[aá]fico|calles?|carreteras?)\b|\b(?:road|street) closures?\b",
             # (A road by its number too: "is the A66 still closed?", "la A-6 está cortada?".)
-            r"\b(?:roads?|motorways?|highways?|mountain\s+pass|bridges?|tunnels?|[amn]-?\d{1,4}|ap-\d{1,3})\b.{0,30}"
+            r"\b(?:roads?|streets?|motorways?|highways?|mountain\s+pass|bridges?|tunnels?|[amn]-?\d{1,4}|ap-\d{1,3})\b.{0,30}"
             r"\b(?:closed|blocked|shut|cortad[oa]|cerrad[oa])\b"
-            r"|\b(?:closed|blocked|shut)\b.{0,30}\b(?:roads?|motorways?|highways?|mountain\s+pass|bridges?|tunnels?)\b",
+            r"|\b(?:closed|blocked|shut)\b.{0,30}\b(?:roads?|streets?|motorways?|highways?|mountain\s+pass|bridges?|tunnels?)\b",
             r"\b(?:a qu[eé] hora|cu[aá]ndo)\s+(?:dan|echan|ponen|emiten)\b",
+            # A flight or a train running now: "is BA 2490 on time?", "el tren de las 8 va con retraso?".
+            r"\b(?:flights?|trains?|vuelos?|trenes|tren|[a-z0-9]{2}\s?\d{3,4})\b[^.?!]{0,40}"
+            r"\b(?:on time|delayed|running late|cancell?ed|a su hora|con retraso|retrasad[oa]s?|cancelad[oa]s?)\b",
+            # What a thing sells for now, and the official figures of the month: "a cuánto se paga el kilo de almendra",
+            # "the going rate for…", "el IPC de este año", "the euribor today".
+            r"\ba cu[aá]nto se (?:est[aá] )?pag(?:a|an|ando)\b|\b(?:going rate|market price|precio de mercado)\b",
+            r"\b(?:ipc|cpi|eur[ií]bor|inflation rate|tasa de inflaci[oó]n)\b",
+            # The tides are published tables, not the weather: "high tide at Whitby", "a qué hora es la pleamar".
+            r"\btides?\b|\bmareas?\b|\bpleamar\b|\bbajamar\b",
+            # How accessible a place is for a wheelchair is the place's own information.
+            r"\b(?:wheelchair[- ]accessible|step[- ]free|accesible (?:en|para|con) silla)\b",
             r"\ben la tele\b|\bon (?:tv|telly|the telly)\b",
             r"\bb[uú]sca(?:me)? (?:info|informaci[oó]n)\b",
             r"\binternet\b",

@@ -123,7 +123,7 @@ _SMALL_TALK = frozenset("""
 thanks thank you thx ty tysm ta thanx thnx cheers great perfect nice cool ok okay fine good awesome lol haha
 hi hello hey bye goodnight np no problem nah that s all it much so very oye oiga whatever crack uh um hmm bueno
 guapo guapa
-wow omg oh ah ugh oops wild crazy amazing interesting funny weird lovely brilliant fantastic sad
+aye wow omg oh ah ugh oops wild crazy amazing interesting funny weird lovely brilliant fantastic sad
 hola gracias muchas mil genial perfecto guay vale ok okey bien muy estupendo jaja jajaja jeje
 adiós adios chao chau nada eso es todo de acuerdo nop no déjalo olvídalo
 vaya ostras hala uf buah flipante increíble brutal buenísimo joe jo
@@ -194,7 +194,11 @@ _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", 
 # A greeting of the time of day on its own opens it: people expect what is on (agenda, tasks, weather), so it is
 # routed on its evidence like a request. Around a request it is only noise to that request's scores.
 _GREETING_PHRASES = ("good morning", "good afternoon", "good evening", "morning", "mornin", "good mornin",
-                     "buenos días", "buenas tardes", "g day", "gday", "buenas", "buen día", "bom dia", "boa tarde")
+                     "buenos días", "buenas tardes", "g day", "gday", "buenas", "buen día", "bom dia", "boa tarde",
+                     # The greetings of Spain's other languages, typed beside Spanish: "bos días", "bon dia", "egun on".
+                     "bos días", "bo día", "boas tardes", "bon dia", "bona tarda", "egun on")
+# Whom a greeting is said to: "buenos días a todos, y a ti", "morning all", "good morning to you".
+_GREETED = frozenset("a todos todas ti vos usted everyone everybody all folks you to y gente team equipo".split())
 
 
 def _plain(text: str) -> str:
@@ -316,7 +320,7 @@ def is_greeting(text: str) -> bool:
     if not any(f" {g} " in plain for g in _PLAIN_GREETINGS):
         return False
     rest = [word for word in _without_phrases(plain, _PLAIN_GREETINGS).split() if word not in _PLAIN_SMALL_TALK]
-    if not rest:
+    if not rest or all(word in _GREETED for word in rest):
         return True
     return (len(rest) == 1 or (len(rest) == 2 and rest[0] in ("mi", "my"))) and _ADDRESSED_GREETING.fullmatch(
         plain) is not None
@@ -433,6 +437,52 @@ _SHOWN_OBJECTS = frozenset(("it", "them"))
 # "That" opens the fact there; "put that date in my notes" and "delete that one" say which thing instead.
 _ADDS_THAT = frozenset("add put say mention write note include specify".split())
 _FACT_OPENERS = frozenset("it she he they we i you there the my our his her their".split())
+# The same in Spanish, where "que" opens the fact: "añade que ya está vacunada", "ponle q es a las 5".
+_ADDS_QUE = frozenset("añade anade añadele anadele agrega agregale pon ponle mete metele apunta apuntale "
+                      "escribe escribele incluye incluyele indica".split())
+# A yes to what the last answer offered, with more asked in the same breath: "sí, y recuérdame…", "yes
+# please, and add…". (A bare "si" before a clause is "if": "si llueve avísame".)
+_CONSENT = re.compile(r"^\W*(?:s[ií]+|yes|yeah|yep|yup|sure|claro|dale|vale|ok(?:ay|ey)?|venga)\b"
+                      r"(?:\W+(?:porfa|por favor|please|pls|gracias|thanks|claro|perfecto|perfect))*"
+                      r"(?:\s*[,.!]+|\s+(?:y|e|and|pero|but)\b)", re.IGNORECASE)
+
+
+# A yes that opens a reply: "sí", "yes pls", "dale", "aye". (Unaccented "si" is "if" before a clause: "si
+# llueve avísame"; it is a yes before a pause, a plea or a when: "si, a las 3", "si porfa".) Thanks are no
+# yes: "ok thanks" after "anything else?" closes the talk.
+_YES_OPENING = re.compile(
+    r"^\W*(?:s[íi]+(?=\s*(?:$|[,.!]|porfa|por favor|please|pls|y\b|claro|dale|gracias|a las?\b|para\b|el\b|la\b|"
+    r"ma[ñn]ana|hoy|esta\b|este\b))|s[íi]{2,}|sí|yes|yeah|yep|yup|yas|aye|sure|claro|dale|venga|please|pls|porfa|"
+    r"go ahead|do it|hazlo|ok(?:ay|ey)?|vale)\b", re.IGNORECASE)
+_THANKS = re.compile(r"\b(?:thanks|thank|thx|ty|gracias|grax)\b", re.IGNORECASE)
+MAX_OFFER_CHARS = 300
+
+
+def offer_taken_up(text: str, answer: str) -> str:
+    """The offer the last answer ended on ("Want me to remind you to take the sun cream?"), when the message
+    says yes to it ("yes please, at 8"); otherwise "". What the offer would do is what the yes asks for."""
+    if not answer.rstrip().endswith("?") or not _YES_OPENING.match(text) or _THANKS.search(text):
+        return ""
+    tail = answer.rstrip()[-MAX_OFFER_CHARS:]
+    ends = [m.end() for m in re.finditer(r"[.!?¡¿\n](?=\s)", tail[:-1])]
+    return tail[ends[-1]:].strip(" ¿") if ends else tail.strip(" ¿")
+
+
+def says_yes_and_more(text: str, answer: str) -> bool:
+    """Whether the message says yes to an offer the last answer made (it ended on a question) and goes on."""
+    return bool(answer.rstrip().endswith("?") and _CONSENT.match(text) and len(words(text)) > 2)
+
+
+def adds_to_it(text: str) -> bool:
+    """Whether the message opens by adding a fact to the thing just shown ("añade que…", "add that it's…")."""
+    found = words(text)
+    while found and _plain(found[0]) in _OPENING_ACKNOWLEDGEMENTS:
+        found = found[1:]
+    if len(found) < 3:
+        return False
+    first = _plain(found[0])
+    return ((first in _ADDS_QUE and _plain(found[1]) in ("que", "q"))
+            or (first in _ADDS_THAT and found[1] == "that" and found[2] in _FACT_OPENERS))
 
 
 def acts_on_it(text: str) -> bool:
@@ -446,9 +496,7 @@ def acts_on_it(text: str) -> bool:
     if _has_clitic(found[0]):
         # "le" doubles an object the message names itself ("mándale un correo a Ana", "añádele a la lista").
         return not (_plain(found[0]).endswith(("le", "les")) and _NAMED_OBJECT.search(text))
-    return len(found) > 1 and found[0] not in _AUXILIARIES and (
-        found[1] in _SHOWN_OBJECTS
-        or (found[1] == "that" and found[0].lower() in _ADDS_THAT and len(found) > 2 and found[2] in _FACT_OPENERS))
+    return len(found) > 1 and found[0] not in _AUXILIARIES and (found[1] in _SHOWN_OBJECTS or adds_to_it(text))
 
 
 # Words too common to say which thing of an answer a message means ("have", "this", "para").
@@ -486,13 +534,19 @@ def names_shown(text: str, answer: str) -> bool:
 # The words asked about name no skill ("how do you say 'invoice'", "explícame qué es el IBI y quién lo
 # paga", "rewrite this so it sounds friendlier: '…'").
 _MODEL_ALONE = re.compile(
-    r"^\W*(?:(?:oye|hey|oiga|pregunta|una pregunta|quick question)\W+)?"
+    # (An apology for asking may come first: "perdona, cómo se dice…", "sorry, what's the Welsh for…".)
+    r"^\W*(?:(?:oye|hey|oiga|pregunta|una pregunta|quick question|sorry|excuse me|perdona|perdone|disculpa|disculpe|"
+    r"qu[eé] pena(?: con usted| contigo)?)\W+)?"
     r"(?:(?:kindly|please|pls|por favor|can you|could you|puedes|podr[ií]as|me puedes)\s+)?"
     r"(?:c[oó]mo se (?:dice|escribe|pronuncia|traduce)|qu[eé] (?:significa|quiere decir)|"
     r"what does \S+(?: \S+)? mean|how do (?:you|i|we) (?:say|spell|pronounce|translate)|"
-    r"what(?:'s| is) the (?:english|spanish|french|german|italian|portuguese) (?:for|word for)|"
+    r"what(?:'s| is) the (?:english|spanish|french|german|italian|portuguese|irish|gaelic|welsh|catalan|galician|"
+    r"basque|dutch|greek|latin|japanese|chinese|arabic|hindi|russian|polish) (?:for|word for)|"
     r"expl[ií]ca(?:me|nos)? (?:qu[eé]|c[oó]mo|por qu[eé]|la diferencia)|"
     r"explain (?:to me )?(?:what|how|why|the difference)|"
+    # A notion explained plainly: "explain compound interest in plain English", "explícame el IRPF fácil".
+    r"explain [^.?!]{1,60}? (?:in plain english|in simple (?:terms|words)|simply|like i'?m (?:five|5))|"
+    r"expl[ií]ca(?:me|nos)? [^.?!]{1,60}? (?:f[aá]cil|sencillo|en cristiano|de forma sencilla|para tontos)\b|"
     r"(?:rewrite|reword|rephrase|proofread|polish|shorten) (?:this|that|it|the following)|"
     r"make (?:this|that|it) (?:sound|read|look) |haz que (?:esto |eso )?suene |"
     # A joke: "tell me a joke about lorry drivers".

@@ -50,6 +50,7 @@ from bot.config import RouterSettings, Settings
 from bot.core.routing import AllSkillsRouter, QueryEmbedding, RouteDecision, RouteRequest, SkillRouter
 from bot.core.routing.clauses import (
     acts_on_it,
+    adds_to_it,
     counts_days_to_given_dates,
     first_leans_back,
     is_elliptical,
@@ -58,8 +59,10 @@ from bot.core.routing.clauses import (
     list_items,
     names_shown,
     needs_only_the_model,
+    offer_taken_up,
     opens_on_a_thing_said,
     refers_back,
+    says_yes_and_more,
     split_clauses,
     without_quotations,
     without_small_talk,
@@ -544,8 +547,13 @@ class EmbeddingRouter:
         listed = list_items(request_words)
         items = frozenset(listed)
         texts.extend(item for item in dict.fromkeys(listed) if item not in texts)
+        # Yes to the offer the last answer made: the offer says what to do ("Want me to remind you?" "yes
+        # please, at 8"), and is scored with the message's own texts, in the same batch.
+        offer = offer_taken_up(text, request.previous_answer)
         if vectors is None:
-            vectors = self._embedder.embed(texts)
+            vectors = self._embedder.embed([*texts, offer] if offer else texts)
+        offer_vector = vectors[len(texts)] if offer and len(vectors) > len(texts) else None
+        vectors = vectors[:len(texts)]
         whole_scores = self.scores_for(request_words, vectors[0], available)
         small_talk = is_small_talk(text)
         previous = request.previous_skills & set(available)
@@ -560,8 +568,12 @@ class EmbeddingRouter:
             clauses[0], request.previous_answer, self.settings.follow_up_words)
         # What the model does alone ("explícame qué es el IBI", "rewrite this: '…'", "how many days till 4 May?").
         model_alone = needs_only_the_model(text) or counts_days_to_given_dates(text)
+        # A yes to what the last answer offered ("sí, y recuérdame…") takes the offer up, and "añade que…"
+        # adds to the thing just shown, whatever else the message asks.
+        takes_up = says_yes_and_more(text, request.previous_answer) or (
+            bool(request.previous_answer) and adds_to_it(text))
         leans_back = (not small_talk and not is_greeting(text) and not model_alone
-                      and (refers_back(text) or shown or opens_back))
+                      and (refers_back(text) or shown or opens_back or takes_up))
         # A fragment or a short message that leans on the last turn ("and on Thursday?", "abre el de
         # marta") keeps that turn's skills; its few words add a skill only on clear evidence of their own.
         follows_up = leans_back and bool(previous) and (
@@ -602,7 +614,7 @@ class EmbeddingRouter:
         # A verb whose object is the thing just shown opens it ("añádele al final que…", "send it to
         # Marta and…"): however long the rest, it acts on that thing.
         short = len(words(text)) <= self.settings.follow_up_words and not named
-        if leans_back and (is_elliptical(text) or short or shown or opens_back or acts_on_it(text)):
+        if leans_back and (is_elliptical(text) or short or shown or opens_back or takes_up or acts_on_it(text)):
             if not previous and request.recent_user_messages:
                 # The turn did not say what it used last time: judge the last message instead.
                 earlier = spelled_out(request.recent_user_messages[-1])
@@ -614,6 +626,12 @@ class EmbeddingRouter:
         elif small_talk or (model_alone and not named):
             chosen = set(unknown)
             reasons.append("small talk" if small_talk else "a question for the model alone")
+        if offer_vector is not None:
+            offered = (self._choose(self.scores_for(offer, offer_vector, available)).skills
+                       | self.named(offer, available))
+            if offered - chosen:
+                reasons.append(f"yes to the offer: +{sorted(offered - chosen)}")
+            chosen |= offered
         elapsed = (time.perf_counter() - started) * 1000
         return RouteDecision(skills=frozenset(chosen) & set(available), scores=whole_scores,
                              reason=f"embedding: {'; '.join(reasons)}; {elapsed:.0f} ms",
