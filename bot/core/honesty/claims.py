@@ -176,7 +176,10 @@ _EN_STORE = (
     r"(?:shows?|showing|appears?|displays?|(?:is|are)\s+listed)\s+(?:up\s+)?(?:now\s+)?as\s+(?:now\s+)?"
     r"(?:done|finished|complete|completed|ticked|checked|crossed\s+off|struck|closed|resolved|paid|sorted)|"
     # "The receipt sits under Q3 in your expenses now": where a thing filed now is.
-    r"(?:sits|lives|is\s+sitting|'s\s+sitting|is\s+filed|'s\s+filed)\s+(?:now\s+)?(?:under|in|inside|among)\b|"
+    # ("Your sister lives in Leeds" is where she lives: a thing lives in the user's notes, lists or files.)
+    r"(?:sits|is\s+sitting|'s\s+sitting|is\s+filed|'s\s+filed)\s+(?:now\s+)?(?:under|in|inside|among)\b|"
+    r"lives\s+(?:now\s+)?(?:under|inside|among|in\s+(?:your|the|my|its|a)\s+(?!(?:city|town|village|house|flat|"
+    r"country|area|centre|center|north|south|east|west)\b))|"
     # "**list-xc06** now:" over a list: the note shown as it is after the change.
     rf"{_NOTE_NAME}\W{{0,3}}\s+(?:now|ahora)\W*$|"
     r"(?:crossed|ticked|struck|checked)\s+(?:it\s+|them\s+|that\s+)?off|"
@@ -318,6 +321,10 @@ _ES_SEND = (
     # "Le he dicho a Ana…", "Ana ya está avisada": someone told is a message delivered.
     r"(?:le|les)\s+(?:he\s+|hemos\s+)?(?:dicho|dije|avisado|avis[ée]|escrito|escrib[íi]|informado|inform[ée]|"
     r"notificado|notifiqu[ée])|"
+    # Reminded, asked, invited: "se lo he recordado a tu hermano", "le pregunté a Ana", "ya los invité".
+    r"(?:se\s+l[oa]s?|le|les|l[oa]s?)\s+(?:he\s+|hemos\s+)?(?:recordado|record[ée]|preguntado|pregunt[ée]|pedido|ped[íi]|"
+    r"invitado|invit[ée]|comentado|coment[ée]|contado|cont[ée])\b|"
+    r"(?:est[áa]n?|qued[óa]|ha\s+sido|han\s+sido)\s+(?:ya\s+)?invitad[oa]s?|"
     r"(?:est[áa]n?|qued[óa]|ha\s+sido|han\s+sido)\s+(?:ya\s+)?(?:avisad|informad|notificad)[oa]s?|"
     rf"contestad{_PART}|contest[ée]|entregad{_PART}|ya\s+tiene\s+tu\s+(?:correo|mensaje|email)|le\s+lleg[óo]|"
     # A message told as travelling: "el mensaje ya va de camino", "tu correo está en camino".
@@ -361,6 +368,12 @@ _EN_SEND = (
     r"\b(?:already|now)\s+knows\b|\bknows\s+now\b|"
     r"(?:i|we)(?:'ve|\s+have|\s+just|\s+already)?\s+"
     r"(?:(?:told|informed|notified|warned)\s+(?!you\b|me\b|ya\b)[\w'-]+|let\s+(?!you\b|me\b|ya\b)[\w'-]+\s+know)|"
+    # Asked, spoke to, invited: "Asked her!", "I spoke to the receptionist", "he's been invited", "Marcus has the
+    # invite". ("As you asked", "you asked me" tell the user's request.)
+    r"(?<!\byou\s)(?<!\byou've\s)(?<!\bas\s)\basked\s+(?:her|him|them|(?-i:[A-Z])[^\W\d_]+)\b(?!\s+(?:for\s+me|me)\b)|"
+    r"(?:i|we)(?:'ve|\s+have|\s+just|\s+already)?\s+(?:spoke|spoken|talked|chatted)\s+(?:to|with)\b|"
+    r"(?:i|we)(?:'ve|\s+have|\s+just|\s+already)?\s+invited\b|(?:has|have|is|ve)\s+been\s+(?:invited|asked)\b|"
+    r"(?:has|have|got)\s+(?:the|an|your|my)\s+invit(?:e|ation)\b|"
     r"(?:has|have|got)\s+(?:the|your)\s+(?:email|e-mail|mail|message)"
 )
 _ES_REMIND = (
@@ -942,6 +955,15 @@ _AS_ASKED = re.compile(r"\b(?:as|like)\s+(?:you\s+|we\s+|i\s+)?(?:[^\W\d_]{2,}ed
 # What the user gave, said of the things a claim is about: "the amounts you listed", "everything you
 # gave", "lo que me dijiste", "las cantidades que me pasaste". The user gave them; the claim's verb
 # ("…are updated with the amounts you listed") is still the assistant's.
+# What someone else now knows of the user: "Your mom knows you landed", "tu jefe sabe que llegaste tarde". The
+# user's doing is the news; who knows it is the claim.
+_KNOWN_BY_ANOTHER = re.compile(r"\b(?:knows|sabe|saben|sab[íi]an?|(?:is|are)\s+aware|est[áa]n?\s+al\s+tanto)\b.*$",
+                               _I | re.S)
+def _users_doing(bare: str) -> str:
+    """`bare` without what only frames the user's doing: "as you asked", "the amounts you listed", "X knows…"."""
+    return _KNOWN_BY_ANOTHER.sub(" ", _WHAT_YOU_GAVE.sub(" ", _AS_ASKED.sub(" ", bare)))
+
+
 _WHAT_YOU_GAVE = re.compile(
     r"\b(?:the|those|these|all|everything|anything|what|whatever)\s+(?:[^\W\d_]+\s+){0,3}?(?:that\s+|which\s+)?"
     r"you(?:'ve|\s+have|\s+just)?\s+(?:gave|given|mentioned|listed|sent|said|wanted|asked\s+for|wrote|named|picked|"
@@ -1100,8 +1122,7 @@ def _clause(text: str, last_of_question: bool) -> Clause:
         closer=((bool(_CLOSER.search(bare)) and not (kinds and not _CLOSER.search(_TICKS.sub(" ", bare))))
                 or (done_since and not kinds)),
         # "…old-b, como pediste", "as you asked": the user's request, not a report of what they did.
-        second_person=(bool(_SECOND_PERSON.search(_WHAT_YOU_GAVE.sub(" ", _AS_ASKED.sub(" ", bare))))
-                       and not _FIRST_PERSON.search(bare)),
+        second_person=bool(_SECOND_PERSON.search(_users_doing(bare))) and not _FIRST_PERSON.search(bare),
         presupposed=bool(_PRESUPPOSED.match(bare)),
         everything=bool(_EVERYTHING.search(bare)),
         # "Nothing else you need to do" is about the user's part, not an account of the action.

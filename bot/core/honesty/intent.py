@@ -61,8 +61,18 @@ _VERBS: dict[ActionKind, str] = {
         # ("Send me the list" may mean here in the chat; "email me the list" goes out.)
         r"(?:send|message|forward)(?!\s+(?:me|it\s+to\s+me)\b)|email|e-mail|mail|text|reply|respond\s+to|answer\s+\w+|"
         # Whom to tell may take a few words: "tell my brother I'm late", "let the whole team know".
-        r"tell\s+(?!me\b|us\b)(?:[\w'-]+\s+){1,3}?(?:that|i\b|i'|we\b|we'|it'?s|about)|"
-        r"let\s+(?!me\b|us\b)(?:[\w'-]+\s+){1,3}?know|"
+        # (A title's dot is part of the name: "let Dr. Hughes' office know".)
+        r"tell\s+(?!me\b|us\b)(?:[\w.'-]+\s+){1,3}?(?:that|i\b|i'|we\b|we'|it'?s|about)|"
+        r"let\s+(?!me\b|us\b)(?:[\w.'-]+\s+){1,3}?know|"
+        # Asking or reminding someone else is a message to them: "ask her to pick it up", "remind Tom about the
+        # deposit", "recuérdale a mi hermano que…", "pregúntale a Ana si…", "pídele a Luis que…".
+        r"ask\s+(?!me\b|us\b|you\b|yourself\b|around\b|for\b|about\b|if\b|whether\b)(?:[\w.'-]+\s+){1,3}?"
+        r"(?:to|if|whether|about|for|when|what)\b|"
+        r"remind\s+(?!me\b|us\b|myself\b)(?:[\w.'-]+\s+){1,3}?(?:that|to|about|of)\b|"
+        r"recu[ée]rda(?:le|les)|preg[úu]nta(?:le|les)|p[íi]de(?:le|les)\s+(?:a\s+\w+\s+)?que|"
+        # A phone call to someone: "call the dentist and…", "ring my landlord", "llama al fontanero".
+        r"(?:call|ring|phone)\s+(?:the|my|our|her|his|their)\s+(?!(?:day|shots?|quits)\b)[\w'-]+|"
+        r"ll[áa]ma(?:le|les)?\s+(?:a|al)\s+\w+|"
         r"(?:inform|notify|warn|brief)\s+(?!me\b|us\b)[\w'-]+|loop\s+(?!me\b|us\b)(?:[\w'-]+\s+){1,3}?in\b|"
         # "Ping Sarah that…", "loop in finance", "cc Marta on it", "dm the landlord".
         r"(?:ping|dm|slack|whatsapp|cc)\s+(?!me\b|us\b|it\b|that\b|this\b)[\w'-]+|loop\s+in\s+(?!me\b|us\b)[\w'-]+|"
@@ -98,6 +108,7 @@ _VERBS: dict[ActionKind, str] = {
         r"store|keep\s+in\s+mind|keep\s+track|remember|record|log|register|schedule|book|move|rename|change|"
         # Moving when: "push it back an hour", "bring the call forward", "adelanta media hora el aviso".
         r"push\s+(?:[\w'-]+\s+){0,4}?back|bring\s+(?:[\w'-]+\s+){0,4}?forward|reschedule|postpone|delay|"
+        r"push\s+(?:[\w'-]+\s+){0,4}?to\s+(?:next|the\s+\w+|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|"
         r"adelanta(?:r|me|lo|la)?|atrasa(?:r|me|lo|la)?|retrasa(?:r|me|lo|la)?|aplaza(?:r|me|lo|la)?|"
         r"pospon(?:er|me|lo|la)?|posp[óo]n(?:lo|la|me)|"
         r"update|replace|overwrite|edit|mark|complete|archive|append|insert|set\s+up|memori[sz]e|"

@@ -536,6 +536,8 @@ _MEMORY_CLAIM = re.compile(
     r"(?<!\bte\s)lo\s+recuerdo|me\s+acordar[ée]|no\s+(?:lo\s+|te\s+lo\s+)?olvidar[ée]|"
     r"memorizad[oa]|tendr[ée]\s+en\s+cuenta|ya\s+(?:lo\s+)?s[ée]\s+(?:que|para)|ahora\s+(?:lo\s+)?s[ée]|me\s+(?:lo|la)\s+(?:quedo|guardo)|"
     r"me\s+quedo\s+con|(?:i\s*'?ll|i\s+will)\s+(?:hang|hold)\s+on\s*to|won'?t\s+be\s+forgetting|"
+    # Learnt by heart: "me lo he aprendido", "I've learnt it".
+    r"me\s+l[oa]s?\s+(?:he\s+)?aprend(?:ido|[íi])|(?:i'?ve\s+|i\s+have\s+)?(?:learnt|learned)\s+(?:it|that|them)\b|"
     r"(?:not|never)\s+(?:going\s+to|gonna)\s+forget|(?:no|nunca)\s+se\s+me\s+(?:va\s+a\s+olvidar|olvidar[áa])|"
     r"(?:in|to|on)\s+(?:your|the)\s+timeline|en\s+(?:tu|el)\s+(?:historial|l[íi]nea\s+de\s+tiempo))\b",
     re.I,
@@ -681,6 +683,8 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
         # "How many are on it now?" "It now has 3 things: soap, rice…": a list said to have changed, with
         # no change of this conversation that put those things there and no lookup that read them.
         return f"says {what!r} is there now, but no change of this conversation put it there and nothing read it"
+    if not kinds and _MEMORY_CLAIM.search(told_as_own(clause.text)):
+        kinds = {ActionKind.STORE}  # "…y además me lo he aprendido": kept in memory, which a memory call must do
     if (not kinds and turn.asked and not turn.read_ok and _BOOKING_CLAIM.search(told_as_own(clause.text))
             and not any(_BOOKING_TOOL.search(c.name.lower()) for c in turn.ok_effects)):
         return "says an appointment or a booking was made, but no call made one"
@@ -930,6 +934,13 @@ def check(
     no_forecast = bool(forecasts) and all(c.status is not CallStatus.OK for c in forecasts)
     # The answer says plainly, somewhere, that something was not done.
     conceded = any(c.not_done and not _spares_another_thing(c, turn) for s in sentences for c in s.clauses)
+    # Asked what someone answered ("did he accept?") or what the assistant knows of the user ("what do you
+    # remember about me?"), the answer tells it from what was looked up or given, never from nowhere.
+    head = user_text[:MAX_SCAN_CHARS]
+    asks_reply = not turn.read_ok and bool(_ASKS_REPLY.search(head))
+    asks_memory = not turn.read_ok and bool(_ASKS_MEMORY.search(head))
+    given_text = _norm(" ".join(s[:MAX_LOOKED_UP_CHARS] for s in sources)) if asks_reply or asks_memory else ""
+    reply_given = asks_reply and bool(_REPLY_TOLD.search(given_text))
     for sentence in sentences:
         explains = any(c.not_done and not _spares_another_thing(c, turn) for c in sentence.clauses)
         if _FENCE.match(sentence.text):
@@ -968,6 +979,16 @@ def check(
         if not reasons and lookup_failed and any(c.stance is Stance.AFFIRMATIVE and _LOOKED.search(c.text)
                                                  for c in sentence.clauses):
             reasons = ["tells what a lookup found, but every lookup of this turn failed"]
+        if (reasons and asks_memory and not turn.asked
+                and all(c.kinds <= {ActionKind.STORE} for c in sentence.clauses)
+                and any(c.kinds for c in sentence.clauses) and _untold_fact(sentence, given_text, turn) is None
+                and _facts_words(sentence, turn, given_text)):
+            # "¿te acuerdas de mi cumple?" "Es el 12 de mayo, lo tengo guardado": what memory holds, said to be kept.
+            reasons = []
+        if not reasons and asks_reply and not reply_given and any(
+                c.stance is Stance.AFFIRMATIVE and _REPLY_TOLD.search(c.text) for c in sentence.clauses):
+            # "did he accept?" "He did — Marcus accepted": no mail was read and no one said so.
+            reasons = ["tells someone's answer, but nothing this turn looked for it and no one gave it"]
         if not reasons and no_forecast and not explains and any(
                 c.stance in (Stance.AFFIRMATIVE, Stance.NEGATED) and _FORECAST.search(c.text)
                 and not _UNSURE.search(c.text) for c in sentence.clauses):
@@ -996,6 +1017,8 @@ def check(
             missing += misattributed(sentence.text, documents, given, user_text)
         if listing and not advice and not to_do and (entry := _unlisted_entry(sentence.text, turn, user_text)):
             missing.append(f"an entry no lookup gave ({entry})")
+        if asks_memory and (fact := _untold_fact(sentence, given_text, turn)):
+            missing.append(f"a fact about the user that no memory, message or lookup gave ({fact})")
         if missing:
             detail_problems.append((sentence, missing))
         elif not reasons and len(worked_out) < MAX_WORKED_OUT:
@@ -1035,6 +1058,74 @@ def check(
     dropped = tuple(s.text for s in sentences if id(s) in bad)
     missing_all = tuple(sorted({m for _, ms in detail_problems for m in ms}))
     return Verdict(tuple(violations), kept, dropped, turn.asked, missing_all)
+
+
+# Asking whether someone answered: "did he accept?", "has Ana replied?", "¿contestó el casero?", "¿ya confirmó?".
+_ASKS_REPLY = re.compile(
+    r"\b(?:did|has|have)\s+(?:[\w.'-]+\s+){1,3}?(?:accept(?:ed)?|decline[d]?|confirm(?:ed)?|repl(?:y|ied)|answer(?:ed)?|"
+    r"respond(?:ed)?|rsvp(?:'?d)?|say\s+(?:yes|no)|said\s+(?:yes|no)|get\s+back|got\s+back|agree[d]?)\b"
+    r"|\b(?:ya\s+)?(?:contest[óo]|respondi[óo]|acept[óo]|confirm[óo]|ha\s+(?:contestado|respondido|aceptado|"
+    r"confirmado))\b",
+    re.I)
+# Someone's answer told as given: "Marcus accepted", "she said yes", "ya confirmó", "dijo que sí".
+_REPLY_TOLD = re.compile(
+    r"\b(?:accepted|declined|confirmed|replied|answered|responded|rsvp'?d|said\s+(?:yes|no)|got\s+back|agreed|"
+    r"acept[óo]|confirm[óo]|contest[óo]|respondi[óo]|rechaz[óo]|dijo\s+que\s+(?:s[íi]|no)|"
+    r"ha\s+(?:aceptado|confirmado|contestado|respondido))\b", re.I)
+# Asking what the assistant knows or keeps of the user: "what do you remember about me?", "what did I tell you my
+# mum's maiden name was?", "¿qué sabes de mi familia?", "¿a qué era alérgico mi marido? no me acuerdo".
+# ("What do you know about black holes?" and "¿qué sabes hacer?" ask no such thing; "I forget" and "no me acuerdo"
+# do only about the user's own: "mi marido", "my mum".)
+_ASKS_MEMORY = re.compile(
+    r"\bwhat\s+(?:do|did|else\s+do)\s+you\s+(?:know|remember|recall|have)\s+(?:about|of|on)\s+(?:me|my|us|our)\b"
+    r"|\bwhat\s+do\s+you\s+remember\b|\bwhat\s+did\s+i\s+(?:tell|say\s+to)\s+you\b"
+    r"|\bqu[ée]\s+(?:m[áa]s\s+)?(?:sabes|recuerdas)\s+(?:de|sobre)\s+(?:m[íi]|mi|mis|nosotros|nuestr)"
+    r"|\bqu[ée]\s+recuerdas\b|\bqu[ée]\s+te\s+(?:dije|cont[ée]|hab[íi]a\s+dicho)\b"
+    # (Anchored: tried once from the start, so a long message costs one pass, not one per position.)
+    r"|^(?=.*\b(?:my|our|mi|mis|nuestr[oa]s?)\b)(?:.*\b(?:do\s+you\s+(?:remember|recall)|i\s+(?:forget|can'?t\s+remember|"
+    r"don'?t\s+remember)|te\s+acuerdas|no\s+me\s+acuerdo|se\s+me\s+(?:ha\s+)?olvid(?:[óo]|ado))\b)",
+    re.I | re.S)
+# Words that frame such a fact rather than state it.
+_TELLING_WORDS = frozenset("""
+told tell said mentioned know knows remember recall turns called name named like likes love loves work works
+live lives dijiste contaste comentaste llama llaman tiene tienen cumple cumplen vive trabaja trabajas vives
+eres estás sabes recuerdo recuerdas sobre saved stored noted kept have here what that's everything anything
+guardado guardada apuntado anotado tengo esto aquí nada algo todavía
+every each always usually often sometimes daily weekly nightly mornings nights evenings much many more most less
+little lots very really quite pretty other another same different good great nice best better sure kind sort
+people person someone something nothing
+cada siempre normalmente suele sueles diario diaria mañanas noches tardes mucho muchos mucha muchas poco pocos
+más menos bastante otro otra otros otras mismo misma alguien nadie persona gente bueno buena mejor peor
+""".split())
+
+
+def _facts_words(sentence: Sentence, turn: _Turn, given_text: str) -> bool:
+    """Some word of the sentence's facts, not the user's own, is in what the sources gave (a memory holds it).
+
+    (A month or a weekday counts here: "el 3 de junio, lo tengo guardado" is what the memory holds.)
+    """
+    return any(len(w) >= 4 and w.lower() not in _FUNCTION_WORDS and w.lower() not in _TELLING_WORDS
+               and w.lower() not in turn.user_words and _stem_in(w, given_text)
+               for c in sentence.clauses for w in _WORD.findall(c.text))
+
+
+def _untold_fact(sentence: Sentence, given_text: str, turn: _Turn) -> str | None:
+    """A word of a fact the answer tells about the user that no source and none of their words hold.
+
+    Asked what it knows of them, an answer's statements are that knowledge, however short ("Nurse, one son,
+    Oliver.", "Her maiden name is Hargreaves."); its offers and questions are not.
+    """
+    for clause in sentence.clauses:
+        if clause.stance is not Stance.AFFIRMATIVE or clause.not_done:
+            continue
+        for word in _WORD.findall(clause.text):
+            lowered = word.lower().split("'", 1)[0]
+            if (len(lowered) < 4 or lowered in _STOP or lowered in _FUNCTION_WORDS or lowered in _TELLING_WORDS
+                    or lowered in turn.user_words):
+                continue
+            if not _stem_in(lowered, given_text):
+                return word
+    return None
 
 
 # Telling what a lookup found: "I checked the forecast", "según la previsión", "lo acabo de mirar".
