@@ -544,3 +544,25 @@ async def test_searching_the_web_and_then_the_calendar_keeps_both(make_router, a
     decision = await make_router().route(
         request("busca cuándo es el festival de jazz de Vitoria y mételo en el calendario"), available)
     assert {"web", "agenda"} <= decision.skills, decision.reason
+
+
+# Twelfth set (a parish priest, a club DJ, a mountain-rescue volunteer, a student writing Spanish as a second
+# language, a pharmacist, a hairdresser, a trucker).
+@pytest.mark.parametrize("text", ["holaaa, buenos díaaas", "good morninggg ☀️", "ey up, morning", "hiya, good morning!"])
+def test_drawn_out_and_northern_greetings_are_greetings(text: str) -> None:
+    assert is_greeting(text)
+
+
+@pytest.mark.parametrize(("text", "skill"), [
+    ("log: ran the 10k, 52 minutes, knees fine", "timeline"),
+    ("log 30 km on the bike today", "timeline"),
+    ("what did I log for Tuesday's shift?", "timeline"),
+])
+def test_log_entries_and_what_was_logged_name_the_timeline(make_router, available, text: str, skill: str) -> None:
+    assert skill in make_router().named(text, available)
+
+
+@pytest.mark.parametrize("text", ["ugh, what a commute, I'm fried", "estoy frita, no puedo con mi vida"])
+async def test_venting_about_the_day_needs_no_skill(make_router, available, text: str) -> None:
+    decision = await make_router().route(request(text), available)
+    assert not decision.skills, decision.reason

@@ -44,6 +44,10 @@ class TimelineSkill(SkillPlugin):
             r"(?:\w+ed|did|went|ran|swam|read|bought|paid|saw|made|got|took|finished)\b",
             r"\bq(?:u[eé])? hice\b",
             r"\blog that\b",
+            # A log entry typed as one, and what was logged: "log: 9 clients today…", "what did I log for the callout?".
+            r"^\W*log\s*:",
+            r"\blog\s+\d",  # "log 12 km today": an amount put down for the day
+            r"\bwhat (?:did|have) i (?:log|logged)\b",
             r"\b(?:haz|hazme|pon|mete|add|make) (?:un |a )?log\b",
             # Today's result or errand told as done: "hoy ganamos 3 a 1", "ayer vendí 40 kilos", "today we won 3-1".
             r"\b(?:hoy|ayer|anoche|esta ma[ñn]ana|esta tarde) (?:ya )?(?!(?:vamos|estamos|tenemos|qu[eé]|as[ií])\b)"

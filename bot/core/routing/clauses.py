@@ -159,6 +159,8 @@ _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", 
                        "have a nice day", "sweet dreams", "hablamos", "hablamos luego", "luego hablamos",
                        "mañana hablamos", "hablamos mañana", "ya hablamos", "luego te digo", "ya te digo",
                        "cuídate", "que descanses", "buen finde", "buen fin de semana", "que vaya bien",
+                       # Hellos of the north of England: "ay up, morning!!".
+                       "ay up", "ey up", "eh up", "hiya",
                        "un saludo", "saludos",
                        # Wishing a good day, evening or weekend on leaving says goodbye; it asks for none of them.
                        "have a good weekend", "have a nice weekend", "have a great weekend", "enjoy your weekend",
@@ -274,11 +276,12 @@ def list_items(text: str) -> tuple[str, ...]:
 
 
 _STRETCHED = re.compile(r"([aeiouys])\1+\b")  # "buenos diass", "holaaa", "graciasss"
+_DRAWN_OUT = re.compile(r"([^\W\d_])\1{2,}")  # "buenos diaaas", "morninggg": no word has a letter three times
 
 
 def _normal(text: str) -> str:
     # ("buenas buenas", "gracias gracias": a word said twice says it once.)
-    return " " + _STRETCHED.sub(r"\1", _plain(" ".join(_once(words(text))))) + " "
+    return " " + _STRETCHED.sub(r"\1", _DRAWN_OUT.sub(r"\1", _plain(" ".join(_once(words(text)))))) + " "
 
 
 def _once(found: list[str]) -> list[str]:
