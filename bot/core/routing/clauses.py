@@ -443,11 +443,6 @@ _FACT_OPENERS = frozenset("it she he they we i you there the my our his her thei
 # The same in Spanish, where "que" opens the fact: "añade que ya está vacunada", "ponle q es a las 5".
 _ADDS_QUE = frozenset("añade anade añadele anadele agrega agregale pon ponle mete metele apunta apuntale "
                       "escribe escribele incluye incluyele indica".split())
-# A yes to what the last answer offered, with more asked in the same breath: "sí, y recuérdame…", "yes
-# please, and add…". (A bare "si" before a clause is "if": "si llueve avísame".)
-_CONSENT = re.compile(r"^\W*(?:s[ií]+|yes|yeah|yep|yup|sure|claro|dale|vale|ok(?:ay|ey)?|venga)\b"
-                      r"(?:\W+(?:porfa|por favor|please|pls|gracias|thanks|claro|perfecto|perfect))*"
-                      r"(?:\s*[,.!]+|\s+(?:y|e|and|pero|but)\b)", re.IGNORECASE)
 
 
 # A yes that opens a reply: "sí", "yes pls", "dale", "aye". (Unaccented "si" is "if" before a clause: "si
@@ -458,6 +453,7 @@ _YES_OPENING = re.compile(
     r"ma[ñn]ana|hoy|esta\b|este\b))|s[íi]{2,}|sí|yes|yeah|yep|yup|yas|aye|sure|claro|dale|venga|please|pls|porfa|"
     r"go ahead|do it|hazlo|ok(?:ay|ey)?|vale)\b", re.IGNORECASE)
 _THANKS = re.compile(r"\b(?:thanks|thank|thx|ty|gracias|grax)\b", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?¡¿\n](?=\s)")
 MAX_OFFER_CHARS = 300
 
 
@@ -467,13 +463,14 @@ def offer_taken_up(text: str, answer: str) -> str:
     if not answer.rstrip().endswith("?") or not _YES_OPENING.match(text) or _THANKS.search(text):
         return ""
     tail = answer.rstrip()[-MAX_OFFER_CHARS:]
-    ends = [m.end() for m in re.finditer(r"[.!?¡¿\n](?=\s)", tail[:-1])]
+    ends = [m.end() for m in _SENTENCE_END.finditer(tail[:-1])]
     return tail[ends[-1]:].strip(" ¿") if ends else tail.strip(" ¿")
 
 
 def says_yes_and_more(text: str, answer: str) -> bool:
-    """Whether the message says yes to an offer the last answer made (it ended on a question) and goes on."""
-    return bool(answer.rstrip().endswith("?") and _CONSENT.match(text) and len(words(text)) > 2)
+    """Whether the message says yes to an offer the last answer made and goes on: "sí, y recuérdame…", "yes
+    please, and add…"."""
+    return bool(offer_taken_up(text, answer)) and len(words(text)) > 2
 
 
 def adds_to_it(text: str) -> bool:
