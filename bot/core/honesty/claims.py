@@ -215,7 +215,9 @@ _OUT_OF_SIGHT = (r"(?:won'?t|will\s+not|(?:will|'ll)\s+never)\s+(?:see|hear\s+(?
                  r"no\s+(?:lo|la|los|las)\s+(?:volver[áa]s\s+a\s+ver|vas\s+a\s+(?:volver\s+a\s+)?ver\s+m[áa]s)")
 # "No trace of it now", "no queda ni rastro": a removal told as what is left.
 _NO_TRACE_EN = (r"no\s+trace\s+(?:of\s+(?:[^\W\d_]+\s+){0,4})?(?:left|now|anymore|any\s+more)|not\s+a\s+trace|"
-                r"nothing\s+(?:is\s+)?left\s+of")
+                r"nothing\s+(?:is\s+)?left\s+of|"
+                # "Nothing about Leeds left in memory", "nothing of it left on your list".
+                r"nothing\s+(?:about|of|on|from)\s+[^.!?\n]{1,40}?\s+(?:is\s+)?left\s+(?:in|on)\b")
 # "There's no March rota hanging around now", "nada de avisos de riego": what is gone, told as none left.
 # "There will be no gym alert at 6", "no habrá aviso": the same, told as what will not come.
 _ABSENT = (r"there(?:'s|\s+is|\s+are)\s+no\s+[^.!?\n]{1,60}?\b(?:now|any\s*more|left)\b|"
@@ -326,7 +328,7 @@ _ES_SEND = (
     r"invitado|invit[ée]|comentado|coment[ée]|contado|cont[ée])\b|"
     r"(?:est[áa]n?|qued[óa]|ha\s+sido|han\s+sido)\s+(?:ya\s+)?invitad[oa]s?|"
     r"(?:est[áa]n?|qued[óa]|ha\s+sido|han\s+sido)\s+(?:ya\s+)?(?:avisad|informad|notificad)[oa]s?|"
-    rf"contestad{_PART}|contest[ée]|entregad{_PART}|ya\s+tiene\s+tu\s+(?:correo|mensaje|email)|le\s+lleg[óo]|"
+    rf"contestad{_PART}|contest[ée]|entregad{_PART}|entregu[ée]|ya\s+tiene\s+tu\s+(?:correo|mensaje|email)|le\s+lleg[óo]|"
     # A message told as travelling: "el mensaje ya va de camino", "tu correo está en camino".
     r"(?:mensaje|correo|email|mail|respuesta|aviso|whatsapp)\s+(?:a\s+[^\W\d_]+\s+)?(?:ya\s+)?"
     r"(?:va|est[áa]|sali[óo])\s+(?:de\s+camino|en\s+camino|volando|para\s+all[áa])|"
@@ -338,6 +340,7 @@ _ES_SEND = (
 )
 _EN_SEND = (
     r"sent|emailed|e-mailed|mailed|forwarded|replied|messaged|texted|delivered|paid|transferred|wired|"
+    r"submitted|handed\s+(?:it\s+|them\s+)?in|turned\s+(?:it\s+|them\s+)?in|"
     # "Your message to Carla is on its way", "the email's winging its way to her".
     r"(?:message|e-?mail|mail|reply|text|note\s+to\s+[^\W\d_]+)(?:\s+to\s+[^\W\d_]+)?(?:\s+is|'s)\s+(?:already\s+)?"
     r"(?:on\s+its\s+way|winging\s+its\s+way|in\s+(?:her|his|their)\s+inbox|out\s+the\s+door)|"

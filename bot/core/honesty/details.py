@@ -605,6 +605,7 @@ _CODE_LABEL = re.compile(
 _UNIT_SHAPED = re.compile(r"^\d+(?:AM|PM|H|HRS?|MIN|KM|KMH|KG|MB|GB|TB|KB|MM|CM|ML|KW|KWH|MP|FPS|HZ|GHZ|MHZ|"
                           r"ST|ND|RD|TH|X|K|G|D)$")
 _CODE_WITH_DIGIT = re.compile(r"(?<![\w/-])(?=[A-Za-z0-9/#_-]{0,160}\d)" + _CODE.pattern[len(r"(?<![\w/-])"):])
+_DIGIT_BY_DIGIT = re.compile(r"(?<![\d:.,/-])\d(?:[-\s.·]\d){2,11}(?![\d:,/-]|\.\d)")
 _CODE_PAIR = re.compile(r"(?<![\w-])([A-Za-z]{1,4})\s([0-9]{2,10})(?![\w-])")
 
 
@@ -1408,6 +1409,10 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
         missing += sorted(f"code {n}" for n in said.numbers - said.figures - said.amounts
                           if len(n) >= MIN_ID_DIGITS and n not in known.numbers and n not in plain
                           and f"code {n}" not in missing)
+        # "It's 4-7-1-9", "el 3 5 8 2": a code read out digit by digit is that code.
+        spelled = {re.sub(r"\D", "", m.group(0)) for m in _each(_DIGIT_BY_DIGIT, text)}
+        missing += sorted(f"code {d}" for d in spelled if d not in known.codes and d not in known.numbers
+                          and f"code {d}" not in missing)
     # "which gate?" "Head to B14.": a short code is the answer too; and after a lookup it is one of the
     # looked-up thing's particulars ("sale de la T4, puerta J52"), which the lookup must give.
     if known.asked_number or (known.looked_up and not known.general):

@@ -521,6 +521,9 @@ _CONTRAST = re.compile(r"^\W*(?:but|though|although|however|yet|even\s+so|anyway
 _FAILED_BECAUSE = re.compile(
     r"\b(?:caduc\w*|expir\w*|fall[óo]|fallaron|failed|errou?r\w*|deneg\w*|denied|rechaz\w*|refused|declined|"
     r"timed?\s+out|se\s+agot[óo]|no\s+(?:respondiste|contestaste|llegaste\s+a\s+responder)|"
+    # …or what the tool found wrong: "but ../x.md is outside your notes folder", "pero esa nota no existe".
+    r"outside|not\s+allowed|isn'?t\s+allowed|no\s+se\s+permite|no\s+existe|doesn'?t\s+exist|does\s+not\s+exist|"
+    r"no\s+such|already\s+exists|ya\s+existe|fuera\s+de|hidden|ocult[oa]|"
     r"(?:didn'?t|did\s+not|never)\s+(?:answer|respond|approve|get\s+approved))", re.I)
 CLAIM_THRESHOLD = 0.9
 """The classifier must be this sure before a sentence the rules let pass counts as a claim."""
@@ -689,7 +692,8 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
             and not any(_BOOKING_TOOL.search(c.name.lower()) for c in turn.ok_effects)):
         return "says an appointment or a booking was made, but no call made one"
     if not kinds:
-        return _untouched_object(clause, turn)
+        # ("…, but ../x.md is outside your notes folder, so that one wasn't written": why it was not.)
+        return None if explains else _untouched_object(clause, turn)
     backing: list[CallRecord] = []
     # "Updated it again", "gone too, same as the 2023 one": only a change of this turn is a new one.
     again = bool(_ANOTHER_TIME.search(clause.text))
