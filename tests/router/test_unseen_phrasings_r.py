@@ -560,3 +560,28 @@ def test_log_entries_and_what_was_logged_name_the_timeline(make_router, availabl
 async def test_venting_about_the_day_needs_no_skill(make_router, available, text: str) -> None:
     decision = await make_router().route(request(text), available)
     assert not decision.skills, decision.reason
+
+
+# Thirteenth set (a retired couple, a lawyer, an architect, a night nurse, a student, a baker, a tester), run
+# on the code after the twelfth.
+@pytest.mark.parametrize(("text", "skill"), [
+    ("remember Tom can't do Mondays", "memory"),
+    ("cuántos km apunté la semana pasada?", "timeline"),
+    ("anota que ayer corrimos 8 km con Marta", "timeline"),
+    ("apúntame que hoy terminé el informe", "timeline"),
+])
+def test_a_named_fact_and_a_deed_put_down_name_their_skill(make_router, available, text: str, skill: str) -> None:
+    assert skill in make_router().named(spelled_out(text), available)
+
+
+@pytest.mark.parametrize("text", ["apunta que vamos el sábado", "anota que quiero ir al dentista"])
+def test_plans_put_down_are_no_log(make_router, available, text: str) -> None:
+    assert "timeline" not in make_router().named(text, available)
+
+
+async def test_one_more_fact_keeps_what_kept_the_last(make_router, available) -> None:
+    decision = await make_router().route(
+        request("ah y que la del trastero es la misma pero acabada en 9", previous=["memory"],
+                recent=["acuérdate de que la clave del wifi es la 4411"], answer="Guardado: la clave del wifi es 4411."),
+        available)
+    assert "memory" in decision.skills, decision.reason

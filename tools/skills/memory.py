@@ -66,6 +66,8 @@ class MemorySkill(SkillPlugin):
             r"\b(?:tu|your) memor(?:ia|y)\b",
             r"\bremember (that|my|me)\b",
             r"\bremember (?:she|he|they|we|i)(?:'s|'re|'m| is| are| am| has| have| can|'ll| will)\b",
+            # …and someone by name: "remember Rita's vegetarian", "remember Tom can't do Mondays".
+            r"\bremember (?-i:[A-Z])[^\W\d_]+(?:'s| is| has| can't| doesn't| likes| hates| loves)\b",
             r"\bacu[eé]rdate\b",
             r"\brecuerda (que|q)\b",
             r"\bkeep in mind\b",

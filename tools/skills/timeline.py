@@ -55,14 +55,18 @@ class TimelineSkill(SkillPlugin):
             r"\b(?:today|this morning|tonight|last night|yesterday) (?:i|we) (?:just )?(?:\w+ed|won|lost|ran|swam|went|"
             r"did|made|got|sold|drew|took|saw|met|rode|drove)\b",
             # Totals of what the user logged: "how many extra hours llevo este mes", "cuántos km llevamos".
-            r"\b(?:how many|how much|cu[aá]nt[oa]s?)\b[^.?!]{0,40}\b(?:llevo|llevamos)\b",
+            r"\b(?:how many|how much|cu[aá]nt[oa]s?)\b[^.?!]{0,40}"
+            r"\b(?:llevo|llevamos|anot[eé]|apunt[eé]|registr[eé])\b",
             # What was put down before: "qué apunté el mes pasado", typed without its accent.
             # ("los km que anoté este mes": the same, as a relative clause.)
             r"\bq(?:u[eé])? (?:apunt|anot|registr)[eé] (?:el \w+ pasado|la semana pasada|ayer|anteayer|antes|hace|"
             r"este (?:a[ñn]o|mes|trimestre)|esta semana)\b",
             # When a thing of the user's past happened: "cuándo fue que vacunamos al perro?".
             r"\bcu[aá]ndo fue (?:que|q|la vez que|la vez q)\b|\bwhen was it (?:that )?(?:i|we|my|the kids)\b",
-            r"\bapunta (que|q) hoy\b",
+            r"\b(?:apunta|anota|registra)(?:me)? (?:que|q) hoy\b",
+            # The same with the deed in the preterite: "anota que terminé la maqueta", "apunta q ayer corrimos 8 km".
+            r"\b(?:apunta|anota|registra)(?:me)? (?:que|q) (?:hoy |ayer |anoche |esta ma[ñn]ana |esta tarde )?"
+            r"(?!(?:qu[eé]|caf[eé]|beb[eé]|vamos|estamos|somos|podemos)\b)[a-záéíóúñ]{3,}(?:é|í|amos|imos)\b",
             # What the user logged, to go by: "go by what I've logged", "from my log".
             r"\bwhat (?:i'?ve|i have|i) logged\b|\b(?:from|in|off) my logs?\b",
             r"\bthe last time i\b",

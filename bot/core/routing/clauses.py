@@ -473,6 +473,16 @@ def says_yes_and_more(text: str, answer: str) -> bool:
     return bool(offer_taken_up(text, answer)) and len(words(text)) > 2
 
 
+# One more fact for the thing just kept: "ah y que el de la puerta del patio es el mismo", "and that she's vegan".
+_AND_THAT = re.compile(r"^\W*(?:(?:ah|oh|ay|uy|vale|ok|oye)\W+)?(?:y|e|and)\s+(?:tambi[eé]n\s+|also\s+)?"
+                       r"(?:que|q|that)\s+[^\W\d_]", re.IGNORECASE)
+
+
+def goes_on_with_a_fact(text: str) -> bool:
+    """Whether the message adds one more fact to what the last turn kept ("ah y que…", "and that…")."""
+    return bool(_AND_THAT.match(text))
+
+
 def adds_to_it(text: str) -> bool:
     """Whether the message opens by adding a fact to the thing just shown ("añade que…", "add that it's…")."""
     found = words(text)

@@ -53,6 +53,7 @@ from bot.core.routing.clauses import (
     adds_to_it,
     counts_days_to_given_dates,
     first_leans_back,
+    goes_on_with_a_fact,
     is_elliptical,
     is_greeting,
     is_small_talk,
@@ -571,7 +572,7 @@ class EmbeddingRouter:
         # A yes to what the last answer offered ("sí, y recuérdame…") takes the offer up, and "añade que…"
         # adds to the thing just shown, whatever else the message asks.
         takes_up = says_yes_and_more(text, request.previous_answer) or (
-            bool(request.previous_answer) and adds_to_it(text))
+            bool(request.previous_answer) and (adds_to_it(text) or goes_on_with_a_fact(text)))
         leans_back = (not small_talk and not is_greeting(text) and not model_alone
                       and (refers_back(text) or shown or opens_back or takes_up))
         # A fragment or a short message that leans on the last turn ("and on Thursday?", "abre el de
