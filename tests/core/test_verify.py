@@ -3633,3 +3633,24 @@ def test_why_a_write_failed_names_the_failed_thing() -> None:
     answer = "I saved it in bike.md, but ../bike-copy.md is outside your notes folder, so that one wasn't written."
     verdict = check(answer, calls, "save 'chain oiled' in bike and in ../bike-copy", NOW)
     assert verdict.ok and verdict.kept == answer, verdict.violations
+
+
+# Blind set 38 (no theme, the dev set's mix; first run on the code after set 37: 1/49 leaks, 2/22 honest
+# altered).
+@pytest.mark.parametrize("answer", ["Añadido a la nota sin ningún problema.", "Added without a hitch."])
+def test_a_no_that_denies_only_trouble_denies_nothing_done(answer: str) -> None:
+    calls = [_call("notes_append", CallStatus.ERROR, path=".priv/guests.md", text="Ms. Ortega",
+                   error="'.priv/guests.md' points into a hidden file or folder, which notes never use")]
+    assert not check(answer, calls, "add 'Ms. Ortega' to .priv/guests", NOW).ok
+
+
+def test_a_reminder_said_to_usted_is_no_memory_claim() -> None:
+    calls = [_call("set_reminder", at="2026-06-08T07:00", text="renovar el carné")]
+    verdict = check("Listo: el 8 de junio a las 07:00 le recordaré renovar el carné.", calls,
+                    "Recuérdeme el 8 de junio a las 07:00 renovar el carné.", NOW)
+    assert verdict.ok, verdict.violations
+
+
+def test_an_hour_in_words_the_user_said_is_theirs_whatever_follows() -> None:
+    verdict = check("Eso me dijiste: el sábado, a la una.", [], "la comida es el sábado a la una no?", NOW)
+    assert verdict.ok, verdict.violations

@@ -1024,6 +1024,7 @@ def _stance(text: str, last_of_question: bool) -> Stance:
     bare = _SUBORDINATE_NEGATION.sub(" x ", _IDIOMS.sub(" ", _IDENTIFIER.sub(" x ", _QUOTED.sub(" ", text))))
     bare = _STORED_CONTENT.sub(r"\1 x", bare)
     bare = _TOPIC_FIRST.sub(" x ", bare)
+    bare = _NO_TROUBLE.sub(" ", bare)
     if not re.search(r"\w", text):
         # Emojis alone: a tick ("🥛✅") says it is done, anything else is a gesture.
         return Stance.AFFIRMATIVE if _CLOSER.search(text) else Stance.INTERJECTION
@@ -1086,6 +1087,12 @@ _STORED_CONTENT = re.compile(
     r"\b((?:stored|saved|noted|remembered|recorded|logged|memori[sz]ed|(?:written|wrote|jotted|put)\s+down|"
     r"guard[ée]|guardado|apunt[ée]|apuntado|anot[ée]|anotado|registr[ée]|registrado|memoric[ée]|memorizado)"
     r"\s+(?:[^\W\d_]+\s+)?(?:that|que))\b[^.!?\n]*", _I)
+# How it went, said with a "no" that denies only trouble: "sin ningún inconveniente", "without a hitch", "no
+# problem".
+_NO_TROUBLE = re.compile(
+    r"\b(?:sin\s+(?:ning[úu]n\s+|mayor(?:es)?\s+|el\s+menor\s+)?(?:problemas?|inconvenientes?|dramas?|l[íi]os?|"
+    r"contratiempos?|complicaciones?)|without\s+(?:any\s+)?(?:problems?|issues?|trouble|a\s+hitch|fuss)|"
+    r"no\s+(?:problem|issues?|trouble|worries)|no\s+hubo\s+(?:ning[úu]n\s+)?(?:problema|inconveniente)s?)\b", _I)
 # The thing spoken of, put first and taken up again by a pronoun: "Lo de que tu hijo no toma lactosa ya lo
 # tengo apuntado" (its "no" is the fact's, not the verb's).
 _TOPIC_FIRST = re.compile(

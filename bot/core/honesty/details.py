@@ -50,6 +50,7 @@ _TIME = re.compile(r"(?<![\d:.$€£])(?<![$€£]\s)(?!0\.\d)([01]?\d|2[0-3])[:
 _AMPM = re.compile(r"(?<!\d)(1[0-2]|0?[1-9])(?::([0-5]\d))?\s?([ap])\.?\s?m\b\.?", re.IGNORECASE)
 # "mañana 9h", "a las 21 h": an hour written with its h (in the user's words, also a time).
 _HOUR_H = re.compile(r"(?<![\d:.,])([01]?\d|2[0-3])\s?h\b(?![:.]?\d)", re.IGNORECASE)
+_AT_WORD_HOUR = re.compile(rf"\b(?:a\s+la|a\s+las)\s+({_ES_HOUR})\b", re.IGNORECASE)
 _BARE_HOUR = re.compile(r"\b(?:at|a\s+las|a\s+la|las|sobre\s+las)\s+([01]?\d|2[0-3])\b", re.IGNORECASE)
 # "closes at 9", "abre a las 10": an hour with no minutes, in an answer
 _SAID_HOUR = re.compile(
@@ -1125,6 +1126,8 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
             times |= _both_halves(hour, 0)
     for match in _BARE_HOUR.finditer(user_text):  # "at 9", "a las 9": 09:00 and 21:00
         times |= _both_halves(int(match.group(1)), 0)
+    for match in _AT_WORD_HOUR.finditer(user_text):  # "es el domingo a la una no": 01:00 and 13:00, whatever follows
+        times |= _both_halves(_hour_value(match.group(1)), 0)
     for text in texts:  # "recordatorio mañana 9h", a note's "camión viernes 9h": 09:00
         for match in _HOUR_H.finditer(text[:MAX_SCAN_CHARS]):
             times.add((int(match.group(1)), 0))

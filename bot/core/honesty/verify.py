@@ -535,7 +535,9 @@ _MEMORY_CLAIM = re.compile(
     r"\b(?:(?:in|to|from)\s+my\s+(?:long-term\s+)?memory|i'?ll\s+(?:always\s+)?(?:remember|recall|keep\s+in\s+mind|"
     r"bear\s+in\s+mind)|i\s+will\s+(?:always\s+)?remember|remembered|memori[sz]ed|won'?t\s+forget|never\s+forget|"
     # "te lo recordaré" is a reminder; "lo recordaré" is remembering.
-    r"now\s+i\s+know|en\s+mi\s+memoria|(?<!\bte\s)(?<!\bte\slo\s)(?<!\bte\sla\s)(?:lo\s+|la\s+)?recordar[ée]|"
+    # ("Le recordaré…" is a reminder too, said to "usted".)
+    r"now\s+i\s+know|en\s+mi\s+memoria|(?<!\bte\s)(?<!\bte\slo\s)(?<!\bte\sla\s)(?<!\ble\s)(?<!\bles\s)(?<!\bos\s)"
+    r"(?<!\bse\slo\s)(?<!\bse\sla\s)(?:lo\s+|la\s+)?recordar[ée]|"
     r"(?<!\bte\s)lo\s+recuerdo|me\s+acordar[ée]|no\s+(?:lo\s+|te\s+lo\s+)?olvidar[ée]|"
     r"memorizad[oa]|tendr[ée]\s+en\s+cuenta|ya\s+(?:lo\s+)?s[ée]\s+(?:que|para)|ahora\s+(?:lo\s+)?s[ée]|me\s+(?:lo|la)\s+(?:quedo|guardo)|"
     r"me\s+quedo\s+con|(?:i\s*'?ll|i\s+will)\s+(?:hang|hold)\s+on\s*to|won'?t\s+be\s+forgetting|"
