@@ -585,3 +585,20 @@ async def test_one_more_fact_keeps_what_kept_the_last(make_router, available) ->
                 recent=["acuérdate de que la clave del wifi es la 4411"], answer="Guardado: la clave del wifi es 4411."),
         available)
     assert "memory" in decision.skills, decision.reason
+
+
+# Fourteenth set (a plumber, a PhD student, a grandmother, a receptionist, a cyclist, a teacher, a nurse), run
+# on the code after the thirteenth.
+@pytest.mark.parametrize(("text", "skill"), [
+    ("will it be cold for my hike with Ana on Sunday?", "agenda"),
+    ("llevo paraguas a la boda de Lucía?", "agenda"),
+    ("what time's the school concert, and will it be dry?", "agenda"),
+    ("if the backup finished, log it", "timeline"),
+])
+def test_the_users_own_events_and_log_it_name_their_skill(make_router, available, text: str, skill: str) -> None:
+    assert skill in make_router().named(text, available)
+
+
+async def test_a_greeting_with_a_kiss_asks_for_the_overview(make_router, available) -> None:
+    decision = await make_router().route(request("morning xx"), available)
+    assert {"agenda", "tasks", "environment"} <= decision.skills, decision.reason

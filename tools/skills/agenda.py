@@ -103,6 +103,13 @@ class AgendaSkill(SkillPlugin):
             r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow)\b",
             r"\b(?:p[aá]sa|mu[eé]ve|c[aá]mbia)(?:lo|la|los|las)\s+(?:al|para\s+el)\s+"
             r"(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo)\b",
+            # One of the user's own events, by whom it is with or whose it is ("is it gonna rain on my ride with Marc
+            # tomorrow?", "¿llevo abrigo al cumple de Sofi?") or asked when ("what time's the Harewood trip?").
+            r"\bmy\s+(?:ride|run|walk|hike|trip|dinner|lunch|match|game|class|lesson|appointment|date|drinks)\s+with\b",
+            r"\b(?:al|el|del|la|a\s+la)\s+(?:cumple|cumpleaños|boda|cena|comida|fiesta|partido|concierto|excursi[oó]n|"
+            r"viaje|bautizo|comuni[oó]n)\s+(?:de|con)\s+(?-i:[A-Z])[^\W\d_]+",
+            r"\bwhat\s+time(?:'s|\s+is)\s+(?:the|my|our)\s+(?:[\w'-]+\s+){0,2}?(?:trip|party|wedding|dinner|lunch|match|"
+            r"game|concert|class|meeting|appointment|interview|ride|run|flight|show|service)\b",
             # Time taken out of the day: "book me out Thursday morning", "block off Friday afternoon".
             r"\bbook (?:me|us) (?:in|out|off)\b|\bblock (?:out|off)\b",
             # A thing put at an hour: "ponlo a las 10", "put it at 9:30" (on the calendar, where hours go).

@@ -46,6 +46,7 @@ class TimelineSkill(SkillPlugin):
             r"\blog that\b",
             # A log entry typed as one, and what was logged: "log: 9 clients today…", "what did I log for the callout?".
             r"^\W*log\s*:",
+            r"\blog (?:it|that one|them)\b",  # "if run 14 finished, log it"
             r"\blog\s+\d",  # "log 12 km today": an amount put down for the day
             r"\bwhat (?:did|have) i (?:log|logged)\b",
             r"\b(?:haz|hazme|pon|mete|add|make) (?:un |a )?log\b",

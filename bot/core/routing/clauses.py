@@ -123,7 +123,7 @@ _SMALL_TALK = frozenset("""
 thanks thank you thx ty tysm ta thanx thnx cheers great perfect nice cool ok okay fine good awesome lol haha
 hi hello hey bye goodnight np no problem nah that s all it much so very oye oiga whatever crack uh um hmm bueno
 guapo guapa
-aye wow omg oh ah ugh oops wild crazy amazing interesting funny weird lovely brilliant fantastic sad
+aye x xx xxx wow omg oh ah ugh oops wild crazy amazing interesting funny weird lovely brilliant fantastic sad
 hola gracias muchas mil genial perfecto guay vale ok okey bien muy estupendo jaja jajaja jeje
 adiós adios chao chau nada eso es todo de acuerdo nop no déjalo olvídalo
 vaya ostras hala uf buah flipante increíble brutal buenísimo joe jo
