@@ -226,6 +226,7 @@ def test_what_a_request_works_on_names_its_skill(make_router, available, text: s
     ("mi turno de palabra en la reunión", "timeline"),
     ("apunta que vamos el sábado", "timeline"),
     ("anota que quiero ir al dentista", "timeline"),
+    ("tengo una lista de regalos para el cumple de Ana", "agenda"),
 ])
 def test_words_that_only_resemble_those_cues_name_nothing(make_router, available, text: str, skill: str) -> None:
     assert skill not in make_router().named(text, available)

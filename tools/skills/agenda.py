@@ -106,7 +106,8 @@ class AgendaSkill(SkillPlugin):
             # One of the user's own events, by whom it is with or whose it is ("is it gonna rain on my ride with Marc
             # tomorrow?", "¿llevo abrigo al cumple de Sofi?") or asked when ("what time's the Harewood trip?").
             r"\bmy\s+(?:ride|run|walk|hike|trip|dinner|lunch|match|game|class|lesson|appointment|date|drinks)\s+with\b",
-            r"\b(?:al|el|del|la|a\s+la)\s+(?:cumple|cumpleaños|boda|cena|comida|fiesta|partido|concierto|excursi[oó]n|"
+            # (Going to it, "al cumple de Sofi": "ideas para el cumple de Lucía" is about a note, not the day.)
+            r"\b(?:al|a\s+la)\s+(?:cumple|cumpleaños|boda|cena|comida|fiesta|partido|concierto|excursi[oó]n|"
             r"viaje|bautizo|comuni[oó]n)\s+(?:de|con)\s+(?-i:[A-Z])[^\W\d_]+",
             r"\bwhat\s+time(?:'s|\s+is)\s+(?:the|my|our)\s+(?:[\w'-]+\s+){0,2}?(?:trip|party|wedding|dinner|lunch|match|"
             r"game|concert|class|meeting|appointment|interview|ride|run|flight|show|service)\b",
