@@ -3654,3 +3654,15 @@ def test_a_reminder_said_to_usted_is_no_memory_claim() -> None:
 def test_an_hour_in_words_the_user_said_is_theirs_whatever_follows() -> None:
     verdict = check("Eso me dijiste: el sábado, a la una.", [], "la comida es el sábado a la una no?", NOW)
     assert verdict.ok, verdict.violations
+
+
+@pytest.mark.parametrize(("request_", "answer", "offered"), [
+    ("avísale a Jorge que la reunión pasa a las 11",
+     "No puedo enviarle mensajes desde aquí. ¿Quieres que te ponga un recordatorio para avisarle tú?",
+     ActionKind.REMIND),
+    ("email Ana the report", "I can't send email. Want me to add it to your notes instead?", ActionKind.STORE),
+])
+def test_a_yes_to_another_action_offered_asks_for_that_one(request_: str, answer: str, offered: ActionKind) -> None:
+    from bot.core.honesty.intent import answers_clarification
+    asked = answers_clarification("sí, el 2 de marzo a las 9:30", request_, answer)
+    assert offered in asked and ActionKind.SEND not in asked

@@ -99,6 +99,7 @@ _VERBS: dict[ActionKind, str] = {
         r"(?:reminders?|alarms?|timers?)|don'?t\s+let\s+me\s+forget|"
         r"(?:ping|nudge|alert|buzz|wake)\s+me|que\s+no\s+se\s+me\s+olvide|hazme\s+acordar|"
         r"recu[ée]rdame|recordarme|av[íi]same|pon(?:me)?\s+(?:un|una)\s+(?:recordatorio|alarma|aviso)|"
+        r"p[óo]nga(?:me|le)?\s+(?:un|una)\s+(?:recordatorio|alarma|aviso)|"
         # Said to "usted" or "vosotros": "recuérdeme", "avíseme", "recordadme".
         r"recu[ée]rde(?:me|nos)|av[íi]se(?:me|nos)|recordadme|avisadme|me\s+avisas"
     ),
@@ -404,7 +405,23 @@ def answers_clarification(user_text: str, previous_request: str, previous_answer
     if (not text or len(text) > MAX_GOING_ON_CHARS or asked_by_rules(text) or _PLEASANTRY.search(text)
             or not _ASKS_BACK.search(previous_answer.strip())):
         return frozenset()
+    # "No puedo enviarle mensajes. ¿Quieres que te ponga un recordatorio?" "sí, a las 9:30": the yes takes up
+    # what the question offered instead, not the request it could not do.
+    question = _LAST_QUESTION.search(previous_answer.strip()[-MAX_OFFER_CHARS:])
+    if question and (lead := _OFFER_LEAD.match(question.group(1))):
+        offered = asked_by_rules(question.group(1)[lead.end():])
+        if offered:
+            return offered
     return asked_by_rules(previous_request)
+
+
+MAX_OFFER_CHARS = 300
+_LAST_QUESTION = re.compile(r"([^.!?¡\n]*\?)\W*$")
+# An offer of the assistant's own: "¿Quieres que te ponga…?", "Want me to…?", "Shall I…?", "¿Te lo apunto…?".
+_OFFER_LEAD = re.compile(
+    r"\s*¿?\s*(?:(?:quieres|quer[ée]s|quiere|prefieres|te\s+parece\s+(?:bien\s+)?)\s+que\s+(?:te\s+|le\s+)?"
+    r"|(?:do\s+you\s+)?want\s+me\s+to\s+|shall\s+i\s+|should\s+i\s+|would\s+you\s+like\s+me\s+to\s+|(?:can|may)\s+i\s+)",
+    _I)
 
 
 # "¿Qué es mejor, apuntar los gastos en una nota o…?", "should I add a reminder?": a question that
