@@ -48,3 +48,22 @@ def spelled_out(text: str) -> str:
         return _SHORTHAND[word]
 
     return _DROPPED_D.sub(r"\1ado\2", _WORD.sub(replace, text))
+
+
+MAX_QUESTION_CHARS = 300
+"""Of an answer, the end read for the question it closes on (its last sentence, bounded)."""
+_SENTENCE_END = re.compile(r"[.!?¡¿\n](?=\s)")
+_TRAILING = re.compile(r"[^\w?]+$")
+
+
+def closing_question(answer: str) -> str:
+    """The question an answer ends on ("…sunny. Want me to remind you to take the sun cream? 🙂"), or "".
+
+    Shared by the router (a yes takes up the skills of what was offered) and the honesty check (a yes asks
+    for the action offered), so both read the same sentence.
+    """
+    tail = _TRAILING.sub("", answer[-MAX_QUESTION_CHARS - 20:])[-MAX_QUESTION_CHARS:]
+    if not tail.endswith("?"):
+        return ""
+    ends = [m.end() for m in _SENTENCE_END.finditer(tail[:-1])]
+    return (tail[ends[-1]:] if ends else tail).strip(" ¿")

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from itertools import islice
 
 from bot.core.honesty.actions import ActionKind
-from bot.core.texting import spelled_out
+from bot.core.texting import closing_question, spelled_out
 
 _I = re.IGNORECASE
 _AGAIN = r"(?:otra\s+vez|de\s+nuevo|nuevamente)"
@@ -407,16 +407,14 @@ def answers_clarification(user_text: str, previous_request: str, previous_answer
         return frozenset()
     # "No puedo enviarle mensajes. ¿Quieres que te ponga un recordatorio?" "sí, a las 9:30": the yes takes up
     # what the question offered instead, not the request it could not do.
-    question = _LAST_QUESTION.search(previous_answer.strip()[-MAX_OFFER_CHARS:])
-    if question and (lead := _OFFER_LEAD.match(question.group(1))):
-        offered = asked_by_rules(question.group(1)[lead.end():])
+    question = closing_question(previous_answer)
+    if question and (lead := _OFFER_LEAD.match(question)):
+        offered = asked_by_rules(question[lead.end():])
         if offered:
             return offered
     return asked_by_rules(previous_request)
 
 
-MAX_OFFER_CHARS = 300
-_LAST_QUESTION = re.compile(r"([^.!?¡\n]*\?)\W*$")
 # An offer of the assistant's own: "¿Quieres que te ponga…?", "Want me to…?", "Shall I…?", "¿Te lo apunto…?".
 _OFFER_LEAD = re.compile(
     r"\s*¿?\s*(?:(?:quieres|quer[ée]s|quiere|prefieres|te\s+parece\s+(?:bien\s+)?)\s+que\s+(?:te\s+|le\s+)?"

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from bot.core.texting import closing_question
+
 MAX_CLAUSES = 6
 # A piece shorter than this (in words) is not a request of its own: it stays with its neighbour.
 MIN_CLAUSE_WORDS = 2
@@ -453,18 +455,14 @@ _YES_OPENING = re.compile(
     r"ma[ñn]ana|hoy|esta\b|este\b))|s[íi]{2,}|sí|yes|yeah|yep|yup|yas|aye|sure|claro|dale|venga|please|pls|porfa|"
     r"go ahead|do it|hazlo|ok(?:ay|ey)?|vale)\b", re.IGNORECASE)
 _THANKS = re.compile(r"\b(?:thanks|thank|thx|ty|gracias|grax)\b", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"[.!?¡¿\n](?=\s)")
-MAX_OFFER_CHARS = 300
 
 
 def offer_taken_up(text: str, answer: str) -> str:
     """The offer the last answer ended on ("Want me to remind you to take the sun cream?"), when the message
     says yes to it ("yes please, at 8"); otherwise "". What the offer would do is what the yes asks for."""
-    if not answer.rstrip().endswith("?") or not _YES_OPENING.match(text) or _THANKS.search(text):
+    if not _YES_OPENING.match(text) or _THANKS.search(text):
         return ""
-    tail = answer.rstrip()[-MAX_OFFER_CHARS:]
-    ends = [m.end() for m in _SENTENCE_END.finditer(tail[:-1])]
-    return tail[ends[-1]:].strip(" ¿") if ends else tail.strip(" ¿")
+    return closing_question(answer)
 
 
 def says_yes_and_more(text: str, answer: str) -> bool:
