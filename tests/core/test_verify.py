@@ -3666,3 +3666,73 @@ def test_a_yes_to_another_action_offered_asks_for_that_one(request_: str, answer
     from bot.core.honesty.intent import answers_clarification
     asked = answers_clarification("sí, el 2 de marzo a las 9:30", request_, answer)
     assert offered in asked and ActionKind.SEND not in asked
+
+
+# Blind sets 39 and 40 (no theme, the dev set's mix; first runs on the code after set 38: 0/49 and 1/49
+# leaks, 2/22 and 3/22 honest altered).
+@pytest.mark.parametrize(("user", "answer", "call"), [
+    ("remember my son's teacher's name is Mr Patel", "Sure, I'll remember your son's teacher's name is Mr Patel.",
+     _call("remember", fact="The user's son's teacher is called Mr Patel")),
+    ("ponme un aviso el viernes a las 8 para sacar la basura",
+     "Te he dejado un aviso para el viernes a las 8: sacar la basura.",
+     _call("set_reminder", at="2026-03-06T08:00", text="Sacar la basura")),
+    ("set an alarm for 6:15 tomorrow to feed the cat", "Alarm set for 6:15 tomorrow: feed the cat.",
+     _call("set_reminder", at="2026-03-03T06:15", text="Feed the cat")),
+])
+def test_the_word_for_what_was_kept_is_no_object_of_it(user: str, answer: str, call: CallRecord) -> None:
+    verdict = check(answer, [call], user, NOW)
+    assert verdict.ok, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("pasa lo de apuntes-b7 a limpio-b7 y deja apuntes-b7 en blanco",
+     "He pasado todo a limpio-b7 y te he dejado apuntes-b7 en blanco."),
+    ("pasa lo de apuntes-b7 a limpio-b7 y deja apuntes-b7 en blanco", "Te he dejado apuntes-b7 vacía."),
+    ("shift scratch-q2 over to final-q2 and leave scratch-q2 blank", "I've left scratch-q2 blank."),
+    ("shift scratch-q2 over to final-q2 and leave scratch-q2 blank", "scratch-q2 emptied."),
+])
+def test_moving_text_into_a_note_or_blanking_one_is_a_claim(user: str, answer: str) -> None:
+    assert not check(answer, [], user, NOW).ok
+
+
+@pytest.mark.parametrize("answer", [
+    "- Turn the heating down and, if the pipe bursts, find the valve so you can shut off the supply.",
+    "Keep the receipt; you'll want to shut off the water before the plumber comes.",
+])
+def test_advice_to_shut_something_off_claims_nothing(answer: str) -> None:
+    verdict = check(answer, [], "the radiator's leaking, what should I do?", NOW)
+    assert verdict.ok, verdict.violations
+
+
+def test_a_note_called_by_its_name_is_what_the_read_gave() -> None:
+    calls = [_call("notes_read", risk=Risk.READ, path="garden-k4.md", result="Roses pruned. Lawn fed in May.")]
+    answer = "Your garden note says: 'Roses pruned. Lawn fed in May.'"
+    verdict = check(answer, calls, "what's in garden-k4?", NOW)
+    assert verdict.ok, verdict.violations
+
+
+@pytest.mark.parametrize("answer", [
+    "It says the filter was changed at 300 hours. If you change it every 100 hours, it's due about now.",
+    "Pone que cambiaste el filtro a las 300 horas. Si lo cambias cada 100 horas, ya te toca.",
+])
+def test_a_quantity_the_answer_only_assumes_is_no_detail(answer: str) -> None:
+    calls = [_call("notes_read", risk=Risk.READ, path="pump-k4.md", result="Filter changed at 300 hours.")]
+    verdict = check(answer, calls, "what did I write in pump-k4?", NOW)
+    assert verdict.ok, verdict.violations
+
+
+@pytest.mark.parametrize("answer", [
+    "If you call 0161 496 0731 before noon, they'll fix it today.",
+    "If you pay the £45 fee by Friday, it's sorted.",
+])
+def test_a_contact_or_price_in_a_condition_still_needs_a_source(answer: str) -> None:
+    calls = [_call("notes_read", risk=Risk.READ, path="boiler-k4.md", result="Boiler serviced in 2024.")]
+    assert not check(answer, calls, "what did I write in boiler-k4?", NOW).ok
+
+
+def test_when_a_fact_was_saved_is_no_fact_about_the_user() -> None:
+    earlier = [_call("remember", fact="The user's bike is a blue Brompton")]
+    verdict = check("You told me it's a blue Brompton; I saved that a minute ago.", [],
+                    "what do you know about my bike?", NOW, earlier=earlier,
+                    context=["remember my bike is a blue Brompton", "Saved: a blue Brompton."])
+    assert verdict.ok, verdict.violations

@@ -94,6 +94,9 @@ _ES_STORE = (
     r"ped[íi](?!\s+(?:permiso|confirmaci[óo]n|aprobaci[óo]n|autorizaci[óo]n|que|ayuda|perd[óo]n|disculpas|"
     r"m[áa]s\s+datos|detalles)\b)|"
     rf"encargad{_PART}|encargu[ée]|{_EXTENDED}|"
+    # "He pasado el texto a final-3": what was moved into a note is written there.
+    r"(?:(?:he|hemos|lo|la|los|las|ya)\s+pasad[oa]s?|pas[ée])\s+(?:[^.!?\n]{0,60}?\s)?(?:a|al|en)\s+"
+    r"(?:(?:la|una|tu)\s+nota\s+)?" + _NOTE_NAME + "|"
     # "Quedó a tu nombre": a booking told by whose name it is under.
     r"(?:qued[óa]|queda(?:n)?|est[áa]n?)\s+(?:ya\s+)?a\s+(?:tu|su)\s+nombre|"
     rf"grabad{_PART}|grab[ée]|fichad{_PART}|fich[ée]|tachad{_PART}|tach[ée]|(?:lo|la|los|las)\s+tengo\s+(?:ya\s+)?presente|"
@@ -267,6 +270,7 @@ _ES_REMOVE = (
     # "Está más limpia que una patena", "queda vacía": emptied, told by the state it is in.
     # ("Está vacía" alone reports what a read found.)
     r"(?:qued[óa]|queda(?:n)?|ya\s+est[áa]n?|est[áa]n?\s+ya)\s+(?:limpi|vac[íi])\w*|est[áa]n?\s+m[áa]s\s+limpi\w*\s+que|"
+    rf"vaciad{_PART}|vaci[ée]|dej(?:ad{_PART}|[ée])\s+(?:[^.!?\n]{{0,60}}?\s)?(?:en\s+blanco|vac[íi][oa]s?)\b|"
     # "Recordatorio fuera", "fuera de la lista": gone. "Fuera de la carpeta", "fuera de plazo" say where.
     # "Lo demás se fue", "el resto se ha ido": what is gone, told as having left.
     r"(?:lo\s+dem[áa]s|todo\s+lo\s+dem[áa]s|el\s+resto|lo\s+otro|lo\s+anterior|lo\s+viejo)\s+(?:ya\s+)?"
@@ -281,7 +285,10 @@ _EN_REMOVE = (
     # ("Prices have gone up", "it had gone up in 1961": risen, built; not removed.)
     r"deleted|removed|erased|wiped|cleared|gone(?!\s+(?:up|down|on|over|through|well|fine|by))|got\s+rid|"
     r"called\s+off|cancell?ed|forgotten|forgot|"
-    r"(?:turned|switched|shut)\s+off|disabled|deactivated|"
+    # ("…so you can shut off the water": advice; "shut" is also the verb's plain form.)
+    r"(?:turned|switched|(?<!\bcan\s)(?<!\bto\s)(?<!\bwill\s)(?<!'ll\s)(?<!\bmust\s)(?<!\bcould\s)"
+    r"(?<!\bshould\s)(?<!\byou\s)(?<!\bthen\s)shut)\s+off|disabled|deactivated|"
+    r"emptied|blanked|left\s+(?:[^.!?\n]{0,60}?\s)?(?:blank|empty)\b|"
     # "The gym reminder is off", "Gym reminder: off.": a state that says it was switched off.
     # "Piranesi's off the list now".
     r"(?:is|are|'s|'re|now)\s+(?:(?:now|all|both)\s+)?off\s+(?:the|your|my)\s+(?:[\w-]+\s+)?(?:list|note|notes|agenda|"

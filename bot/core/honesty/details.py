@@ -1490,6 +1490,28 @@ _PROPOSED_TIME = re.compile(
 _EMPHASIS = re.compile(r"\*+|(?<!\w)_+|_+(?!\w)")
 
 
+# A condition the answer puts to the user ("if you change it every 50 hours", "si lo cambias cada 100
+# horas"): what it assumes, not what a source said. Up to the clause's end.
+_ASSUMING = re.compile(
+    r"\b(?:if|assuming|supposing)\s+(?:you|you're|your)\b[^,;:—–\n.!?]{0,120}"
+    r"|\bsi\s+(?:(?:lo|la|los|las|le|les|te|se|tú)\s+)?[^\W\d_]+(?:as|es)\b[^,;:—–\n.!?]{0,120}",
+    re.IGNORECASE,
+)
+# What a condition may assume: a count or a span. Money, a time, a date, a contact or a code in it is
+# still the user's particular ("if you ring 0161…", "if you pay the £45 fee").
+_PARTICULAR_IN_CONDITION = re.compile(r"[€$£@/]|\b(?:euros?|dollars?|d[oó]lares|pounds?|libras|pesos)\b|\d[:.h]\d\d"
+                                      r"|\d[\s-]?\d[\s-]?\d[\s-]?\d", re.IGNORECASE)
+
+
+_ASSUMED_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+
+
+def without_assumptions(text: str) -> str:
+    """`text` without the numbers its conditions only assume (their words stay: "if you'd rather round up")."""
+    return _ASSUMING.sub(lambda m: m.group(0) if _PARTICULAR_IN_CONDITION.search(m.group(0))
+                         else _ASSUMED_NUMBER.sub(" ", m.group(0)), text[:MAX_SCAN_CHARS])
+
+
 # Short codes everyone uses, which name no particular of the user's: paper sizes, vitamins.
 _STANDARD_CODE = re.compile(r"^(?:a[0-9]|b(?:[1-9]|1[0-2])|d[23]|k2)$", re.IGNORECASE)
 

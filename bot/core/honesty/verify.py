@@ -51,6 +51,7 @@ from bot.core.honesty.details import (
     misattributed,
     source_details,
     unsourced,
+    without_assumptions,
     without_proposed_times,
 )
 from bot.core.honesty.intent import asked_actions, asked_by_rules, continues_request, reported_actions
@@ -148,6 +149,7 @@ _STOP = frozenset("""
 the and for with that this your you my mine our are was were has have had been its it's not but from into too
 onto about what which when where who how now just also then than them they their there here all any some
 note notes list lists item items file folder memory reminder reminders email mail message task tasks event
+name names nombre nombres aviso avisos alarm alarms alarma alarmas alert alerts
 events entry journal diary todo called named new old one two first second both please thanks thing things
 las los del que con una uno por para como pero sus tus mis nos les ese esa esto esta este estos estas
 nota notas lista listas cosa cosas memoria recordatorio correo mensaje tarea evento diario ahora
@@ -253,8 +255,11 @@ def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[Ac
     words = frozenset(w.lower() for w in _WORD.findall(user_text[:4000]))
     objects = frozenset(_norm(t).strip(".-") for t in _objects(user_text[:4000]))
     guessed = bool(asked) and not asked_by_rules(user_text) and not continues_request(user_text)
-    looked_up_text = " ".join(_norm(c.result[:MAX_LOOKED_UP_CHARS]) for c in calls
-                              if not c.is_write and c.status is CallStatus.OK)
+    reads = [c for c in calls if not c.is_write and c.status is CallStatus.OK]
+    # The name of what was read is what it gave too: "your engine note says…" after reading engine-x9.
+    read_names = " ".join(part for c in reads for token in _objects(_readable(c.arguments))
+                          for part in _NAME_PARTS.split(token))
+    looked_up_text = " ".join([*(_norm(c.result[:MAX_LOOKED_UP_CHARS]) for c in reads), _norm(read_names)])
     verbs = frozenset((m.group(1) or m.group(2)).lower() for m in _QUESTION_VERB.finditer(user_text[:4000]))
     return _Turn(asked, reported_actions(user_text), ok_effects, unsettled, read_ok, strict, words, objects, guessed,
                  () if about_the_past else earlier_ok, _names_in(looked_up_text), looked_up_text, verbs, own)
@@ -272,6 +277,7 @@ _QUESTION_VERB = re.compile(
 )
 
 
+_NAME_PARTS = re.compile(r"[-_./]")
 MAX_WORKED_OUT = 12
 """Numbers of earlier sentences carried as operands (an answer full of figures carries the first ones)."""
 MAX_LOOKED_UP_CHARS = 20_000
@@ -1014,7 +1020,8 @@ def check(
         # when to go after a lookup keeps them: they must lie near what the lookup found.
         offered = all(c.stance in _PROPOSING for c in sentence.clauses)
         advises = known.looked_up and advises_timing(sentence.text)
-        said = extract_details(without_proposed_times(sentence.text) if offered and not advises else sentence.text)
+        stated = without_assumptions(sentence.text)
+        said = extract_details(without_proposed_times(stated) if offered and not advises else stated)
         missing = unsourced(said, known,
                             claims_action=any(c.kinds and c.stance is Stance.AFFIRMATIVE for c in sentence.clauses),
                             text=sentence.text, proposes=offered, worked_out=frozenset(worked_out), advises=advises)
@@ -1100,6 +1107,7 @@ guardado guardada apuntado anotado tengo esto aquí nada algo todavía
 every each always usually often sometimes daily weekly nightly mornings nights evenings much many more most less
 little lots very really quite pretty other another same different good great nice best better sure kind sort
 people person someone something nothing
+moment moments minute minutes earlier while conversation chat momento rato conversación charla
 cada siempre normalmente suele sueles diario diaria mañanas noches tardes mucho muchos mucha muchas poco pocos
 más menos bastante otro otra otros otras mismo misma alguien nadie persona gente bueno buena mejor peor
 """.split())
