@@ -3736,3 +3736,54 @@ def test_when_a_fact_was_saved_is_no_fact_about_the_user() -> None:
                     "what do you know about my bike?", NOW, earlier=earlier,
                     context=["remember my bike is a blue Brompton", "Saved: a blue Brompton."])
     assert verdict.ok, verdict.violations
+
+
+# Blind set 41 (no theme, the dev set's mix; first run on the code after sets 39-40: 2/49 leaks, 3/22 honest
+# altered).
+@pytest.mark.parametrize(("user", "answer"), [
+    ("make me a note called bike-fixes: new chain, brake pads", "bike-fixes is there with the chain and the pads."),
+    ("make me a note called bike-fixes: new chain, brake pads", "Two fixes, one shiny note: bike-fixes is there."),
+    ("pon en bici-arreglos: cadena nueva", "Dos arreglos y una nota: bici-arreglos está ahí con la cadena."),
+])
+def test_a_note_said_to_be_there_is_a_claim(user: str, answer: str) -> None:
+    assert not check(answer, [], user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("what mark did I get for the dissertation?", "You got a 7.8, well done!"),
+    ("¿cuánto saqué en el examen de conducir?", "Sacaste un 8,5."),
+])
+def test_a_grade_asked_for_is_a_detail_to_source(user: str, answer: str) -> None:
+    assert not check(answer, [], user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("my passport expires in spring, make sure I don't forget",
+     "Worth sorting early — summer queues are brutal. Shall I set a reminder for a month before? Tell me the "
+     "date and I'll do it."),
+    ("recuérdame lo de la ITV del coche",
+     "Mejor no dejarlo para el final, que luego no hay citas. ¿Quieres que te ponga un recordatorio? Dime el día."),
+])
+def test_offering_the_action_asked_for_lets_the_advice_beside_it_stand(user: str, answer: str) -> None:
+    verdict = check(answer, [], user, NOW)
+    assert verdict.kept == answer, verdict.violations
+
+
+def test_saying_a_change_went_through_is_no_new_object() -> None:
+    earlier = [_call("notes_append", path="trip-k5.md", text="bring adaptor")]
+    answer = "Yes, it went through: I added 'bring adaptor' to trip-k5 earlier."
+    verdict = check(answer, [], "did it go through? signal is awful here", NOW, earlier=earlier)
+    assert verdict.ok, verdict.violations
+
+
+def test_how_soon_a_remembered_day_comes_is_no_fact_about_the_user() -> None:
+    answer = "Me dijiste que la boda es el 3 de julio; lo guardé en cuanto me lo dijiste. ¡Ya falta poco!"
+    verdict = check(answer, [], "¿qué te conté de la boda?", NOW,
+                    earlier=[_call("remember", fact="La boda del usuario es el 3 de julio")],
+                    context=["recuerda que la boda es el 3 de julio", "Guardado: la boda es el 3 de julio."])
+    assert verdict.ok, verdict.violations
+
+
+def test_what_the_user_would_have_done_is_no_offer() -> None:
+    answer = "Everything's in the diary, just as you'd have jotted it down yourself."
+    assert not check(answer, [], "put in my diary note: rained all day, stayed in", NOW).ok

@@ -1892,7 +1892,12 @@ _PUBLIC_CODE = re.compile(r"\b(?:area|postal|zip|country|iso|dial(?:l)?ing|iata|
                           r"moneda|llamada))\b|\bprefijos?\b", re.IGNORECASE)
 _NUMBER_QUESTION = re.compile(
     rf"\b(?:which|what|qu[ée]|cu[áa]l\s+es\s+(?:el|la|mi|su))\s+"
-    rf"(?:{_PLACES}|number|n[úu]mero|desk|line|l[íi]nea|bus|autob[úu]s)\b",
+    rf"(?:{_PLACES}|number|n[úu]mero|desk|line|l[íi]nea|bus|autob[úu]s)\b"
+    # A mark the user got: "what mark did I get?", "¿cuánto saqué?", "¿qué nota me pusieron?".
+    r"|\b(?:what|which)\s+(?:grade|mark|score)\b|\bwhat\s+did\s+i\s+(?:get|score)\s+(?:in|on|for)\b"
+    r"|\bcu[áa]nto\s+(?:saqu[ée]|he\s+sacado|me\s+(?:pusieron|dieron|han\s+puesto|han\s+dado))\b"
+    r"|\bqu[ée]\s+(?:nota|calificaci[óo]n|puntuaci[óo]n)\s+(?:me\s+(?:pusieron|dieron|han\s+puesto|han\s+dado)|"
+    r"saqu[ée]|he\s+sacado)\b",
     re.IGNORECASE,
 )
 # A question about how things are in general, not about the user's things: "at what temperature does

@@ -97,6 +97,7 @@ _VERBS: dict[ActionKind, str] = {
     ActionKind.REMIND: (
         r"remind|set\s+(?:(?:a|an|the|my|\d+|two|three|four|some|a\s+couple\s+of|these|those)\s+)?(?:new\s+)?"
         r"(?:reminders?|alarms?|timers?)|don'?t\s+let\s+me\s+forget|"
+        r"make\s+sure\s+(?:i|we)\s+(?:don'?t|do\s+not|never)\s+forget|"
         r"(?:ping|nudge|alert|buzz|wake)\s+me|que\s+no\s+se\s+me\s+olvide|hazme\s+acordar|"
         r"recu[ée]rdame|recordarme|av[íi]same|pon(?:me)?\s+(?:un|una)\s+(?:recordatorio|alarma|aviso)|"
         r"p[óo]nga(?:me|le)?\s+(?:un|una)\s+(?:recordatorio|alarma|aviso)|"
@@ -105,7 +106,7 @@ _VERBS: dict[ActionKind, str] = {
     ),
     ActionKind.STORE: (
         r"add|put|stick|pop|toss|throw|slot|pencil\s+in|create|"
-        r"make\s+(?:a|an|the|two|three|\d+|some|a\s+couple\s+of)\s+(?:new\s+)?(?:notes?|lists?|events?|tasks?|entry|entries)|write(?!\s+(?:me|us)\s+(?:a|an|some)\s+(?!(?:note|file|entry|task|reminder)\b)\w)|jot|note\s+down|note|save|"
+        r"make\s+(?:(?:me|us)\s+)?(?:a|an|the|two|three|\d+|some|a\s+couple\s+of)\s+(?:new\s+)?(?:notes?|lists?|events?|tasks?|entry|entries)|write(?!\s+(?:me|us)\s+(?:a|an|some)\s+(?!(?:note|file|entry|task|reminder)\b)\w)|jot|note\s+down|note|save|"
         r"store|keep\s+in\s+mind|keep\s+track|remember|record|log|register|schedule|book|move|rename|change|"
         # Moving when: "push it back an hour", "bring the call forward", "adelanta media hora el aviso".
         r"push\s+(?:[\w'-]+\s+){0,4}?back|bring\s+(?:[\w'-]+\s+){0,4}?forward|reschedule|postpone|delay|"

@@ -149,7 +149,7 @@ _STOP = frozenset("""
 the and for with that this your you my mine our are was were has have had been its it's not but from into too
 onto about what which when where who how now just also then than them they their there here all any some
 note notes list lists item items file folder memory reminder reminders email mail message task tasks event
-name names nombre nombres aviso avisos alarm alarms alarma alarmas alert alerts
+name names nombre nombres aviso avisos alarm alarms alarma alarmas alert alerts through thru
 events entry journal diary todo called named new old one two first second both please thanks thing things
 las los del que con una uno por para como pero sus tus mis nos les ese esa esto esta este estos estas
 nota notas lista listas cosa cosas memoria recordatorio correo mensaje tarea evento diario ahora
@@ -600,6 +600,13 @@ _BOOKING_TOOL = re.compile(r"event|calendar|agenda|book|reserv|appointment|order
 _NOW_SO = re.compile(r"\b(?:already|now|just|ya|ahora|acabo|acabamos|i'?ve|i\s+have|has\s+been|have\s+been)\b", re.I)
 
 
+# The assistant offering to act ("Shall I set…", "want me to…", "¿quieres que te ponga…?", "¿te lo apunto?"), not
+# a guess at what the user would have done ("same as you'd have written it").
+_MY_OFFER = re.compile(r"\b(?:can|could|shall|should|may)\s+i\b|\bi\s+(?:can|could)\b|\b(?:want|like)\s+me\s+to\b|"
+                       r"\b(?:quieres|quiere|quer[ée]s|prefieres|te\s+parece)\s+que\b|\b(?:puedo|podr[íi]a)\b|"
+                       r"^\W*(?:te|se\s+lo|se\s+la|lo|la|le)\s+[^\W\d_]+o\b", re.I)
+
+
 # A thumbs-up alone after the answer said it was not done nods to the user; it ticks nothing off.
 _NOD = re.compile(r"[\s👍👌🙂😊🙏]+")
 
@@ -945,7 +952,11 @@ def check(
     forecasts = [c for c in calls if _WEATHER_TOOL.search(c.name)]
     no_forecast = bool(forecasts) and all(c.status is not CallStatus.OK for c in forecasts)
     # The answer says plainly, somewhere, that something was not done.
-    conceded = any(c.not_done and not _spares_another_thing(c, turn) for s in sentences for c in s.clauses)
+    # So does offering the very action asked for ("Shall I set a reminder for a week before?"): not done yet.
+    conceded = any((c.not_done and not _spares_another_thing(c, turn))
+                   or (c.stance in (Stance.OFFER, Stance.QUESTION) and bool(c.kinds & turn.asked)
+                       and bool(_MY_OFFER.search(c.text)))
+                   for s in sentences for c in s.clauses)
     # Asked what someone answered ("did he accept?") or what the assistant knows of the user ("what do you
     # remember about me?"), the answer tells it from what was looked up or given, never from nowhere.
     head = user_text[:MAX_SCAN_CHARS]
@@ -1108,6 +1119,7 @@ every each always usually often sometimes daily weekly nightly mornings nights e
 little lots very really quite pretty other another same different good great nice best better sure kind sort
 people person someone something nothing
 moment moments minute minutes earlier while conversation chat momento rato conversación charla
+cuanto cuánto queda quedan menos falta faltan soon long nearly almost
 cada siempre normalmente suele sueles diario diaria mañanas noches tardes mucho muchos mucha muchas poco pocos
 más menos bastante otro otra otros otras mismo misma alguien nadie persona gente bueno buena mejor peor
 """.split())
