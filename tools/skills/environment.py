@@ -680,6 +680,11 @@ class EnvironmentSkill(SkillPlugin):
             r"\bhow far (?:away )?(?:it|that|this|(?:the|that|this) \w+(?: \w+)?)(?:'s| is| are)\b",
             r"\ba cu[aá]nto (?:me |nos )?(?:queda|quedan|pilla|cae)\b",
             r"\bqu[eé] distancia\b",
+            # How long it takes to get there: "cuánto se tarda de aquí al aeropuerto", "how long to cycle to…".
+            r"\bcu[aá]nto (?:hay|se tarda|tardo|tardar[ée]|tardamos|tarda|queda) (?:de|desde|hasta|a|al)\b",
+            r"\bde aqu[ií] (?:a|al|hasta)\b",
+            r"\bhow long (?:does it|will it|would it|did it) take (?:me |us )?to (?:get|walk|cycle|bike|drive|ride)\b",
+            r"\bhow long to (?:get|walk|cycle|bike|drive|ride) (?:to|there|from|home)\b",
             r"\b(?:qu[eé]|q) tiempo\b",
             r"\btiempo (?:hace|har[aá]|va a hacer)\b",
             # The weather by its other Spanish name: "qué clima hará en Lima?", "el clima del finde".

@@ -63,6 +63,13 @@ class RemindersSkill(SkillPlugin):
             r"\bwhat'?s on (?:today|tonight|tomorrow|this|for)\b",
             r"\bwhat (?:have i|do i have|i have) (?:got )?(?:on )?(?:today|tonight|tomorrow|this)\b",
             r"\bq(?:u[eé])? (?:tengo|me toca) (?:hoy|ma[ñn]ana|mñn|pasado|esta|este)\b",
+            # Asked as what is noted for a day, or how the day looks ("tengo algo pendiente para el viernes?",
+            # "what does my week look like?").
+            r"\btengo algo (?:apuntado |pendiente |previsto |programado |planeado |agendado )?(?:para )?(?:hoy|"
+            r"ma[ñn]ana|mñn|pasado|esta (?:tarde|noche|semana)|este (?:finde|fin de semana)|el (?:lunes|martes|"
+            r"mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo|finde))\b",
+            r"\b(?:what(?:'?s| does| is| will)|how(?:'?s| does| is| will)) my (?:day|morning|afternoon|evening|week|"
+            r"weekend)(?: \w+)? look(?:s|ing)?\b",
             r"\bme (?:recuerdes|avises)\b",
             r"\bping me\b",
             r"\bno se me olvide\b",

@@ -107,13 +107,14 @@ _BARE_CLITICS = frozenset("hazlo hazla ponlo ponla dilo dile dale dales velo qui
 # the verbs people use on what the assistant just showed are listed (stems, without accents), each
 # with the vowel its imperative ends in: -ar "a", -er "e", -ir "e" (tú) or "i" (vos).
 _AR_STEMS = (
+    "arregl", "ajust", "modific", "rectific",
     "mand", "envi", "reenvi", "pas", "borr", "elimin", "quit", "sac", "apunt", "anot", "agend", "agreg",
     "guard", "contest", "avis", "llam", "cambi", "cancel", "adelant", "retras", "program", "reserv", "confirm",
     "mir", "revis", "cheque", "busc", "cerr", "copi", "edit", "actualiz", "marc", "complet", "termin", "archiv",
     "orden", "recuerd", "record", "descart",
 )
-_ER_STEMS = ("pon", "pospon", "mov", "muev", "le", "respond")
-_IR_STEMS = ("escrib", "dec", "anad", "abr", "compart", "resum", "traduc")
+_ER_STEMS = ("pon", "pospon", "mov", "muev", "le", "respond", "met")
+_IR_STEMS = ("escrib", "dec", "anad", "abr", "compart", "resum", "traduc", "corrig")
 _CLITIC_UNACCENTED = re.compile(
     r"(?:(?:" + "|".join(_AR_STEMS) + r")a|(?:" + "|".join(_ER_STEMS) + r")e|(?:" + "|".join(_IR_STEMS) + r")[ei])"
     + _CLITIC_ENDING + "$")
@@ -129,6 +130,8 @@ aye x xx xxx wow omg oh ah ugh oops wild crazy amazing interesting funny weird l
 hola gracias muchas mil genial perfecto guay vale ok okey bien muy estupendo jaja jajaja jeje
 adiós adios chao chau nada eso es todo de acuerdo nop no déjalo olvídalo
 vaya ostras hala uf buah flipante increíble brutal buenísimo joe jo
+jesus jesús jeez gosh blimey crikey yikes oof damn dang joder hostia jolín jolines caray caramba dios puf buf
+hijo hija cariño cielo majo maja mate bro hun hon hen jefe jefa
 """.split())
 # Words of the list above that are there only for the phrases they build ("thank you so much", "eso
 # es todo", "de acuerdo"): alone they thank nobody, and one may name an object ("todo?" is the to-do list).
@@ -177,6 +180,11 @@ _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", 
                        "qué fuerte", "madre mía", "no me digas", "no way", "no kidding", "bien ahí", "bien ahi",
                        "nice one", "good one", "well done", "good job", "great job",
                        "gracias igual", "gracias de todas formas", "thanks anyway", "thanks anyways",
+                       # Kind words for the assistant, and the user's own deed once shown how ("ya está hecho").
+                       "eres muy amable", "eres un sol", "qué amable", "muy amable", "you re very kind",
+                       "you re a star", "you re the best", "ya lo he hecho", "ya está hecho", "ya lo hice",
+                       "ya me salió", "ya funciona", "done it", "done it now", "i did it", "it worked",
+                       "that worked",
                        # Venting about one's day asks for sympathy, not for what the day held ("qué día llevo").
                        "what a day", "what a week", "what a morning", "what a night", "long day", "long week",
                        "rough day", "rough week", "tough day", "tough week", "bad day", "crazy day",
@@ -333,7 +341,8 @@ def is_greeting(text: str) -> bool:
 
 def is_elliptical(text: str) -> bool:
     """A fragment that only makes sense with the previous turn: "y mañana?", "and Paris?"."""
-    found = words(text)
+    # (An exclamation before it leaves it a fragment: "madre mía. ¿y el domingo?".)
+    found = words(without_small_talk(text))
     if not found:
         return False
     if len(found) <= 2 and not is_small_talk(text):
@@ -381,6 +390,11 @@ _NUMBERED_ITEM = re.compile(
     r"\d{1,2}(?:st|nd|rd|th|º|ª|o|a)?(?!\s*(?:de\b|del\b|of\b|y\b|:|h\b|am\b|pm\b|[.,]\d))")
 # "it" that stands for nothing said before: "what time is it in Tokyo?" asks the clock.
 _EXPLETIVE_IT = re.compile(r"\b(?:what|which) (?:time|day|date) is it\b")
+
+
+def picks_a_listed_item(text: str) -> bool:
+    """Whether the message picks an item of the last answer's numbered list ("guarda el 2 en…", "open number 3")."""
+    return bool(_NUMBERED_ITEM.match(text.strip().lower()))
 
 
 def refers_back(text: str) -> bool:
@@ -465,6 +479,19 @@ def offer_taken_up(text: str, answer: str) -> str:
     return closing_question(answer)
 
 
+# A no to an offer because what was done is enough: "no, con el aviso me sobra", "nah, the reminder's enough".
+_NO_OPENING = re.compile(r"^\W*(?:no+|nah|nope|nop)\b", re.IGNORECASE)
+_ENOUGH = re.compile(r"\b(?:basta|sobra|suficiente|vale|me sirve|est[aá] bien|enough|will do|"
+                     r"(?:is|'s) (?:fine|plenty|ok|okay|good))\W*$", re.IGNORECASE)
+MAX_DECLINE_WORDS = 8
+
+
+def declines_offer(text: str, answer: str) -> bool:
+    """Whether the message turns down the offer the last answer ended on, what was done being enough."""
+    return (bool(_NO_OPENING.match(text)) and bool(_ENOUGH.search(text)) and len(words(text)) <= MAX_DECLINE_WORDS
+            and bool(closing_question(answer)))
+
+
 def says_yes_and_more(text: str, answer: str) -> bool:
     """Whether the message says yes to an offer the last answer made and goes on: "sí, y recuérdame…", "yes
     please, and add…"."""
@@ -547,6 +574,8 @@ _MODEL_ALONE = re.compile(
     r"qu[eé] pena(?: con usted| contigo)?)\W+)?"
     r"(?:(?:kindly|please|pls|por favor|can you|could you|puedes|podr[ií]as|me puedes)\s+)?"
     r"(?:c[oó]mo se (?:dice|escribe|pronuncia|traduce)|qu[eé] (?:significa|quiere decir)|"
+    # The same in Catalan, typed beside Spanish: "com es diu…", "què vol dir…".
+    r"com (?:es|se) diu|com s'escriu|qu[eè] vol dir|"
     r"what does \S+(?: \S+)? mean|how do (?:you|i|we) (?:say|spell|pronounce|translate)|"
     r"what(?:'s| is) the (?:english|spanish|french|german|italian|portuguese|irish|gaelic|welsh|catalan|galician|"
     r"basque|dutch|greek|latin|japanese|chinese|arabic|hindi|russian|polish) (?:for|word for)|"
@@ -567,8 +596,9 @@ _MODEL_ALONE = re.compile(
 
 
 # A unit converted ("what's 65 mph in km/h?", "cuánto son 5 libras en kilos"); money is not (its rate is today's).
+# ("what's 72 in celsius?": the unit converted from goes without saying.)
 _CONVERSION = re.compile(r"^\W*(?:what(?:'s| is)|how much is|how many \w+ (?:is|are)|cu[aá]nto (?:es|son)) [\d.,]+ ?"
-                         r"[a-z/°]+ (?:in|en) [a-z/°]+", re.IGNORECASE)
+                         r"(?:[a-z/°]+ )?(?:in|en) [a-z/°]+", re.IGNORECASE)
 _MONEY = re.compile(r"[$€£¥]|\b[A-Z]{3}\b|(?i:\b(?:euros?|dollars?|d[oó]lares|pounds? sterling|pesos?|yen|rate|"
                     r"exchange|cambio|today|hoy)\b)")
 

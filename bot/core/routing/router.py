@@ -52,6 +52,7 @@ from bot.core.routing.clauses import (
     acts_on_it,
     adds_to_it,
     counts_days_to_given_dates,
+    declines_offer,
     first_leans_back,
     goes_on_with_a_fact,
     is_elliptical,
@@ -62,6 +63,7 @@ from bot.core.routing.clauses import (
     needs_only_the_model,
     offer_taken_up,
     opens_on_a_thing_said,
+    picks_a_listed_item,
     refers_back,
     says_yes_and_more,
     split_clauses,
@@ -556,7 +558,8 @@ class EmbeddingRouter:
         offer_vector = vectors[len(texts)] if offer and len(vectors) > len(texts) else None
         vectors = vectors[:len(texts)]
         whole_scores = self.scores_for(request_words, vectors[0], available)
-        small_talk = is_small_talk(text)
+        # ("No, con el aviso me sobra" turns the offer down: nothing more to do.)
+        small_talk = is_small_talk(text) or declines_offer(text, request.previous_answer)
         previous = request.previous_skills & set(available)
         # A message leans back by its grammar ("bórralo", "and tomorrow?"), or when a short one names
         # something the last answer showed ("cancel book club" after the day's events were listed).
@@ -615,7 +618,9 @@ class EmbeddingRouter:
         # A verb whose object is the thing just shown opens it ("añádele al final que…", "send it to
         # Marta and…"): however long the rest, it acts on that thing.
         short = len(words(text)) <= self.settings.follow_up_words and not named
-        if leans_back and (is_elliptical(text) or short or shown or opens_back or takes_up or acts_on_it(text)):
+        # So does an item of the list just shown, picked by its number ("guarda el 2 en una nota").
+        if leans_back and (is_elliptical(text) or short or shown or opens_back or takes_up or acts_on_it(text)
+                           or picks_a_listed_item(text)):
             if not previous and request.recent_user_messages:
                 # The turn did not say what it used last time: judge the last message instead.
                 earlier = spelled_out(request.recent_user_messages[-1])
