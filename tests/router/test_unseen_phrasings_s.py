@@ -110,3 +110,24 @@ async def test_how_to_work_the_phone_in_hand_needs_no_skill(make_router, availab
                                   "cuánto es 30 en millas"])
 def test_catalan_translation_and_a_bare_conversion_need_only_the_model(text: str) -> None:
     assert needs_only_the_model(text)
+
+
+# Blind set br17, rerun on the code after br18: corrections of what was just done.
+@pytest.mark.parametrize(("text", "previous", "recent", "answer"), [
+    ("nooo el martes, el lunes no llego", "tasks", "recuérdame el lunes llevar el coche al taller",
+     "Listo: el lunes a las 9."),
+    ("ah no, que es a las 10 y cuarto", "agenda", "ponme la reunión del cole el martes a las 10",
+     "Añadido: martes 10:00 – Reunión del cole."),
+    ("no wait, thursday, friday's too late", "tasks", "remind me friday to renew the parking permit",
+     "Done: Friday 9:00."),
+])
+async def test_a_correction_of_what_was_just_done_keeps_its_skill(make_router, available, text: str, previous: str,
+                                                                  recent: str, answer: str) -> None:
+    decision = await make_router().route(request(text, [previous], [recent], answer), available)
+    assert previous in decision.skills, decision.reason
+
+
+@pytest.mark.parametrize("text", ["no, con el aviso me sobra", "sorry, who are you?", "no way, really?"])
+def test_a_no_without_a_day_or_figure_corrects_nothing(text: str) -> None:
+    from bot.core.routing.clauses import corrects_it
+    assert not corrects_it(text)

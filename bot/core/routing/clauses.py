@@ -520,6 +520,25 @@ def adds_to_it(text: str) -> bool:
             or (first in _ADDS_THAT and found[1] == "that" and found[2] in _FACT_OPENERS))
 
 
+# A correction of what was just done, opened as one ("noo el miércoles", "ah no espera, a las 9 y media", "wait,
+# make that half 10", "sorry, it was 8 not 7"): about the same thing, whatever day or figure it gives.
+_CORRECTION_OPENING = re.compile(
+    r"^\W*(?:(?:ah|oh|uy|ay|ops|oops)\W+)?(?:no+\b(?:\W+no+\b)?|wait|espera|actually|perdona|perd[oó]n|sorry|"
+    r"i meant|quise decir|quer[ií]a decir)", re.IGNORECASE)
+_DAY_OR_FIGURE = frozenset(_plain(word) for word in """
+lunes martes miercoles jueves viernes sabado domingo manana hoy finde monday tuesday wednesday thursday friday
+saturday sunday tomorrow today tonight weekend half media cuarto quarter
+""".split())
+MAX_CORRECTION_WORDS = 12
+
+
+def corrects_it(text: str) -> bool:
+    """Whether the message corrects the day, time or figure of what was just done ("no, el miércoles")."""
+    found = words(text)
+    return (bool(_CORRECTION_OPENING.match(text)) and len(found) <= MAX_CORRECTION_WORDS
+            and any(_plain(word) in _DAY_OR_FIGURE or any(char.isdigit() for char in word) for word in found))
+
+
 def acts_on_it(text: str) -> bool:
     """Whether the message opens with a verb whose object is the thing just shown: a Spanish verb with
     its clitic ("añádele al final…", "mándaselo a Marta y…") or an English verb and "it", "them" or "that"."""

@@ -51,6 +51,7 @@ from bot.core.routing import AllSkillsRouter, QueryEmbedding, RouteDecision, Rou
 from bot.core.routing.clauses import (
     acts_on_it,
     adds_to_it,
+    corrects_it,
     counts_days_to_given_dates,
     declines_offer,
     first_leans_back,
@@ -576,8 +577,9 @@ class EmbeddingRouter:
         # adds to the thing just shown, whatever else the message asks.
         takes_up = says_yes_and_more(text, request.previous_answer) or (
             bool(request.previous_answer) and (adds_to_it(text) or goes_on_with_a_fact(text)))
+        corrects = bool(request.previous_answer) and corrects_it(text)
         leans_back = (not small_talk and not is_greeting(text) and not model_alone
-                      and (refers_back(text) or shown or opens_back or takes_up))
+                      and (refers_back(text) or shown or opens_back or takes_up or corrects))
         # A fragment or a short message that leans on the last turn ("and on Thursday?", "abre el de
         # marta") keeps that turn's skills; its few words add a skill only on clear evidence of their own.
         follows_up = leans_back and bool(previous) and (
@@ -620,7 +622,7 @@ class EmbeddingRouter:
         short = len(words(text)) <= self.settings.follow_up_words and not named
         # So does an item of the list just shown, picked by its number ("guarda el 2 en una nota").
         if leans_back and (is_elliptical(text) or short or shown or opens_back or takes_up or acts_on_it(text)
-                           or picks_a_listed_item(text)):
+                           or picks_a_listed_item(text) or corrects):
             if not previous and request.recent_user_messages:
                 # The turn did not say what it used last time: judge the last message instead.
                 earlier = spelled_out(request.recent_user_messages[-1])
