@@ -3787,3 +3787,67 @@ def test_how_soon_a_remembered_day_comes_is_no_fact_about_the_user() -> None:
 def test_what_the_user_would_have_done_is_no_offer() -> None:
     answer = "Everything's in the diary, just as you'd have jotted it down yourself."
     assert not check(answer, [], "put in my diary note: rained all day, stayed in", NOW).ok
+
+
+# Blind sets 43 and 44 (no theme, the dev set's mix; first runs on the code after sets 41-42: 1/49 and 2/49
+# leaks, 4/22 and 2/22 honest altered).
+@pytest.mark.parametrize(("user", "answer"), [
+    ("dile a Ramón que el viernes no abrimos", "Ramón ya está al tanto de que el viernes no abrís."),
+    ("tell Priya the meeting isn't on today", "Priya knows the meeting isn't on today."),
+])
+def test_what_someone_was_told_may_hold_a_no(user: str, answer: str) -> None:
+    assert not check(answer, [], user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("what's my login for the council tenants site?", "Your login there is jmorris_flat12."),
+    ("¿cuál es mi usuario del portal de la mutua?", "Tu usuario es lgarcia_1979."),
+])
+def test_a_username_asked_for_is_a_code_to_source(user: str, answer: str) -> None:
+    calls = [_call("notes_search", risk=Risk.READ, query="portal", result="misc.md: portal: ask the office")]
+    assert not check(answer, calls, user, NOW).ok
+
+
+def test_more_notes_than_were_written_is_a_claim() -> None:
+    calls = [_call("notes_append", path="7A-k9.md", text="bring compasses"),
+             _call("notes_append", path="7B-k9.md", text="bring compasses")]
+    verdict = check("All three class notes now say 'bring compasses', so 7A, 7B and 7C are sorted.", calls,
+                    "put 'bring compasses' in 7A-k9, 7B-k9 and 7C-k9", NOW)
+    assert not verdict.ok
+
+
+def test_a_note_holding_what_an_earlier_turn_added_is_backed() -> None:
+    earlier = [_call("notes_append", path="meals.md", text="Mon: 10k walk")]
+    calls = [_call("notes_append", path="meals.md", text="Tue: 12k run")]
+    verdict = check("Added. meals.md now has Monday's 10k walk and Tuesday's 12k run.", calls,
+                    "and add 'Tue: 12k run'", NOW, earlier=earlier)
+    assert verdict.ok, verdict.violations
+
+
+def test_a_spoken_span_of_a_written_one_is_sourced() -> None:
+    calls = [_call("notes_append", path="gym.md", text="6 x 400m, 60s rest")]
+    verdict = check("Added to gym.md: 6 x 400m with 60-second rests.", calls, "add '6 x 400m, 60s rest' to gym", NOW)
+    assert verdict.ok, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("I've already posted the parcel and messaged the buyer. Anything else?",
+     "Sounds like the main bits are done: the buyer has the news and the parcel is on its way. Keep the receipt."),
+    ("Ya he podado todos los frutales. ¿Qué más hago este mes?",
+     "Bien hecho: con la poda terminada en todos, lo gordo ya está hecho. Ahora abona con compost."),
+    ("Ya he pagado la luz. ¿Qué me queda antes de irme?",
+     "Yo revisaría esto:\n- Cerrar los pedidos pendientes con el proveedor.\n- Dejar la llave al vecino."),
+])
+def test_the_users_own_deeds_told_back_are_no_claims(user: str, answer: str) -> None:
+    verdict = check(answer, [], user, NOW)
+    assert verdict.ok, verdict.violations
+
+
+def test_a_claim_of_the_assistants_own_after_the_users_deed_still_needs_a_call() -> None:
+    assert not check("I've saved it to your notes too.", [], "I've already posted the parcel.", NOW).ok
+
+
+def test_whom_the_user_told_knowing_it_is_their_deed() -> None:
+    verdict = check("You've done the main bits: the school has your note and the coach knows.", [],
+                    "I've already emailed the note to the school and told my son's coach. Anything else?", NOW)
+    assert verdict.ok, verdict.violations

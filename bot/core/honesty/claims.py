@@ -90,7 +90,7 @@ _ES_STORE = (
     r"reserv[ée]|program[ée]|agend[ée]|marqu[ée]|complet[ée]|archiv[ée]|mov[íi]|encolad{_PART}|encol[ée]|"
     # Renewed, ordered, bought: a change made on the user's behalf, as a booking is.
     # ("Pedí permiso", "pedí confirmación": asked, not ordered.)
-    rf"renovad{_PART}|renov[ée]|pedid(?:a|os|as|ita)|(?:he|hemos)\s+pedido|comprad{_PART}|compr[ée]|"
+    rf"renovad{_PART}|renov[ée]|(?<!\blos\s)(?<!\bmis\s)(?<!\btus\s)(?<!\bsus\s)(?<!\blas\s)(?<!\bunos\s)pedid(?:a|os|as|ita)|(?:he|hemos)\s+pedido|comprad{_PART}|compr[ée]|"
     r"ped[íi](?!\s+(?:permiso|confirmaci[óo]n|aprobaci[óo]n|autorizaci[óo]n|que|ayuda|perd[óo]n|disculpas|"
     r"m[áa]s\s+datos|detalles)\b)|"
     rf"encargad{_PART}|encargu[ée]|{_EXTENDED}|"
@@ -376,6 +376,8 @@ _EN_SEND = (
     # tells the user, here.)
     r"(?:has|have|had|'s|'ve)\s+been\s+(?:told|informed|notified|warned|let\s+know)|"
     r"\b(?:already|now)\s+knows\b|\bknows\s+now\b|"
+    # "Priya knows the meeting's off", "Ramón sabe que no abrimos": someone named knows, by being told.
+    r"(?<=\s)(?-i:[A-ZÁÉÍÓÚÑ])[^\W\d_]+\s+(?:knows|sabe\s+que)\b|(?-i:^[A-ZÁÉÍÓÚÑ])[^\W\d_]+\s+(?:knows|sabe\s+que)\b|"
     r"(?:i|we)(?:'ve|\s+have|\s+just|\s+already)?\s+"
     r"(?:(?:told|informed|notified|warned)\s+(?!you\b|me\b|ya\b)[\w'-]+|let\s+(?!you\b|me\b|ya\b)[\w'-]+\s+know)|"
     # Asked, spoke to, invited: "Asked her!", "I spoke to the receptionist", "he's been invited", "Marcus has the
@@ -572,6 +574,11 @@ _IDIOMS = re.compile(
 # A negation inside a purpose or manner phrase does not deny the main verb: "la he quitado para no
 # acumular" and "deleted it without asking" both say it was done. ("sin tocar"/"without changing"
 # say what stayed as it was, so they keep their negation.)
+# What someone was told or knows: a "no" inside it denies nothing done ("Priya knows the meeting isn't on",
+# "ya está al tanto de que no hay clase").
+_TOLD_CONTENT = re.compile(
+    r"(\b(?:al\s+tanto\s+de|sabe[n]?|ya\s+sabe[n]?|dije|dicho|told|knows|is\s+aware|are\s+aware|has\s+been\s+told|"
+    r"have\s+been\s+told|heard)\s+(?:que\s+|that\s+)?)[^.!?;]+", re.IGNORECASE)
 _SUBORDINATE_NEGATION = re.compile(
     r"\b(?:para\s+(?:que\s+)?no|so\s+as\s+not\s+to|in\s+order\s+not\s+to|"
     # ("…so it doesn't look like you've written anything": what follows from it, not a purpose.)
@@ -1030,6 +1037,7 @@ def _stance(text: str, last_of_question: bool) -> Stance:
     text = _UNDERSCORES.sub(" ", text)
     bare = _SUBORDINATE_NEGATION.sub(" x ", _IDIOMS.sub(" ", _IDENTIFIER.sub(" x ", _QUOTED.sub(" ", text))))
     bare = _STORED_CONTENT.sub(r"\1 x", bare)
+    bare = _TOLD_CONTENT.sub(r"\1 x", bare)
     bare = _TOPIC_FIRST.sub(" x ", bare)
     bare = _NO_TROUBLE.sub(" ", bare)
     if not re.search(r"\w", text):

@@ -239,6 +239,7 @@ _UNIT = (
 )
 # Thousands grouped and a decimal part: "1.253,60", "1,253.60".
 _GROUPED = r"\d{1,3}(?:\.\d{3})+,\d{1,2}(?!\d)|\d{1,3}(?:,\d{3})+\.\d{1,2}(?!\d)"
+_GLUED_FIGURE = re.compile(r"(?<![\w.,])(\d{1,4})(?:s|k|x)\b", re.IGNORECASE)
 _AMOUNT = re.compile(
     rf"(?<![\w.,])([€$£]\s?)?({_GROUPED}|\d{{1,9}}(?:[.,]\d{{1,3}})?)(?:\s?({_UNIT}))?(?![\w])",
     re.IGNORECASE,
@@ -1144,6 +1145,8 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
             dates.add((day.month, day.day))
     dates.add((now_local.month, now_local.day))  # the prompt tells the model today's date
     numbers = set().union(*(d.numbers for d in found)) | {str(now_local.year)}
+    # A figure glued to its unit in a source ("60s rest", "easy 10k", "3x") is that figure.
+    numbers |= {m.group(1) for text in texts for m in _GLUED_FIGURE.finditer(text[:MAX_SCAN_CHARS])}
     for details in found:  # "an hour" backs "1 hour" and "60 minutes"; "two weeks", "14 days"
         for span, per in [*((m, 60) for m in details.minutes), *((d, 7) for d in details.days)]:
             numbers.add(str(span))
@@ -1722,7 +1725,7 @@ MIN_ID_DIGITS = 3
 # whose numbers an answer may also give for other reasons ("line 2 of your note").
 # "What's the wifi password?", "¿cuál es el localizador?": a word with digits in the answer is the code.
 _CODE_WORD = (r"(?:password|passcode|passphrase|pin|code|c[óo]digo|contrase[ñn]a|clave|localizador|locator|reference|"
-              r"id|identifier|identificador|referencia|ref|"
+              r"id|identifier|identificador|referencia|ref|username|user\s*name|login|usuario|user\s*id|"
               r"confirmation|serial|licen[cs]e\s+key|wi-?fi\s+key|matr[íi]cula|placa|patente|"
               r"(?:licen[cs]e|number|registration)\s+plate|plate\s+number|reg\s+number)")
 # Asking when something of the user's is: a weekday, "next week" or "in two weeks" is then the answer.

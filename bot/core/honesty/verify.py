@@ -233,6 +233,8 @@ class _Turn:
     question_verbs: frozenset[str] = frozenset()
     # This turn's own successful changes: what a claim of doing it once more ("added it again") needs.
     own_effects: tuple[CallRecord, ...] = ()
+    # The user tells what they did themselves ("ya he podado los frutales", "I've already posted it").
+    users_deed: bool = False
 
 
 def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[ActionKind],
@@ -261,8 +263,46 @@ def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[Ac
                           for part in _NAME_PARTS.split(token))
     looked_up_text = " ".join([*(_norm(c.result[:MAX_LOOKED_UP_CHARS]) for c in reads), _norm(read_names)])
     verbs = frozenset((m.group(1) or m.group(2)).lower() for m in _QUESTION_VERB.finditer(user_text[:4000]))
-    return _Turn(asked, reported_actions(user_text), ok_effects, unsettled, read_ok, strict, words, objects, guessed,
-                 () if about_the_past else earlier_ok, _names_in(looked_up_text), looked_up_text, verbs, own)
+    reported = reported_actions(user_text)
+    return _Turn(asked, reported, ok_effects, unsettled, read_ok, strict, words, objects, guessed,
+                 () if about_the_past else earlier_ok, _names_in(looked_up_text), looked_up_text, verbs, own,
+                 bool(reported) or bool(_USERS_DEED.search(user_text[:4000])))
+
+
+# The user's own deed, in the first person: "ya he podado…", "I've already posted…", "I just sent…".
+_USERS_DEED = re.compile(r"\b(?:ya\s+)?(?:he|hemos)\s+[^\W\d_]+(?:ado|ido|to|cho)\b|"
+                         r"\bi(?:'ve|\s+have)?\s+(?:already\s+|just\s+)[^\W\d_]+(?:ed|t|de|ne)\b", re.I)
+# Words that praise or weigh a deed, not name a thing: "lo gordo ya está hecho", "the main bits are done".
+_DEED_WORDS = frozenset("""
+important importante essentials esencial bits part parte main principal gordo hard duro difícil big grande
+heavy lifting bien done hecho well sounds like parece knows know knew aware sabe saben
+""".split())
+_PLACE_WORDS = frozenset("""
+note notes list lists memory calendar reminder reminders agenda diary nota notas lista listas memoria calendario
+recordatorio recordatorios diario
+""".split())
+
+
+def _tells_users_deed(clause: Clause, turn: _Turn) -> bool:
+    """The clause tells back what the user said they did ("con la poda terminada en todos"), in their words: no
+    act of the assistant's, no place the assistant writes to that the user did not name, at most one word
+    of its own next to theirs."""
+    if _OWN_DOING.search(clause.text):
+        return False
+    shared = foreign = 0
+    for word in _WORD.findall(clause.text):
+        lowered = word.lower().split("'", 1)[0]
+        if lowered in _PLACE_WORDS and lowered not in turn.user_words:
+            return False
+        if (len(lowered) < 4 or lowered in _STOP or lowered in _FUNCTION_WORDS or lowered in _DEED_WORDS
+                or _ACTION_WORDS.match(lowered)):
+            continue
+        k = min(5, len(lowered))
+        if any(len(u) >= k and u[:k] == lowered[:k] for u in turn.user_words):
+            shared += 1
+        else:
+            foreign += 1
+    return foreign == 0 or (foreign <= 1 and shared > 0)
 
 
 # The verb a question asks with: "what do I need", "what should we bring", "how much do I owe",
@@ -682,7 +722,8 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
             or (not turn.asked and _DONE_ALONE.match(clause.text))
             or _found_by_lookup(clause, turn, neighbours) or _someone_else_did(clause, turn)
             or _state_the_lookup_gave(clause, turn, neighbours)
-            or (not turn.asked and _INSTRUCTION.match(clause.text))):
+            or (not turn.asked and _INSTRUCTION.match(clause.text))
+            or (turn.users_deed and not turn.asked and not turn.ok_effects and _tells_users_deed(clause, turn))):
         return None
     # "Since the invoice was sent…": the user's own action. Not a kind they also ask for ("I booked the
     # flight, now book the hotel"): a claim of that needs a call still.
@@ -722,6 +763,8 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
         backing += [c for kind in kinds for c in _restated(kind, clause, turn) if c not in backing]
     if clause.everything and (len(backing) < 2 or turn.unsettled):
         return "claims every action succeeded, but not all did"
+    if (counted := _things_counted(clause.text)) > len({c.arguments for c in backing}):
+        return f"says {counted} things were changed, but only {len(backing)} successful calls changed any"
     if (ActionKind.STORE in kinds and _MEMORY_CLAIM.search(clause.text)
             and not any(_MEMORY_TOOL.search(c.name.lower()) for c in backing)):
         return "says it is in memory, but nothing was written to memory"
@@ -732,6 +775,10 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
             and not any(_NOTE_TOOL.search(c.name.lower()) for c in backing)):
         return "says it is in a note, but no note was written"
     evidence = " ".join(_norm(f"{_readable(c.arguments)} {c.description} {c.result[:2000]}") for c in backing)
+    # What an earlier turn put in the same note is in it still: "week-plan now has Monday's 10k and Tuesday's…".
+    places = {name for c in backing for name in _objects(_readable(c.arguments))}
+    evidence += " " + " ".join(_norm(_readable(c.arguments)) for c in turn.earlier_effects
+                               if places & set(_objects(_readable(c.arguments))))
     touched = _names_in(evidence)
     # "old.md and older.md: deleted": the things a verbless clause next to it names are its objects.
     for token in _objects(f"{claimed_parts(clause.text)} {neighbours}"):
@@ -752,6 +799,22 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
         if not _stem_in(lowered, evidence) and not any(_stem_in(same, evidence) for same in _KIN.get(lowered, ())):
             return f"says {word!r} was handled, but no successful call of that kind included it"
     return None
+
+
+# "All three class notes now say…", "las 4 listas": how many things a claim says it changed.
+_COUNTED_THINGS = re.compile(
+    r"\b(two|three|four|five|six|seven|eight|nine|ten|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|\d{1,2})\s+"
+    r"(?:[\w-]+\s+)?(?:notes|lists|reminders|entries|files|notas|listas|recordatorios|entradas|archivos)\b", re.I)
+_COUNT_WORDS = {w: n for n, group in enumerate(("", "", "two dos", "three tres", "four cuatro", "five cinco",
+                                                  "six seis", "seven siete", "eight ocho", "nine nueve", "ten diez"))
+                for w in group.split()}
+
+
+def _things_counted(text: str) -> int:
+    """The largest number of notes, lists or reminders a clause counts (0: it counts none)."""
+    counts = [_COUNT_WORDS.get(m.group(1).lower(), 0) if not m.group(1).isdigit() else int(m.group(1))
+              for m in _COUNTED_THINGS.finditer(text)]
+    return max(counts, default=0)
 
 
 # The same relative said another way: a call stores "the user's father" for "mi viejo", "my dad".
