@@ -131,3 +131,31 @@ async def test_a_correction_of_what_was_just_done_keeps_its_skill(make_router, a
 def test_a_no_without_a_day_or_figure_corrects_nothing(text: str) -> None:
     from bot.core.routing.clauses import corrects_it
     assert not corrects_it(text)
+
+
+# Blind sets br19 and br20 (first runs on the code after br17-18: recall 0.952 and 0.962).
+@pytest.mark.parametrize(("text", "skill"), [
+    ("en qué fecha fue que presenté la solicitud?", "timeline"),
+    ("hace cuánto que no cambio el filtro de la caldera?", "timeline"),
+    ("mándale a mi madre el tiempo del finde por correo", "environment"),
+    ("si sopla poniente mañana avísame a las 7 para no salir", "environment"),
+    ("is it chucking it down in Leeds?", "environment"),
+    ("book Sara in for Monday 5pm", "agenda"),
+    ("push her to tue 10am and tell her it's done", "agenda"),
+    ("qué visitas tengo mañana?", "agenda"),
+])
+async def test_cues_found_in_two_more_sets(make_router, available, text: str, skill: str) -> None:
+    decision = await make_router().route(request(text), available)
+    assert skill in decision.skills, decision.reason
+
+
+@pytest.mark.parametrize("text", ["el día 3 a las 9", "er día 12", "ya, y el congelado?"])
+def test_a_day_or_a_ya_before_a_fragment_leaves_a_fragment(text: str) -> None:
+    from bot.core.routing.clauses import is_elliptical
+    assert is_elliptical(text)
+
+
+@pytest.mark.parametrize("text", ["good morning, big day today!", "buenos días, ¡gran día hoy!"])
+def test_a_big_day_announced_beside_a_greeting_is_a_greeting(text: str) -> None:
+    from bot.core.routing.clauses import is_greeting
+    assert is_greeting(text)

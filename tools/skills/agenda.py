@@ -90,6 +90,14 @@ class AgendaSkill(SkillPlugin):
             r"(?=.*\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|tomorrow|tonight)\b)"
             r".*\b(?:the|my)\s+(?:party|wedding|dinner|lunch|match|game|concert|barbecue|bbq|interview|trip)\b",
             r"\banything (?:booked|planned|scheduled)\b",
+            # Booking someone in, moving an appointment to a day: "book Leon in for Thursday", "move him to sat 9am",
+            # "muévelo al viernes"; what one has on a day by its kind: "qué firmas tengo mañana".
+            r"\bbook (?:\w+ ){1,2}in (?:for|on)\b",
+            r"\b(?:move|push|shift|bump) (?:\w+ ){0,3}?to (?:mon|tue|wed|thu|fri|sat|sun|tomorrow|next|the \d)",
+            r"\b(?:mu[eé]ve|p[aá]sa|c[aá]mbia)(?:lo|la|le|los|las)? (?:\w+ ){0,2}?(?:al?|para el) (?:lunes|martes|"
+            r"mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo|d[ií]a \d)",
+            r"\bq(?:u[eé])? [^\W\d_]+ tengo (?:hoy|ma[ñn]ana|mñn|pasado|esta|este|el (?:lunes|martes|mi[eé]rcoles|"
+            r"jueves|viernes|s[aá]bado|domingo))\b",
             r"\b(?:any|my) plans (?:for|on|this|tonight|tomorrow)\b",
             # An event named by its day is on the calendar, even when the request is about its
             # weather or its place ("saturday's party", "la cena del viernes", "the wedding on Saturday").

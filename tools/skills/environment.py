@@ -687,6 +687,14 @@ class EnvironmentSkill(SkillPlugin):
             r"\bhow long to (?:get|walk|cycle|bike|drive|ride) (?:to|there|from|home)\b",
             r"\b(?:qu[eé]|q) tiempo\b",
             r"\btiempo (?:hace|har[aá]|va a hacer)\b",
+            # The weather by the day it is for: "mándale el tiempo de la semana que viene".
+            r"\bel tiempo (?:de|del|para) (?:hoy|ma[ñn]ana|la semana|(?:el )?finde|(?:el )?fin de semana|esta|este|"
+            r"los pr[oó]ximos)",
+            # The winds of Spain by name, and what the weather will do: "si hay levante", "va a hacer cierzo".
+            r"\b(?:cierzo|levante|poniente|tramontana|terral|galerna)\b(?!\s+(?:de|del)\s+(?-i:[A-Z]))",
+            r"\bva a hacer (?:cierzo|viento|aire|fr[ií]o|calor|sol|bueno|malo)\b",
+            # Rain as it is said in Britain: "is it gonna be pissing down?", "chucking it down".
+            r"\b(?:pissing|chucking|tipping|bucketing|lashing)(?: it)? down\b|\bbucketing\b",
             # The weather by its other Spanish name: "qué clima hará en Lima?", "el clima del finde".
             r"\b(?:el|qu[eé]|q)\s+clima\b|\bclima\s+(?:en|de|del|para|hoy|ma[ñn]ana|va a hacer|hace|har[aá])\b",
             r"\bnear\b",

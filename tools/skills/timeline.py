@@ -64,6 +64,9 @@ class TimelineSkill(SkillPlugin):
             r"este (?:a[ñn]o|mes|trimestre)|esta semana)\b",
             # When a thing of the user's past happened: "cuándo fue que vacunamos al perro?".
             r"\bcu[aá]ndo fue (?:que|q|la vez que|la vez q)\b|\bwhen was it (?:that )?(?:i|we|my|the kids)\b",
+            # …asked by the day it was or how long ago: "qué día fue que entregué…", "hace cuánto que no sulfato…",
+            # "how long since I last…".
+            r"\bqu[eé] d[ií]a fue (?:que|q)\b|\bhace cu[aá]nto (?:que|q) no\b|\bhow long (?:has it been )?since i\b",
             r"\b(?:apunta|anota|registra)(?:me)? (?:que|q) hoy\b",
             # The same with the deed in the preterite: "anota que terminé la maqueta", "apunta q ayer corrimos 8 km".
             r"\b(?:apunta|anota|registra)(?:me)? (?:que|q) (?:hoy |ayer |anoche |esta ma[ñn]ana |esta tarde )?"

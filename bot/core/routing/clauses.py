@@ -66,10 +66,11 @@ _POINTERS = frozenset("the a an this these el la los las lo un una uno de del es
 _WHEN = frozenset("""
 today tonight tomorrow morning afternoon evening night noon midnight next week weekend at on in by
 the this before after am pm monday tuesday wednesday thursday friday saturday sunday
-hoy manana pasado esta noche tarde mediodia proximo proxima que viene semana finde a las la el de
+hoy manana pasado esta noche tarde mediodia proximo proxima que viene semana finde a las la el de dia dias er
 por en lunes martes miercoles jueves viernes sabado domingo antes despues
 """.split())
 _CLOCK = re.compile(r"\d{1,4}(?:am|pm|h)?")  # "10", "5pm", "21h"
+MAX_WHEN_WORDS = 8
 # A short question about the thing just discussed names it by nothing but grammar: "at what time?",
 # "de quién es?", "who's coming?", "any from work?", "solo los urgentes". It is made of question words,
 # prepositions, articles, auxiliaries and quantifiers, with at most one word of its own.
@@ -131,7 +132,7 @@ hola gracias muchas mil genial perfecto guay vale ok okey bien muy estupendo jaj
 adiós adios chao chau nada eso es todo de acuerdo nop no déjalo olvídalo
 vaya ostras hala uf buah flipante increíble brutal buenísimo joe jo
 jesus jesús jeez gosh blimey crikey yikes oof damn dang joder hostia jolín jolines caray caramba dios puf buf
-hijo hija cariño cielo majo maja mate bro hun hon hen jefe jefa
+hijo hija cariño cielo majo maja mate bro hun hon hen jefe jefa ya
 """.split())
 # Words of the list above that are there only for the phrases they build ("thank you so much", "eso
 # es todo", "de acuerdo"): alone they thank nobody, and one may name an object ("todo?" is the to-do list).
@@ -190,6 +191,8 @@ _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", 
                        "rough day", "rough week", "tough day", "tough week", "bad day", "crazy day",
                        # Not a bare "qué día": "¿qué día?" asks which day the last answer meant.
                        "qué día llevo", "qué semana llevo", "qué día más largo",
+                       # A day announced as big, beside a greeting: "morning!! big day today".
+                       "big day", "big day today", "big day tomorrow", "gran día", "gran día hoy", "día grande",
                        "vaya día", "vaya día llevo", "vaya semana", "vaya semana llevo", "vaya semanita",
                        "vaya semanita llevo", "menudo día", "menudo día llevo", "menuda semana",
                        "menuda semana llevo", "menudo día hoy",
@@ -351,12 +354,12 @@ def is_elliptical(text: str) -> bool:
     # sábado?"); what is left must still look like one, not merely be short ("thanks a lot").
     while len(found) > 1 and _plain(found[0]) in _PLAIN_SMALL_TALK and not is_small_talk(text):
         found = found[1:]
+    if len(found) <= MAX_WHEN_WORDS and all(_plain(word) in _WHEN or _CLOCK.fullmatch(word) for word in found):
+        return True  # "tomorrow at 10", "el lunes a las 8", "el día 28 a las 10"
     if len(found) > 5:
         return False
     if all(_plain(word) in _PLAIN_REFERENCES or word in _POINTERS for word in found):
         return True  # "the second one", "la otra", "that one"
-    if all(_plain(word) in _WHEN or _CLOCK.fullmatch(word) for word in found):
-        return True  # "tomorrow at 10", "el lunes a las 8"
     plain = " ".join(_plain(word) for word in found)
     if any(plain == opener or plain.startswith(f"{opener} ") for opener in _PLAIN_OPENERS):
         return True
