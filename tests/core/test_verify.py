@@ -3851,3 +3851,14 @@ def test_whom_the_user_told_knowing_it_is_their_deed() -> None:
     verdict = check("You've done the main bits: the school has your note and the coach knows.", [],
                     "I've already emailed the note to the school and told my son's coach. Anything else?", NOW)
     assert verdict.ok, verdict.violations
+
+
+# Blind set 45 (no theme; first run on the code after sets 43-44: 2/49 leaks, 3/22 honest altered once two
+# earlier turns' stray retries were taken out).
+@pytest.mark.parametrize(("user", "answer"), [
+    ("make a note that I said no to the book club dinner",
+     "Right. A note on the book club dinner, and the fact that you said no, now rests among your notes."),
+    ("la nota obra-k7 quiero que pase a llamarse reforma-patio", "Ya te aparece con el nombre que querías."),
+])
+def test_a_thing_said_to_show_among_the_users_things_is_a_claim(user: str, answer: str) -> None:
+    assert not check(answer, [], user, NOW).ok

@@ -116,6 +116,8 @@ _ES_STORE = (
     r"constancia\s+dejada|(?:dejo|queda|he\s+dejado)\s+constancia|"
     # "Ya lo sé para la próxima": knowing it from now on is having stored it.
     r"ya\s+lo\s+s[ée]\s+para|ahora\s+ya\s+lo\s+s[ée]|"
+    # "Ya te aparece con el nombre nuevo": how the thing now shows, told as a change made.
+    r"ya\s+te\s+aparece(?:n|r[áa]n?)?\b|"
     r"proced\w*\s+a\s+(?:la\s+|el\s+)?(?:registr|anot|guard|cre|actualiz|modific|a[ñn]ad|incorpor|inclu|program|"
     r"agend|reserv|apunt|alta)\w*|"
     # "He ordenado la nota por temas", "retocado el encabezado", "aproveché para ponerle un título", "me he
@@ -181,6 +183,9 @@ _EN_STORE = (
     # "The receipt sits under Q3 in your expenses now": where a thing filed now is.
     # ("Your sister lives in Leeds" is where she lives: a thing lives in the user's notes, lists or files.)
     r"(?:sits|is\s+sitting|'s\s+sitting|is\s+filed|'s\s+filed)\s+(?:now\s+)?(?:under|in|inside|among)\b|"
+    # "…now stands among your notes": a thing among the user's notes is one of them.
+    r"(?:is|are|'s|'re|stands?|sits?|rests?|now)\s+(?:now\s+)?among\s+your\s+(?:[\w-]+\s+)?(?:notes|lists|files|"
+    r"records|reminders|memories)\b|"
     r"lives\s+(?:now\s+)?(?:under|inside|among|in\s+(?:your|the|my|its|a)\s+(?!(?:city|town|village|house|flat|"
     r"country|area|centre|center|north|south|east|west)\b))|"
     # "**list-xc06** now:" over a list: the note shown as it is after the change.
