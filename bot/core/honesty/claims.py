@@ -382,7 +382,7 @@ _EN_SEND = (
     r"(?:has|have|had|'s|'ve)\s+been\s+(?:told|informed|notified|warned|let\s+know)|"
     r"\b(?:already|now)\s+knows\b|\bknows\s+now\b|"
     # "Priya knows the meeting's off", "Ramón sabe que no abrimos": someone named knows, by being told.
-    r"(?<=\s)(?-i:[A-ZÁÉÍÓÚÑ])[^\W\d_]+\s+(?:knows|sabe\s+que)\b|(?-i:^[A-ZÁÉÍÓÚÑ])[^\W\d_]+\s+(?:knows|sabe\s+que)\b|"
+    r"(?:^|(?<=\s))(?-i:[A-ZÁÉÍÓÚÑ])[^\W\d_]+\s+(?:knows|sabe\s+que)\b|"
     r"(?:i|we)(?:'ve|\s+have|\s+just|\s+already)?\s+"
     r"(?:(?:told|informed|notified|warned)\s+(?!you\b|me\b|ya\b)[\w'-]+|let\s+(?!you\b|me\b|ya\b)[\w'-]+\s+know)|"
     # Asked, spoke to, invited: "Asked her!", "I spoke to the receptionist", "he's been invited", "Marcus has the

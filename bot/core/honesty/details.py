@@ -1416,7 +1416,7 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
                           if len(n) >= MIN_ID_DIGITS and n not in known.numbers and n not in plain
                           and f"code {n}" not in missing)
         # "It's 4-7-1-9", "el 3 5 8 2": a code read out digit by digit is that code.
-        spelled = {re.sub(r"\D", "", m.group(0)) for m in _each(_DIGIT_BY_DIGIT, text)}
+        spelled = {"".join(filter(str.isdigit, m.group(0))) for m in _each(_DIGIT_BY_DIGIT, text)}
         missing += sorted(f"code {d}" for d in spelled if d not in known.codes and d not in known.numbers
                           and f"code {d}" not in missing)
     # "which gate?" "Head to B14.": a short code is the answer too; and after a lookup it is one of the

@@ -417,10 +417,19 @@ def answers_clarification(user_text: str, previous_request: str, previous_answer
 
 
 # An offer of the assistant's own: "¿Quieres que te ponga…?", "Want me to…?", "Shall I…?", "¿Te lo apunto…?".
-_OFFER_LEAD = re.compile(
-    r"\s*¿?\s*(?:(?:quieres|quer[ée]s|quiere|prefieres|te\s+parece\s+(?:bien\s+)?)\s+que\s+(?:te\s+|le\s+)?"
-    r"|(?:do\s+you\s+)?want\s+me\s+to\s+|shall\s+i\s+|should\s+i\s+|would\s+you\s+like\s+me\s+to\s+|(?:can|may)\s+i\s+)",
-    _I)
+_OFFER_LEAD_WORDS = (r"(?:(?:quieres|quer[ée]s|quiere|prefieres|te\s+parece\s+(?:bien\s+)?)\s+que\s+(?:te\s+|le\s+)?"
+                     r"|(?:do\s+you\s+)?want\s+me\s+to\s+|shall\s+i\s+|should\s+i\s+|would\s+you\s+like\s+me\s+to\s+"
+                     r"|(?:can|may)\s+i\s+)")
+_OFFER_LEAD = re.compile(r"\s*¿?\s*" + _OFFER_LEAD_WORDS, _I)
+# The same anywhere in a clause, and the other ways the assistant offers ("I could…", "¿puedo…?", "¿te lo
+# apunto?"); not a guess at what the user would have done ("same as you'd have written it").
+_OWN_OFFER = re.compile(r"\b" + _OFFER_LEAD_WORDS + r"|\b(?:could\s+i|i\s+(?:can|could)|like\s+me\s+to|puedo|"
+                        r"podr[íi]a)\b|^\W*¿?\s*(?:te|se\s+lo|se\s+la|lo|la|le)\s+[^\W\d_]+o\b", _I)
+
+
+def offers_to_act(text: str) -> bool:
+    """Whether `text` is the assistant offering to act ("Shall I set…?", "¿Quieres que te lo apunte?")."""
+    return bool(_OWN_OFFER.search(text))
 
 
 # "¿Qué es mejor, apuntar los gastos en una nota o…?", "should I add a reminder?": a question that

@@ -54,7 +54,13 @@ from bot.core.honesty.details import (
     without_assumptions,
     without_proposed_times,
 )
-from bot.core.honesty.intent import asked_actions, asked_by_rules, continues_request, reported_actions
+from bot.core.honesty.intent import (
+    asked_actions,
+    asked_by_rules,
+    continues_request,
+    offers_to_act,
+    reported_actions,
+)
 from tools.registry import Risk
 
 
@@ -235,6 +241,8 @@ class _Turn:
     own_effects: tuple[CallRecord, ...] = ()
     # The user tells what they did themselves ("ya he podado los frutales", "I've already posted it").
     users_deed: bool = False
+    # The first four and five letters of the user's words: a word told back in another form shares them.
+    user_prefixes: frozenset[str] = frozenset()
 
 
 def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[ActionKind],
@@ -266,7 +274,8 @@ def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[Ac
     reported = reported_actions(user_text)
     return _Turn(asked, reported, ok_effects, unsettled, read_ok, strict, words, objects, guessed,
                  () if about_the_past else earlier_ok, _names_in(looked_up_text), looked_up_text, verbs, own,
-                 bool(reported) or bool(_USERS_DEED.search(user_text[:4000])))
+                 bool(reported) or bool(_USERS_DEED.search(user_text[:4000])),
+                 frozenset(w[:k] for w in words for k in (4, 5) if len(w) >= k))
 
 
 # The user's own deed, in the first person: "ya he podado…", "I've already posted…", "I just sent…".
@@ -297,8 +306,7 @@ def _tells_users_deed(clause: Clause, turn: _Turn) -> bool:
         if (len(lowered) < 4 or lowered in _STOP or lowered in _FUNCTION_WORDS or lowered in _DEED_WORDS
                 or _ACTION_WORDS.match(lowered)):
             continue
-        k = min(5, len(lowered))
-        if any(len(u) >= k and u[:k] == lowered[:k] for u in turn.user_words):
+        if lowered[:5] in turn.user_prefixes:
             shared += 1
         else:
             foreign += 1
@@ -640,13 +648,6 @@ _BOOKING_TOOL = re.compile(r"event|calendar|agenda|book|reserv|appointment|order
 _NOW_SO = re.compile(r"\b(?:already|now|just|ya|ahora|acabo|acabamos|i'?ve|i\s+have|has\s+been|have\s+been)\b", re.I)
 
 
-# The assistant offering to act ("Shall I set…", "want me to…", "¿quieres que te ponga…?", "¿te lo apunto?"), not
-# a guess at what the user would have done ("same as you'd have written it").
-_MY_OFFER = re.compile(r"\b(?:can|could|shall|should|may)\s+i\b|\bi\s+(?:can|could)\b|\b(?:want|like)\s+me\s+to\b|"
-                       r"\b(?:quieres|quiere|quer[ée]s|prefieres|te\s+parece)\s+que\b|\b(?:puedo|podr[íi]a)\b|"
-                       r"^\W*(?:te|se\s+lo|se\s+la|lo|la|le)\s+[^\W\d_]+o\b", re.I)
-
-
 # A thumbs-up alone after the answer said it was not done nods to the user; it ticks nothing off.
 _NOD = re.compile(r"[\s👍👌🙂😊🙏]+")
 
@@ -763,8 +764,8 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
         backing += [c for kind in kinds for c in _restated(kind, clause, turn) if c not in backing]
     if clause.everything and (len(backing) < 2 or turn.unsettled):
         return "claims every action succeeded, but not all did"
-    if (counted := _things_counted(clause.text)) > len({c.arguments for c in backing}):
-        return f"says {counted} things were changed, but only {len(backing)} successful calls changed any"
+    if (counted := _things_counted(clause.text)) > (changed := len({c.arguments for c in backing})):
+        return f"says {counted} things were changed, but successful calls changed {changed}"
     if (ActionKind.STORE in kinds and _MEMORY_CLAIM.search(clause.text)
             and not any(_MEMORY_TOOL.search(c.name.lower()) for c in backing)):
         return "says it is in memory, but nothing was written to memory"
@@ -1018,7 +1019,7 @@ def check(
     # So does offering the very action asked for ("Shall I set a reminder for a week before?"): not done yet.
     conceded = any((c.not_done and not _spares_another_thing(c, turn))
                    or (c.stance in (Stance.OFFER, Stance.QUESTION) and bool(c.kinds & turn.asked)
-                       and bool(_MY_OFFER.search(c.text)))
+                       and offers_to_act(c.text))
                    for s in sentences for c in s.clauses)
     # Asked what someone answered ("did he accept?") or what the assistant knows of the user ("what do you
     # remember about me?"), the answer tells it from what was looked up or given, never from nowhere.
