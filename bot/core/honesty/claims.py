@@ -125,7 +125,7 @@ _ES_STORE = (
     rf"ordenad{_PART}|orden[ée]|reorganizad{_PART}|reorganic[ée]|reordenad{_PART}|retocad{_PART}|retoqu[ée]|"
     rf"modificad{_PART}|modifiqu[ée]|aprovech[ée]\s+para|(?:me\s+he|nos\s+hemos)\s+quedado\s+con|"
     r"ahora\s+(?:la\s+nota|la\s+lista|tu\s+nota|tu\s+lista|[\w-]+)\s+(?:solo\s+|ya\s+)?(?:dice|pone|tiene|lleva|"
-    r"contiene|incluye)|ya\s+solo\s+(?:pone|dice|tiene|lleva)|"
+    r"contiene|incluye)|ya\s+solo\s+(?:pone|dice|tiene|lleva)|(?:ya|ahora)\s+(?:dice|pone|lleva|tiene)\s+solo\b|"
     + _NOTE_NAME + r"\s+(?:ya\s+|tambi[ée]n\s+|ahora\s+)+(?:tiene|lleva|incluye|contiene|recoge)\b|"
     # "La nota de ideas incluye ahora…": the note as it is after the change.
     rf"(?:nota|lista|{_NOTE_NAME})\s+(?:[^.!?\n]{{0,30}}?\s+)?(?:incluye|recoge|contiene|lleva|tiene|refleja|muestra)\s+ahora|"
@@ -201,7 +201,8 @@ _EN_STORE = (
     # "Bread is on shopping-e13": a note named like an identifier is a place, as "x.md" is.
     r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|each|already|safely|also)\s+)*(?:on|in)\s+"
     r"(?:[\w-]{1,80}\.md\b|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}(?:-\w{1,40}){1,4}\b)|"
-    r"now\s+(?:has|have|includes?|mentions?|reads?|says?|contains?|holds?|lists?|shows?|links?\s+to|points?\s+to|"
+    r"now\s+(?:just\s+|only\s+|simply\s+)?(?:has|have|includes?|mentions?|reads?|says?|contains?|holds?|lists?|shows?|"
+    r"links?\s+to|points?\s+to|"
     r"records?|notes?|logs?|states?|keeps?|carries?|features?)|"
     r"(?:has|have|got)\s+(?:a\s+new|the\s+\w+\s+item|your)|reflects|in\s+place|locked\s+in|"
     r"on\s+file|in\s+my\s+(?:long-term\s+)?memory|exists\s+now|is\s+ready|(?<!\byou\s)(?<!\bwe\s)are\s+ready|"
@@ -280,7 +281,7 @@ _ES_REMOVE = (
     # "Lo demás se fue", "el resto se ha ido": what is gone, told as having left.
     r"(?:lo\s+dem[áa]s|todo\s+lo\s+dem[áa]s|el\s+resto|lo\s+otro|lo\s+anterior|lo\s+viejo)\s+(?:ya\s+)?"
     r"se\s+(?:fue|fueron|ha\s+ido|han\s+ido)|"
-    r"es\s+historia|fuera\b(?!\s+de\b)|fuera\s+de\s+(?:(?:la|tu|tus|mi|mis|las|los|el)\s+)?(?:lista|listas|"
+    r"es\s+historia|fuera\b(?!\s+del?\b)|fuera\s+(?:de\s+(?:(?:la|tu|tus|mi|mis|las|los|el)\s+)?|del\s+)(?:lista|listas|"
     r"pendientes|memoria|agenda|recordatorios|tareas|calendario)\b|de\s+en\s+medio|no\s+(?:va\s+a|volver[áa]\s+a)\s+sonar|"
     r"acab(?:o|amos)\s+de\s+(?:borr|elimin|quit|cancel|anul|olvid)\w*|"
     r"se\s+(?:borr[óo]|elimin[óo]|quit[óo]|cancel[óo]|anul[óo]|(?:ha|han)\s+(?:borrado|eliminado|quitado|"
@@ -301,7 +302,7 @@ _EN_REMOVE = (
     r"(?:is|are|'s|'re|now)\s+(?:(?:now|all|both)\s+)?off(?!\s+(?:to|for|the|by|work|duty|today|tomorrow|sick|"
     r"(?:your|my|our|his|her|their)\s+(?:plate|back|hands?|mind|chest)))|"
     # ("It's history" is gone; "family history is a lovely theme" is the subject.)
-    r"out\s+of\s+my\s+memory|no\s+longer|no\s+more|is\s+no\s+more|vanished|trashed|withdrawn|revoked|"
+    r"out\s+of\s+my\s+memory|no\s+longer|no\s+more(?!\s+than)|is\s+no\s+more|vanished|trashed|withdrawn|revoked|"
     r"(?:is|are|'s|'re|was|were)\s+(?:now\s+|all\s+)?history\b|:\s*history\b|"
     # "old-2 binned", "tidied up old-2", "your notes are tidier without old-2", "you won't see it again".
     r"binned|ditched|scrapped|dumped|nuked|axed|zapped|culled|purged|chucked|junked|(?:taken|took)\s+out|"
@@ -524,7 +525,8 @@ _PRESUPPOSED = re.compile(
     r"porque|once|cuando|when|after|después\s+de\s+que)\b"
     # "With the flights booked, …", "con el vuelo ya reservado, …": a state put first as background.
     r"|^\W*(?:[^\W\d_]+\W+)?(?:with|con)\s+(?:the|your|my|el|la|los|las|tu|tus|mi|mis)\s+(?:[^\W\d_]+\s+){1,3}?"
-    r"(?:already\s+|ya\s+)?[^\W\d_]+(?:ed|en|ad[oa]s?|id[oa]s?)\b",
+    r"(?:already\s+|ya\s+)?(?:[^\W\d_]+(?:ed|en|ad[oa]s?|id[oa]s?)|sent|done|paid|made|put|set|built|bought|sold|"
+    r"told|won|held|met|spent|brought|got|hech[oa]s?|puest[oa]s?|escrit[oa]s?|entregad[oa]s?)\b",
     _I,
 )
 
@@ -581,9 +583,13 @@ _IDIOMS = re.compile(
 # say what stayed as it was, so they keep their negation.)
 # What someone was told or knows: a "no" inside it denies nothing done ("Priya knows the meeting isn't on",
 # "ya está al tanto de que no hay clase").
+# So is what a message said ("le avisé a tu cuñado por WhatsApp que no llegas", "texted Sam that you can't come").
 _TOLD_CONTENT = re.compile(
     r"(\b(?:al\s+tanto\s+de|sabe[n]?|ya\s+sabe[n]?|dije|dicho|told|knows|is\s+aware|are\s+aware|has\s+been\s+told|"
-    r"have\s+been\s+told|heard)\s+(?:que\s+|that\s+)?)[^.!?;]+", re.IGNORECASE)
+    r"have\s+been\s+told|heard)\s+(?:que\s+|that\s+)?"
+    r"|\b(?:avis[ée]|avis[óo]|avisad[oa]|escrib[íi]|escrito|cont[ée]|contado|coment[ée]|comentado|mand[ée]\s+decir|"
+    r"let\s+\w+\s+know|texted|messaged|wrote|emailed|informed|warned)\b(?:\s+[^\s.!?;]+){0,6}?\s+(?:que|that)\s+)"
+    r"[^.!?;]+", re.IGNORECASE)
 _SUBORDINATE_NEGATION = re.compile(
     r"\b(?:para\s+(?:que\s+)?no|so\s+as\s+not\s+to|in\s+order\s+not\s+to|"
     # ("…so it doesn't look like you've written anything": what follows from it, not a purpose.)
@@ -618,7 +624,7 @@ _NEGATIVE_STATE = re.compile(
     r"(?:se\s+(?:ha|han)\s+quedado|se\s+qued[óa]|qued[óa]|queda(?:n)?)\s+(?:ya\s+)?sin\s+(?:su\s+|el\s+|la\s+|tu\s+)?"
     r"(?:recordatorio|aviso|alarma|nota|entrada|evento|cita)s?|"
     r"(?:is|are|'s|'re|was|were)\s+(?:now\s+)?(?:left\s+)?without\s+(?:a|an|its|their|the|any)\s+"
-    r"(?:reminder|alarm|alert|note|entry|event)s?|no\s+more|is\s+no\s+more|anymore|any\s+more|"
+    r"(?:reminder|alarm|alert|note|entry|event)s?|no\s+more(?!\s+than)|is\s+no\s+more|anymore|any\s+more|"
     r"won'?t\s+(?:ring|bother|bug|nag|pester|ping|buzz|disturb|go\s+off|sound|pop\s+up)|"
     r"(?:qued[óa]|queda(?:n)?|se\s+(?:ha|han)\s+quedado)\s+sin\s+efecto|" + _ABSENT + "|"
     r"no\s+(?:te\s+|le\s+|les\s+|nos\s+)?(?:va(?:n)?\s+a|volver[áa]n?\s+a)\s+(?:sonar|molestar|saltar)|"
@@ -798,7 +804,7 @@ _WH_WORD = re.compile(r"\b(?:which|what|who|whom|where|when|how|cu[áa]l|cu[áa]
                       r"cu[áa]ndo|c[óo]mo|cu[áa]nt[oa]s?)\b", _I)
 _WH_START = re.compile(r"^\W*(?:which|what|who|where|how|cuál|qué|quién|dónde|cuándo|cómo)\b", _I)
 _INTERJECTION = re.compile(
-    r"^\W*(?:ok(?:ay)?|vale|sure|of\s+course|claro|entendido|understood|de\s+acuerdo|alright|all\s+right|"
+    r"^\W*(?:ok(?:ay)?|vale|sure|(?:of\s+|')?course|no\s+worries|claro|entendido|understood|de\s+acuerdo|alright|all\s+right|"
     r"hmm+|sorry|lo\s+siento|perdona|perdón|oops|vaya|uy|hi|hello|hola|hey|yes|yeah|s[íi]|no|"
     r"thanks|gracias|bien|right|well|bueno|pues|mira|fine|"
     # Courtesies: "Con mucho gusto.", "Certainly.", "En absoluto." (to "¿te importaría…?").
@@ -887,6 +893,9 @@ _FILE_NAME = re.compile(r"(?<![\w.-])[\w-]+\.md\b")
 # Words with a participle that tell no act of the assistant's: "have it cancelled" (someone does it for the
 # user), "por escrito" / "in writing" (how), "…and I'll tell you exactly what was created" (what a report to
 # come will say).
+# A capitalised participle after a capitalised word or a number inside a sentence is a word of a name:
+# "Next up would be Part 2 Written and then PACES". (Case matters here: "Part 2 written" stays a verb.)
+_TITLE_PARTICIPLE = re.compile(r"(?<=\w )(?:[A-Z]\w*|\d+) [A-Z][a-z]+(?:ed|en)\b")
 _NO_ACT_PHRASES = re.compile(
     # "Las experiencias compartidas suelen recordarse más": a participle that qualifies a noun, said of what
     # usually happens.
@@ -894,6 +903,8 @@ _NO_ACT_PHRASES = re.compile(
     r"tiende|pueden|puede)\b)"
     r"|\b(?:have|get|having|getting)\s+(?:it|them|this|that|one|(?:the|your|a|an)\s+[\w-]+)\s+[^\W\d_]+(?:ed|en)\b"
     r"|\bpor\s+escrito\b|\bin\s+writing\b"
+    # ("All those study sessions paid off": they were worth it; "paid off the loan" is a payment.)
+    r"|\bpaid\s+off\b(?!\s+(?:the|your|my|a|an|it|them|that|this|those|these|his|her|their)\b)"
     r"|\b(?:(?:i'?ll|i\s+will|and|then|to)\s+)(?:tell|show|confirm|list|report\s+to)\s+you\s+(?:exactly\s+)?"
     r"(?:what|which)\b[^.!?\n]{0,40}"
     r"|\b(?:te|le|os)\s+(?:dir[ée]|confirmar[ée]|contar[ée]|indicar[ée]|ense[ñn]ar[ée]|mostrar[ée])\s+(?:exactamente\s+)?"
@@ -951,7 +962,7 @@ def claimed_kinds(text: str) -> frozenset[ActionKind]:
     bare = _CONTRACTED.sub(lambda m: " are" if m.group(1).lower() == "re" else " is",
                            _ATTRIBUTIVE.sub(" ", _QUOTED.sub(" ", text)))
     # A path's folders are names, not verbs ("../shared/groceries.md" shares nothing): only its last part stays.
-    for aside in (_FOLDERS, _NO_NEED, _CONTENT_TO_WRITE, _SEARCHED_IN, _PENDING, _NO_ACT_PHRASES):
+    for aside in (_TITLE_PARTICIPLE, _FOLDERS, _NO_NEED, _CONTENT_TO_WRITE, _SEARCHED_IN, _PENDING, _NO_ACT_PHRASES):
         bare = aside.sub(" ", bare)
     bare = _FILE_NAME.sub("note.md", bare)  # "../compartida.md" shares nothing: a file's name is no verb
     kinds = frozenset(kind for kind, pattern in _KIND_PATTERNS if pattern.search(bare))
@@ -1302,6 +1313,11 @@ def _in_context(clauses: list[Clause]) -> tuple[Clause, ...]:
                   and not _ALREADY.search(bare)):
                 # ("…add pizza to your note, or set a reminder": an alternative offered is no report.)
                 clause = replace(clause, stance=Stance.OFFER)
+            elif (_THING_CONDITION.match(_QUOTED.sub(" ", before.text)) and len(bare.split()) <= MAX_BARE_CLOSER_WORDS
+                  and clause.kinds and not _SELF.search(bare)):
+                # "Si se arruga al empujarla con el dedo, ya está", "if it springs back, it's done": how to tell
+                # a thing is ready, not a report of anything done.
+                clause = replace(clause, stance=Stance.OFFER)
             elif before.stance is Stance.OFFER and _PURPOSE.match(bare) and not _ALREADY.search(bare):
                 # "I can save a draft, so it's ready to paste": what the offer would give.
                 clause = replace(clause, stance=Stance.OFFER)
@@ -1315,6 +1331,13 @@ def _in_context(clauses: list[Clause]) -> tuple[Clause, ...]:
     return tuple(result)
 
 
+# A condition on how a thing turns out: "si se arruga…", "if it springs back…", "cuando burbujee…".
+_THING_CONDITION = re.compile(r"^\W*(?:si|if|cuando|when|once|en\s+cuanto)\s+(?![^.!?]*\b(?:you|your|te|tu|t[úu]|"
+                              r"vos|usted|quieres|quer[ée]s|prefieres|parece|apruebas|dices|want|would|'d|ok|okay|"
+                              r"vale|bien)\b)", _I)
+# The assistant in the first person: "ya lo he hecho", "I've done it".
+_SELF = re.compile(r"\b(?:i|i'?ve|i'?m|me|lo\s+he|la\s+he|he|hice|my)\b", _I)
+MAX_BARE_CLOSER_WORDS = 4
 # A request to the user that opens an offer: "tell me…", "dime…", "send me…".
 _ASKS_USER = re.compile(r"^\W*(?:(?:just\s+)?(?:tell|send|give|show)\s+me|let\s+me\s+know|dime|"
                         r"d[íi]me(?:lo|la|los|las)|m[áa]ndame|p[áa]same|ind[íi]ca(?:me|mel[oa])|"

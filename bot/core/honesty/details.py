@@ -109,7 +109,9 @@ _SPELLED_DAY = re.compile(
     r"(?!\s+(?:de\s+)?(?:euros?|grados?|minutos?|horas?|kil[óo]metros?|km|personas?|a[ñn]os?))",
     re.IGNORECASE,
 )
-_NUM_DATE = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?(?![\d/])")
+# (Not a fraction inside a sum: "38.6 × 9/5 + 32".)
+_NUM_DATE = re.compile(r"(?<![\d/])(?<![×*÷·]\s)(?<![×*÷·])(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?(?![\d/])"
+                       r"(?!\s?[+×*÷=−-]\s?\d)")
 _MONTHS = {
     "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
     "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
@@ -133,10 +135,14 @@ _WEEKDAYS = {
     "sabado": 5, "domingo": 6,
 }
 _WEEKDAY_NAMES = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
+# Spanish weekdays cut short on a rota or a card ("Sáb 8", "Lun 10"): weekdays only beside a date ("mar" is
+# also March, so it stays out).
+_DATED_WEEKDAYS = _WEEKDAYS | {"lun": 0, "mié": 2, "mie": 2, "jue": 3, "vie": 4, "sáb": 5, "sab": 5, "dom": 6}
+_DATED_WEEKDAY_NAMES = "|".join(sorted(_DATED_WEEKDAYS, key=len, reverse=True))
 # A weekday said with the date it falls on: "martes 10 de marzo", "Sunday, 14 June 2027", "Wed 2027-03-10",
 # "Friday the 21st", "el martes 10". (A day alone is not a time: "Tuesday 10:30" names no day 10.)
 _WEEKDAY_DATE = re.compile(
-    rf"\b({_WEEKDAY_NAMES})\b\.?,?\s+(?:the\s+|el\s+|d[íi]a\s+)?"
+    rf"\b({_DATED_WEEKDAY_NAMES})\b\.?,?\s+(?:the\s+|el\s+|d[íi]a\s+)?"
     rf"(?:(\d{{4}})-(\d{{2}})-(\d{{2}})(?!\d)"
     rf"|(\d{{1,2}})(?:st|nd|rd|th)?(?:\s+(?:de\s+|of\s+)?({_MONTH_NAMES})\b(?:,?\s+(?:de\s+)?(\d{{4}})(?!\d))?"
     rf"|(?![:.h]?\d|\s*(?:am|pm|a\.\s?m|p\.\s?m|h|hrs?|hours?|horas?|min)\b))"
@@ -239,9 +245,10 @@ _UNIT = (
 )
 # Thousands grouped and a decimal part: "1.253,60", "1,253.60".
 _GROUPED = r"\d{1,3}(?:\.\d{3})+,\d{1,2}(?!\d)|\d{1,3}(?:,\d{3})+\.\d{1,2}(?!\d)"
+_THOUSANDS = re.compile(r"(?<![\w.,])(\d{1,4})\s?(?:grand|k|mil|lucas)\b", re.IGNORECASE)
 _GLUED_FIGURE = re.compile(r"(?<![\w.,])(\d{1,4})(?:s|k|x)\b", re.IGNORECASE)
 _AMOUNT = re.compile(
-    rf"(?<![\w.,])([€$£]\s?)?({_GROUPED}|\d{{1,9}}(?:[.,]\d{{1,3}})?)(?:\s?({_UNIT}))?(?![\w])",
+    rf"(?<![\w.,])([€$£]\s?)?({_GROUPED}|\d{{1,9}}(?:[.,]\d{{1,3}})?)(?:(?:\s?|-)({_UNIT}))?(?![\w])",
     re.IGNORECASE,
 )
 _EN_UNITS = {**_EN_NUMBERS, "zero": 0, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
@@ -407,7 +414,9 @@ def _blank(text: str, patterns: Iterable[re.Pattern[str]]) -> str:
     return text
 
 
-_PHONE = re.compile(r"(?<![\w+/.:-])\+?\d(?:[\s.-]?\d){7,14}(?![\w/:])")
+# (An area code may come in brackets: "(806) 555-0143", "+44 (0)20 7946 0321".)
+_PHONE = re.compile(r"(?<![\w+/.:-])\+?\d(?:[\s.-]?\d){7,14}(?![\w/:])"
+                    r"|(?<![\w+/.:-])(?:\+?\d{1,3}\s?)?\(\d{1,5}\)\s?\d(?:[\s.-]?\d){4,11}(?![\w/:])")
 
 
 # "sesenta y cuatro euros con veinte", "sixty-eight euros twenty": the cents said after the unit.
@@ -429,7 +438,7 @@ _SPAN = re.compile(
     r"|\b(?P<half>half\s+an\s+hour|media\s+hora)\b"
     r"|\b(?P<quarter>(?:a\s+)?quarter\s+of\s+an\s+hour|(?:un\s+)?cuarto\s+de\s+hora)\b"
     r"|\b(?:an?|one|una?)\s+(?P<one>hour|hora|day|d[ií]a|week|semana)\b"
-    r"|(?<![\w.,])(?P<n>\d{1,4})\s?(?P<unit>h|hrs?|hours?|horas?|min|mins|minutes?|minutos?|d[ií]as?|days?|weeks?|"
+    r"|(?<![\w.,])(?P<n>\d{1,4})(?:\s?|-)(?P<unit>h|hrs?|hours?|horas?|min|mins|minutes?|minutos?|d[ií]as?|days?|weeks?|"
     r"semanas?)\b",
     re.IGNORECASE,
 )
@@ -548,6 +557,8 @@ class Details:
     asked_when: bool = False
     # (sources only) the user asks how long something takes or lasts: a span is then the answer's detail
     asked_duration: bool = False
+    # (sources only) the user asks the time somewhere else ("si en Madrid son las 12, qué hora es en Canarias?")
+    asked_zone: bool = False
     # (sources only) the user asks how many or how much of something they have, have left or owe
     # ("how many vacation days have I got left?"): a count or a span is then a fact of their world
     asked_own_amount: bool = False
@@ -957,6 +968,8 @@ _IN_YOUR_PLACE = re.compile(
     r"|\b(?:procura|intenta|te\s+recomiendo|conviene|lo\s+ideal\s+es)\s+(?:estar|llegar|salir|ir)\b",
     re.IGNORECASE,
 )
+MAX_ZONE_MINUTES = 14 * 60
+"""The widest gap between two time zones' clocks."""
 # How far from a sourced time such advice may lie: leaving for a flight, arriving early for an appointment.
 ADVICE_WINDOW_MINUTES = 240
 
@@ -978,7 +991,9 @@ _SUGGESTS = re.compile(
     r"\b(?:could|might|try|aim\s+for|start\s+(?:with|by)|i'?d\s+(?:suggest|recommend|go\s+for)|suggest|recommend|"
     r"a\s+(?:good|gentle|simple|easy|realistic)\s+(?:plan|start|goal|routine)|podr[íi]as|podr[íi]a\s+ser|"
     r"puedes\s+(?:empezar|probar)|prueba\s+(?:a|con)|te\s+(?:recomiendo|sugiero|propongo)|recomiendo|sugiero|"
-    r"intenta|empieza\s+(?:con|por)|un\s+(?:buen|plan)\b)",
+    r"intenta|empieza\s+(?:con|por)|un\s+(?:buen|plan)\b|"
+    # What the assistant would do in the user's place: "yo aprovecharía para…", "I'd use the time to…".
+    r"yo\s+[^\W\d_]+r[íi]a\b|i'?d\s+(?:use|take|spend|start|focus|look|check|go|do|put)\b)",
     re.IGNORECASE,
 )
 # A name inside a sentence ("the pharmacy on Main St", "en Sevilla"); units named after people are none.
@@ -1070,7 +1085,8 @@ def _relative_offset(m: re.Match[str]) -> int:
 
 _RELATIVE_WORDS = ("tomorrow", "yesterday", "mañana", "manana", "ayer")
 _FOUR_DIGITS = re.compile(r"\d{4}")
-_WEEKDAY_HINT = re.compile(r"(?:day|tue|wed|thu|fri|sat|sun|mon|lunes|martes|rcoles|jueves|viernes|bado|domingo)s?\b",
+_WEEKDAY_HINT = re.compile(r"(?:day|tue|wed|thu|fri|sat|sun|mon|lunes|martes|rcoles|jueves|viernes|bado|domingo|"
+                           r"lun|mi[ée]|jue|vie|s[áa]b|dom)s?\b",
                            re.IGNORECASE)
 
 
@@ -1087,7 +1103,7 @@ def _weekday_dates(text: str, iso: set[tuple[int, int, int]]) -> tuple[set[tuple
         else:
             full.add((int(m.group(6)), _MONTHS[m.group(4).lower()], int(m.group(5))))
     for m in _each(_WEEKDAY_DATE, text) if _WEEKDAY_HINT.search(text) else ():
-        weekday = _WEEKDAYS[m.group(1).lower()]
+        weekday = _DATED_WEEKDAYS[m.group(1).lower()]
         if m.group(2):
             year, month, day = int(m.group(2)), int(m.group(3)), int(m.group(4))
         elif m.group(5):
@@ -1147,6 +1163,8 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
     numbers = set().union(*(d.numbers for d in found)) | {str(now_local.year)}
     # A figure glued to its unit in a source ("60s rest", "easy 10k", "3x") is that figure.
     numbers |= {m.group(1) for text in texts for m in _GLUED_FIGURE.finditer(text[:MAX_SCAN_CHARS])}
+    # "4 grand", "20k", "3 mil", "5 lucas": thousands.
+    numbers |= {str(int(m.group(1)) * 1000) for text in texts for m in _THOUSANDS.finditer(text[:MAX_SCAN_CHARS])}
     for details in found:  # "an hour" backs "1 hour" and "60 minutes"; "two weeks", "14 days"
         for span, per in [*((m, 60) for m in details.minutes), *((d, 7) for d in details.days)]:
             numbers.add(str(span))
@@ -1179,6 +1197,7 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
         asked_price=bool(_PRICE_QUESTION.search(user_text)),
         asked_when=bool(_WHEN_QUESTION.search(user_text)),
         asked_duration=bool(_DURATION_QUESTION.search(user_text)),
+        asked_zone=bool(_ZONE_QUESTION.search(user_text)),
         asked_own_amount=_asks_own_amount(user_text),
         asked_advice=bool(_ADVICE_QUESTION.search(user_text)),
         asked_name=(asked_name := bool(_NAME_QUESTION.search(user_text))),
@@ -1285,7 +1304,8 @@ def _said_names(text: str, answering: bool = False) -> list[str]:
 
 
 def unsourced(said: Details, known: Details, claims_action: bool = False, text: str = "",
-              proposes: bool = False, worked_out: frozenset[str] = frozenset(), advises: bool = False) -> list[str]:
+              proposes: bool = False, worked_out: frozenset[str] = frozenset(), advises: bool = False,
+              worked_spans: tuple[int, ...] = ()) -> list[str]:
     """Details of `said` (the details of `text`) that `known` does not back, rendered for a correction note.
 
     A day said relative to today ("tomorrow", "ayer") is a date when it dates something: next to a
@@ -1294,7 +1314,8 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     `advises`: the sentence tells the user when to go, in their place: its spans date nothing either, and its
     times need only lie near a sourced one.
     `worked_out`: numbers the answer's earlier sentences worked out from sourced ones ("42 € each. Ana paid
-    50 €, so you owe her 8 €"): operands, as sourced ones are.
+    50 €, so you owe her 8 €"): operands, as sourced ones are. `worked_spans`: the spans (minutes) those
+    sentences said ("a 14-hour window. Starting at 5 AM, it closes at 7 PM").
     """
     missing: list[str] = []
     # A time said in words stands for both halves of the day ("half past nine": 09:30 and
@@ -1317,9 +1338,13 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
         unknown = [g for g in unknown if not g <= {(12, 0), (0, 0)}]
     if advises:
         unknown = [g for g in unknown if not _near_known_time(g, known)]
+    if known.asked_zone:  # the time somewhere else is a given or sourced time moved by whole or half hours
+        bases = {h * 60 + m for h, m in known.times | known.given_times}
+        unknown = [g for g in unknown if not any((h * 60 + m - b) % 30 == 0 and abs((h * 60 + m - b + 720) % 1440 - 720)
+                                                 <= MAX_ZONE_MINUTES for h, m in g for b in bases)]
     arithmetic = len(unknown) <= MAX_DERIVED
     missing += [f"{h:02d}:{m:02d}" for group in unknown
-                if not (arithmetic and _derived_time(group, said, known)) for h, m in sorted(group)]
+                if not (arithmetic and _derived_time(group, said, known, worked_spans)) for h, m in sorted(group)]
     new_dates = sorted(said.dates - known.dates)
     # History asked in general terms ("the Berlin Wall fell on 9 November 1989", "it went up in August 1961"):
     # textbook dates and months.
@@ -1335,8 +1360,10 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     missing += [f"day {d}" for d in sorted(said.month_days) if d not in known_days and str(d) not in known.numbers]
     missing += [f"{y}-{m:02d}" for y, m in sorted(said.month_years)
                 if (y, m) not in known.month_years and (0, m) not in known.month_years and y > long_ago]
+    # (An hour the sentence also says as a time, backed or worked out above, is that time: "7 PM".)
+    passed = {h % 12 for h, m in said.times if m == 0 and f"{h:02d}:00" not in missing}
     missing += [f"{h}:00" for h in sorted(said.hours)
-                if not any(kh % 12 == h % 12 and km == 0 for kh, km in known.times)]
+                if h % 12 not in passed and not any(kh % 12 == h % 12 and km == 0 for kh, km in known.times)]
     missing += sorted(said.emails - known.emails)
     # A link must be one a source gave, exactly: added path, query or fragment is new data.
     missing += sorted(u for u in said.urls if u not in known.urls)
@@ -1351,7 +1378,12 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     # The same goes for an answer to "what can I do?", whose names are the advice's ("update your
     # LinkedIn"), not places of the user's.
     advice = not known.looked_up and known.asked_advice
-    textbook = ((known.general or advice or (not known.looked_up and bool(_SUGGESTS.search(text))))
+    # What a public rule says ("under the federal hours-of-service rules… 11 hours", "two years, under the
+    # Statute of Limitations Act") is a textbook figure too, however much the sentence speaks of the user.
+    rule = (not known.looked_up and not claims_action and not known.asked_code and not known.asked_number
+            and not known.asked_own_amount and bool(text)
+            and bool(said.measures or said.figures or said.minutes or said.days) and cites_a_rule(text))
+    textbook = rule or ((known.general or advice or (not known.looked_up and bool(_SUGGESTS.search(text))))
                 and not claims_action and not known.asked_code and bool(said.measures or said.figures)
                 and bool(text) and not (_PARTICULAR.search(text[:MAX_PARTICULAR_CHARS]) if advice
                                         else _is_particular(text, known.general_names)))
@@ -1437,7 +1469,9 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
         missing += [f"a span of {_span_label(m)}" for m in sorted(set(said.minutes) - set(said.half_hours))
                     if m not in spans_known and not {str(m), str(m // 60), str(m % 60)} & set(missing)]
     if known.asked_when and not proposes:  # "in two weeks", "dentro de quince días"
-        missing += [f"in {n} days" for n in sorted(set(said.days)) if str(n) not in known.numbers
+        # ("A day or two after the new moon", "tres días antes del examen": counted from a thing, not from today.)
+        from_a_thing = {d for m in _each(_FROM_A_THING, text) for d in _spans(_digits_for_words(m.group(1)))[1]}
+        missing += [f"in {n} days" for n in sorted(set(said.days) - from_a_thing) if str(n) not in known.numbers
                     and not (n % 7 == 0 and str(n // 7) in known.numbers)]
     if (known.asked_name or known.asked_names) and text:
         missing += [f"the name {name}" for name in _said_names(text, answering=known.asked_name)
@@ -1463,6 +1497,31 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
 # A quotient of minutes said as minutes and seconds: "45 minutes over 8 km, 5 min 38 s per km".
 _MINUTES_SECONDS = re.compile(r"(?<![\d.,])(\d{1,3})\s*(?:min(?:utos?|utes?|s)?|')\s*(?:y|and|,)?\s*(\d{1,2})\s*"
                               r"(?:s(?:egundos?|econds?|ecs?)?|\"|'')(?!\w)", re.IGNORECASE)
+
+
+# A public rule named as the source of what a sentence says: "under the 2016 junior doctor contract", "by law",
+# "según el Estatuto de los Trabajadores", "la normativa marca". Not the user's own ("under your contract").
+_RULE = (r"(?:rules?|regulations?|regs|laws?|act|contract|directive|guidelines?|guidance|code|standards?|statute|"
+         r"convention|ley|leyes|normativa|norma|reglamento|convenio|estatuto|c[óo]digo|directiva|reglas?|decreto)")
+_CITES_RULE = re.compile(
+    rf"\b(?:under|per|according\s+to|as\s+per|by|in)\s+(?:the\s+)?(?:[\w()-]+\s+){{0,6}}?{_RULE}\b"
+    rf"|\b(?:seg[úu]n|por|con|bajo|en)\s+(?:la|el|los|las)\s+(?:[\w()-]+\s+){{0,6}}?{_RULE}\b"
+    r"|\bby\s+law\b|\bpor\s+ley\b|\brule\s+of\s+thumb\b|\bregla\s+general\b|\bthe\s+(?:legal\s+)?(?:limit|rule)s?\s+(?:is|are|says?)\b"
+    r"|\b(?:la|el)\s+(?:ley|normativa|norma|convenio|estatuto|reglamento)\s+(?:dice|establece|marca|permite|obliga|fija)\b",
+    re.IGNORECASE,
+)
+
+
+# A span counted from a thing the sentence names: "a day or two after the new moon", "3 días antes del examen",
+# "28 days from the date on the letter".
+_FROM_A_THING = re.compile(r"((?:[^\W_]+\s+){1,5}?)(?:after|before|from|antes\s+de|despu[ée]s\s+de|tras|desde|"
+                           r"a\s+partir\s+de)\s+"
+                           r"(?:the|a|an|el|la|los|las|del|un|una|cada)\b", re.IGNORECASE)
+
+
+def cites_a_rule(text: str) -> bool:
+    """`text` says what a public rule, law or standard lays down (not a rule of the user's own)."""
+    return any(not _POSSESSIVE.search(m.group(0)) for m in _each(_CITES_RULE, text[:MAX_PARTICULAR_CHARS]))
 
 
 def _paced(text: str, known: Details) -> set[str]:
@@ -1519,11 +1578,16 @@ def without_assumptions(text: str) -> str:
 _STANDARD_CODE = re.compile(r"^(?:a[0-9]|b(?:[1-9]|1[0-2])|d[23]|k2)$", re.IGNORECASE)
 
 
+# A thing of the user's just before a time: "your appointment at 10", "tu cita de las 10": that time is
+# the thing's, not one the offer proposes.
+_OWNED_BEFORE = re.compile(rf"{_POSSESSIVE.pattern}(?:\s+[^\W\d_]+){{0,3}}\s*$", re.IGNORECASE)
+
+
 def without_proposed_times(text: str) -> str:
-    """`text` (a question or an offer) without the times it proposes, unless it speaks of the user's things."""
-    if _POSSESSIVE.search(text[:MAX_PARTICULAR_CHARS]):
-        return text
-    return _PROPOSED_TIME.sub(" ", _EMPHASIS.sub("", text[:MAX_SCAN_CHARS]))  # "for **08:30**" proposes too
+    """`text` (a question or an offer) without the times it proposes; a time said of the user's things stays."""
+    text = _EMPHASIS.sub("", text[:MAX_SCAN_CHARS])  # "for **08:30**" proposes too
+    return _PROPOSED_TIME.sub(lambda m: m.group(0) if _OWNED_BEFORE.search(text[max(m.start() - 40, 0):m.start()])
+                              else " ", text)
 
 
 _WEEKDAY_LABELS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -1635,13 +1699,14 @@ def _sums(spans: tuple[int, ...]) -> set[int]:
     return {sum(combo) for size in range(1, len(spans) + 1) for combo in combinations(spans, size)}
 
 
-def _derived_time(group: set[tuple[int, int]], said: Details, known: Details) -> bool:
+def _derived_time(group: set[tuple[int, int]], said: Details, known: Details,
+                  worked_spans: tuple[int, ...] = ()) -> bool:
     # A sourced time the sentence does not say is a base too ("salir a las 5:25" for the 6:00 of the note,
     # 35 minutes before): the spans must still be the sentence's or the user's.
     bases = (said.times & known.times) | known.given_times
     if len(known.times) <= MAX_TIMED:
         bases |= known.times
-    spans = (said.minutes + known.minutes)[:MAX_SPANS]
+    spans = (said.minutes + known.minutes + worked_spans)[:MAX_SPANS]
     if not bases or not spans:
         return False
     sums = _sums(spans)
@@ -1724,10 +1789,19 @@ MIN_ID_DIGITS = 3
 # Asking which number a place (or a line, a bus) has: the places `_NUMBERED_PLACE` knows, and a few more
 # whose numbers an answer may also give for other reasons ("line 2 of your note").
 # "What's the wifi password?", "¿cuál es el localizador?": a word with digits in the answer is the code.
+# (An office's extension is a code of the user's world too: "cuál es la extensión de coordinación?", "the ext?".)
 _CODE_WORD = (r"(?:password|passcode|passphrase|pin|code|c[óo]digo|contrase[ñn]a|clave|localizador|locator|reference|"
+              r"extensi[óo]n|extension|ext|interno|ticket|incidencia|expediente|tracking|seguimiento|"
               r"id|identifier|identificador|referencia|ref|username|user\s*name|login|usuario|user\s*id|"
               r"confirmation|serial|licen[cs]e\s+key|wi-?fi\s+key|matr[íi]cula|placa|patente|"
               r"(?:licen[cs]e|number|registration)\s+plate|plate\s+number|reg\s+number)")
+# Asking the time in another place, or the difference: "what time is it in Tokyo?", "q hora es aqui en canarias?".
+_ZONE_QUESTION = re.compile(
+    r"\bwhat\s+time\s+(?:is\s+it|(?:would|will)\s+it\s+be|is\s+that)\s+(?:in|there|here|over)\b|\btime\s+difference\b"
+    r"|\btime\s+zones?\b|\bq(?:u[ée])?\s+hora\s+(?:es|ser[íi]a|son|ser[áa]n?)\s+(?:en|all[íi]|all[áa]|aqu[íi]|ac[áa])\b"
+    r"|\bdiferencia\s+horaria\b|\bhuso\s+horario\b",
+    re.IGNORECASE,
+)
 # Asking when something of the user's is: a weekday, "next week" or "in two weeks" is then the answer.
 _WHEN_QUESTION = re.compile(
     r"\b(?:when(?:'s|\s+is|\s+was|\s+are|\s+were|\s+do\s+i\s+have|\s+did|\s+does|\s+will)|"
@@ -1745,6 +1819,10 @@ _ADVICE_QUESTION = re.compile(
     r"(?:best\s+)?(?:prepare|improve|deal\s+with|cope\s+with|get\s+better)\b|"
     r"\bqu[ée]\s+(?:m[áa]s\s+|otra\s+cosa\s+)?(?:puedo|podr[íi]a|deber[íi]a|debo|podemos|deber[íi]amos)\s+hacer\b|"
     r"\bqu[ée]\s+me\s+(?:recomiendas?|aconsejas?|sugieres|sugiere|propones?)\b|\balg[úu]n\s+(?:consejo|truco|idea)\b|"
+    # Advice for someone else, and what to do next after a thing is done: "qué le puedo aconsejar?", "q sigue".
+    r"\bq(?:u[ée])?\s+(?:le|les|te)\s+(?:puedo|podr[íi]a|deber[íi]a)\s+(?:aconsejar|recomendar|sugerir|decir)\b|"
+    r"\bwhat\s+(?:can|could|should)\s+i\s+(?:tell|advise|suggest\s+to|recommend\s+to)\b|"
+    r"\b(?:what'?s|whats)\s+next\b|\bwhat\s+now\b|\bq(?:u[ée])?\s+sigue\b|\by\s+ahora\s+q(?:u[ée])?\b|"
     r"\bc[óo]mo\s+(?:puedo|podr[íi]a|debo)\s+(?:prepararme|preparar|mejorar)\b|"
     # How much to buy or cook for so many: "cuánto arroz pongo para 6 personas", "how much pasta for 8 people".
     r"\b(?:cu[áa]nt[oa]s?|how\s+(?:much|many))\b[^.?!]{0,50}?\b(?:para|for)\s+(?:\d+|[^\W\d_]+)\s+"
@@ -1894,7 +1972,7 @@ _PUBLIC_CODE = re.compile(r"\b(?:area|postal|zip|country|iso|dial(?:l)?ing|iata|
                           r"calling)\s+codes?\b|\bc[óo]digos?\s+(?:postal(?:es)?|de\s+(?:pa[íi]s|[áa]rea|aeropuerto|idioma|"
                           r"moneda|llamada))\b|\bprefijos?\b", re.IGNORECASE)
 _NUMBER_QUESTION = re.compile(
-    rf"\b(?:which|what|qu[ée]|cu[áa]l\s+es\s+(?:el|la|mi|su))\s+"
+    rf"\b(?:(?:which|what)(?:'?s|\s+is|\s+was)?(?:\s+(?:the|my|our))?|qu[ée]|cu[áa]l\s+(?:es|era|fue)\s+(?:el|la|mi|su))\s+"
     rf"(?:{_PLACES}|number|n[úu]mero|desk|line|l[íi]nea|bus|autob[úu]s)\b"
     # A mark the user got: "what mark did I get?", "¿cuánto saqué?", "¿qué nota me pusieron?".
     r"|\b(?:what|which)\s+(?:grade|mark|score)\b|\bwhat\s+did\s+i\s+(?:get|score)\s+(?:in|on|for)\b"
@@ -1906,7 +1984,7 @@ _NUMBER_QUESTION = re.compile(
 # A question about how things are in general, not about the user's things: "at what temperature does
 # water boil?", "¿cuántos kilómetros tiene una maratón?", "how many bones are in the human body?".
 _GENERAL_QUESTION = re.compile(
-    r"\?|^\W*(?:what|how|why|which|who|when|where|cu[áa]nt[oa]s?|c[óo]mo|qu[ée]|por\s+qu[ée]|cu[áa]l|qui[ée]n|"
+    r"\?|^\W*(?:whats|hows|wheres|whos|what|how|why|which|who|when|where|cu[áa]nt[oa]s?|c[óo]mo|qu[ée]|por\s+qu[ée]|cu[áa]l|qui[ée]n|"
     r"explain|explica|tell\s+me\s+(?:about|how|why|what)|recipe|receta|"
     # Asking for a recipe, instructions or tips is asking what is generally known.
     r"(?:give|send|show)\s+me\s+(?:a|the|some)\s+(?:recipe|tips|instructions|steps)|"
@@ -1919,8 +1997,11 @@ _GENERAL_QUESTION = re.compile(
 )
 # What the answer is for, said after the question ("marathon distance? for my training plan", "altura
 # del Everest, para el concurso de esta noche"): the purpose is the user's, the question stays general.
+# So is why it is asked, said after it: "¿cuánto se cuecen los percebes? q vienen mis cuñados".
 _PURPOSE_AFTER = re.compile(r"(?:\?|,)\s*(?:for|para)\s+(?:my|mi|mis|our|nuestr[oa]s?|the|el|la|los|las|a|an|un|una)\b"
-                            r"[^.?!;\n]*$", re.IGNORECASE)
+                            r"[^.?!;\n]*$"
+                            r"|\?\s*(?:q|que|porque|pq|xq|ya\s+que|because|cos|cause|coz|as|since)\s[^?\n]*$",
+                            re.IGNORECASE)
 # "Where is it?", "how far is that?": a question about a thing of the conversation, not a textbook one.
 _REFERS_BACK = re.compile(r"\b(?:it|that|this|these|those|they|them|he|she|him|her|there|eso|esto|aquello|ello|"
                           r"él|ella|ellos|ellas|all[íi]|ah[íi])\W*$"
@@ -1937,8 +2018,8 @@ MIN_GENERAL_WORDS = 4
 
 # Where a message puts one question after another: "…note, and how long is…", "… y dime cuántos…", "¿…? ¿…?".
 _QUESTION_PARTS = re.compile(
-    r"[?¿;\n]|,?\s+(?:and|y|e)\s+(?=(?:tell\s+me|dime|how|what|which|why|where|when|cu[áa]nt|cu[áa]l|qu[ée]|"
-    r"c[óo]mo|cada|por\s+qu[ée]|d[óo]nde|cu[áa]ndo)\b)",
+    r"[?¿;\n]|[.!]\s|,?\s+(?:and|y|e|also|and\s+also|tambi[ée]n)?\s*(?=(?:tell\s+me|dime|how|what|which|why|where|"
+    r"when|cu[áa]nt|cu[áa]l|qu[ée]|c[óo]mo|cada|por\s+qu[ée]|d[óo]nde|cu[áa]ndo)\b)",
     re.IGNORECASE,
 )
 _ASKS_PART = re.compile(r"\b(?:how|what|which|why|where|when|who|tell\s+me|dime|cu[áa]nt[oa]s?|cu[áa]l|qu[ée]|c[óo]mo|"
@@ -1977,6 +2058,8 @@ def _asks_in_general(user_text: str) -> bool:
 
 # Asking what something costs.
 _PRICE_QUESTION = re.compile(
+    # ("¿A cómo está pagando la coope el fino?", "¿a cuánto va el kilo?": what a thing fetches.)
+    r"\ba\s+(?:c[óo]mo|cu[áa]nto)\s+(?:est[áa]n?|va|van|paga|pagan|sale|salen|se\s+paga|anda|andan)\b|"
     r"\b(?:how\s+much|cu[áa]nto|qu[ée]\s+precio|what(?:'s|\s+is|\s+was)\s+the\s+(?:price|cost|fee|fare|rate))\b"
     r"[^.?!\n]{0,60}?\b(?:cost|costs|price|pay|paid|owe|charge|fee|fare|bill|rent|subscription|ticket|"
     r"cuesta|cuestan|cost[óo]|vale|valen|cobra|cobran|pago|pagu[ée]|pagar|debo|precio|cuota|factura|tarifa|"

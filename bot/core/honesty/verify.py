@@ -292,6 +292,17 @@ recordatorio recordatorios diario
 """.split())
 
 
+def _not_ours(clause: Clause, turn: _Turn) -> bool:
+    """The clause takes a deed as given ("con el reporte ya entregado", "since the invoice was sent") or tells
+    the user's own deed back: it claims no act of the assistant's."""
+    return (clause.presupposed and (clause.kinds <= turn.reported or not turn.asked)) or _told_back(clause, turn)
+
+
+def _told_back(clause: Clause, turn: _Turn) -> bool:
+    """The clause tells the user's own deed back ("con el reporte ya entregado"): it claims no act of ours."""
+    return turn.users_deed and not turn.asked and not turn.ok_effects and _tells_users_deed(clause, turn)
+
+
 def _tells_users_deed(clause: Clause, turn: _Turn) -> bool:
     """The clause tells back what the user said they did ("con la poda terminada en todos"), in their words: no
     act of the assistant's, no place the assistant writes to that the user did not name, at most one word
@@ -704,8 +715,9 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
     if turn.strict:
         if (explains or conceded) and clause.possible:
             return None  # "I couldn't find it — it may have already fired": a guess at why
+        # ("Once I know, I can add her…": a time put first as background says nothing was done.)
         if not kinds and not clause.closer and (explains or turn.guessed or _UNCHANGED.search(clause.text)
-                                                or (conceded and _aside(clause))
+                                                or (conceded and _aside(clause)) or clause.presupposed
                                                 or (turn.read_ok and not _unread_asked_thing(clause, turn))):
             # Reports what a lookup found (nothing the user asked about that the lookup did not give),
             # or why it was not done; or no verb asked for an action (the classifier's reading of
@@ -724,7 +736,7 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
             or _found_by_lookup(clause, turn, neighbours) or _someone_else_did(clause, turn)
             or _state_the_lookup_gave(clause, turn, neighbours)
             or (not turn.asked and _INSTRUCTION.match(clause.text))
-            or (turn.users_deed and not turn.asked and not turn.ok_effects and _tells_users_deed(clause, turn))):
+            or _told_back(clause, turn)):
         return None
     # "Since the invoice was sent…": the user's own action. Not a kind they also ask for ("I booked the
     # flight, now book the hotel"): a claim of that needs a call still.
@@ -1011,6 +1023,7 @@ def check(
     advice = 0  # the level of the heading of ideas or tips the items under way stand under (0: none)
     draft = False  # inside a fenced draft ("---" … "---") that a kept sentence announced
     worked_out: set[str] = set()  # numbers of the kept sentences so far: steps later ones may build on
+    worked_spans: list[int] = []  # and their spans, in minutes
     listing = turn.read_ok and not turn.asked and asks_for_a_listing(user_text)
     lookup_failed = not turn.read_ok and any(not c.is_write and c.status is not CallStatus.OK for c in calls)
     forecasts = [c for c in calls if _WEATHER_TOOL.search(c.name)]
@@ -1096,10 +1109,18 @@ def check(
         offered = all(c.stance in _PROPOSING for c in sentence.clauses)
         advises = known.looked_up and advises_timing(sentence.text)
         stated = without_assumptions(sentence.text)
-        said = extract_details(without_proposed_times(stated) if offered and not advises else stated)
+        if offered and not advises:
+            stated = without_proposed_times(stated)
+        elif not advises:  # "With a 2 PM slot you've got slack — want a reminder for 1:15?": the offer's part
+            for clause in sentence.clauses:
+                if clause.stance in _PROPOSING and clause.text in stated:
+                    stated = stated.replace(clause.text, without_proposed_times(clause.text))
+        said = extract_details(stated)
         missing = unsourced(said, known,
-                            claims_action=any(c.kinds and c.stance is Stance.AFFIRMATIVE for c in sentence.clauses),
-                            text=sentence.text, proposes=offered, worked_out=frozenset(worked_out), advises=advises)
+                            claims_action=any(c.kinds and c.stance is Stance.AFFIRMATIVE and not _not_ours(c, turn)
+                                              for c in sentence.clauses),
+                            text=sentence.text, proposes=offered, worked_out=frozenset(worked_out), advises=advises,
+                            worked_spans=tuple(worked_spans))
         if documents.several and any((said.times, said.dates, said.amounts, said.figures, said.codes, said.phones,
                                       said.addresses, said.minutes)):
             missing += misattributed(sentence.text, documents, given, user_text)
@@ -1112,6 +1133,7 @@ def check(
         elif not reasons and len(worked_out) < MAX_WORKED_OUT:
             # (A sum shown in the open, "1,200 + 850 + 2,340 = 4,390", is a step too, whatever its kind.)
             worked_out |= said.amounts | said.figures | (said.numbers if said.operation else frozenset())
+            worked_spans.extend(said.minutes[:MAX_WORKED_OUT - len(worked_spans)])
     bad = {id(s) for s, _ in claim_problems} | {id(s) for s, _ in detail_problems}
     kept_sentences = [s for s in sentences if id(s) not in bad]
     kept = _join(answer, kept_sentences) if bad else answer
