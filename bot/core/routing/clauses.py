@@ -133,6 +133,7 @@ adiós adios chao chau nada eso es todo de acuerdo nop no déjalo olvídalo
 vaya ostras hala uf buah flipante increíble brutal buenísimo joe jo
 jesus jesús jeez gosh blimey crikey yikes oof damn dang joder hostia jolín jolines caray caramba dios puf buf
 hijo hija cariño cielo majo maja mate bro hun hon hen jefe jefa ya
+chacho mijo mija god lord nomás
 """.split())
 # Words of the list above that are there only for the phrases they build ("thank you so much", "eso
 # es todo", "de acuerdo"): alone they thank nobody, and one may name an object ("todo?" is the to-do list).
@@ -177,6 +178,12 @@ _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", 
                        # Portuguese, typed beside Spanish: thanks and goodbyes ("valeu", "até amanhã").
                        "obrigado", "obrigada", "muito obrigado", "muito obrigada", "valeu", "tchau", "até logo",
                        "até amanhã", "até mais", "boa noite", "tudo bem", "beleza",
+                       # Spain's other languages: Basque, Galician, Catalan ("eskerrik asko", "grazas", "gràcies").
+                       "eskerrik asko", "eskerrik asko bihotzez", "mila esker", "agur", "grazas", "moitas grazas",
+                       "gràcies", "moltes gràcies", "adéu",
+                       # Whom thanks or a greeting is said to, fondly: "buenos días mi niño", "ta, my love".
+                       "mi niño", "mi niña", "mi amor", "mi vida", "mi rey", "mi reina", "my love", "my dear",
+                       "así nomás", "déjalo así", "dejalo así",
                        # Reactions to an answer: "that" is what was just said, not an object to act on.
                        "qué fuerte", "madre mía", "no me digas", "no way", "no kidding", "bien ahí", "bien ahi",
                        "nice one", "good one", "well done", "good job", "great job",
@@ -211,9 +218,13 @@ _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", 
 _GREETING_PHRASES = ("good morning", "good afternoon", "good evening", "morning", "mornin", "good mornin",
                      "buenos días", "buenas tardes", "g day", "gday", "buenas", "buen día", "bom dia", "boa tarde",
                      # The greetings of Spain's other languages, typed beside Spanish: "bos días", "bon dia", "egun on".
-                     "bos días", "bo día", "boas tardes", "bon dia", "bona tarda", "egun on")
+                     "bos días", "bo día", "boas tardes", "bon dia", "bona tarda", "egun on",
+                     # Welsh, and a hello of the American south: "bore da!", "howdy".
+                     "bore da", "prynhawn da", "noswaith dda", "howdy")
 # Whom a greeting is said to: "buenos días a todos, y a ti", "morning all", "good morning to you".
-_GREETED = frozenset("a todos todas ti vos usted everyone everybody all folks you to y gente team equipo".split())
+# ("Morning la", "buenas tío", "illo buenas": said to a mate, in Liverpool, Spain or Seville.)
+_GREETED = frozenset("a todos todas ti vos usted everyone everybody all folks you to y gente team equipo "
+                     "la tío tía tio tia illo".split())
 
 
 def _plain(text: str) -> str:
@@ -340,6 +351,19 @@ def is_greeting(text: str) -> bool:
         return True
     return (len(rest) == 1 or (len(rest) == 2 and rest[0] in ("mi", "my"))) and _ADDRESSED_GREETING.fullmatch(
         plain) is not None
+
+
+MAX_AFTER_GREETING = 5
+
+
+def opens_with_a_greeting(text: str) -> bool:
+    """A greeting of the day and a few words after it ("buenos días, qué hay para hoy?"): the day's overview
+    is still what the greeting asks for, beside the rest."""
+    plain = _normal(text)
+    for greeting in _PLAIN_GREETINGS:
+        if plain.startswith(f" {greeting} "):
+            return 0 < len(plain[len(greeting) + 1:].split()) <= MAX_AFTER_GREETING
+    return False
 
 
 def is_elliptical(text: str) -> bool:
@@ -495,6 +519,26 @@ def declines_offer(text: str, answer: str) -> bool:
             and bool(closing_question(answer)))
 
 
+# The last answer asked for a detail: "Sure — when?", "¿a qué hora te aviso?", "which one?".
+_ASKS_DETAIL = re.compile(r"\b(?:when|what time|which|where|who|how (?:long|much|many|often)|cu[aá]ndo|a qu[eé] hora|"
+                          r"qu[eé] d[ií]a|cu[aá]l|d[oó]nde|qui[eé]n|cu[aá]nt[oa]s?)\b", re.IGNORECASE)
+MAX_DETAIL_WORDS = 5
+
+
+_QUESTION = re.compile(r"[^.?!¿]*\?")
+MAX_ASKED_CHARS = 240
+
+
+def answers_its_question(text: str, answer: str) -> bool:
+    """Whether a few words give the detail the last answer asked for ("Sure — when? The showing is at 4."
+    "an hour before")."""
+    asked = _QUESTION.findall(answer[-MAX_ASKED_CHARS:])
+    question = asked[-1] if asked else ""
+    found = words(text)
+    return (bool(question) and bool(_ASKS_DETAIL.search(question)) and 0 < len(found) <= MAX_DETAIL_WORDS
+            and not is_small_talk(text) and not needs_only_the_model(text))
+
+
 def says_yes_and_more(text: str, answer: str) -> bool:
     """Whether the message says yes to an offer the last answer made and goes on: "sí, y recuérdame…", "yes
     please, and add…"."""
@@ -596,6 +640,16 @@ _MODEL_ALONE = re.compile(
     r"qu[eé] pena(?: con usted| contigo)?)\W+)?"
     r"(?:(?:kindly|please|pls|por favor|can you|could you|puedes|podr[ií]as|me puedes)\s+)?"
     r"(?:c[oó]mo se (?:dice|escribe|pronuncia|traduce)|qu[eé] (?:significa|quiere decir)|"
+    # The time in another city: the clock (core) and what everyone knows of time zones.
+    r"what(?:'s| is) the time (?:in|over in) |what time is it (?:now )?(?:in|over in) |"
+    r"(?:qu[eé]|q) hora es (?:ahora )?(?:en|all[aá] en) |"
+    # The user's opinion asked for: "q opinas, merece la pena…?", "what's your take on…".
+    r"(?:y )?(?:t[uú] )?(?:qu[eé]|q) opin[aá]s|en tu opini[oó]n|what(?:'s| is) your (?:take|opinion)|"
+    # Words for someone in another language: "cómo le digo a un paciente en inglés '…'".
+    r"c[oó]mo (?:le |les )?(?:digo|dir[ií]a|puedo decir|se le dice)\b[^.?!]{0,40}? en (?:ingl[eé]s|espa[ñn]ol|"
+    r"castellano|franc[eé]s|alem[aá]n|italiano|portugu[eé]s|catal[aá]n|gallego|euskera|chino|[aá]rabe|ruso)|"
+    r"how (?:would|do|should|can) (?:i|you) (?:say|tell)\b[^.?!]{0,40}? in (?:english|spanish|french|german|italian|"
+    r"portuguese|catalan|basque|galician|chinese|arabic|russian|polish)|"
     # The same in Catalan, typed beside Spanish: "com es diu…", "què vol dir…".
     r"com (?:es|se) diu|com s'escriu|qu[eè] vol dir|"
     r"what does \S+(?: \S+)? mean|how do (?:you|i|we) (?:say|spell|pronounce|translate)|"
@@ -623,6 +677,17 @@ _CONVERSION = re.compile(r"^\W*(?:what(?:'s| is)|how much is|how many \w+ (?:is|
                          r"(?:[a-z/°]+ )?(?:in|en) [a-z/°]+", re.IGNORECASE)
 _MONEY = re.compile(r"[$€£¥]|\b[A-Z]{3}\b|(?i:\b(?:euros?|dollars?|d[oó]lares|pounds? sterling|pesos?|yen|rate|"
                     r"exchange|cambio|today|hoy)\b)")
+
+
+# What a text asked of the model alone is for: "… in english? for an email", "…, para un correo". It names the
+# thing the text will go in, not a skill to use. "De aquí al 15" counts from now, not from a place.
+_PURPOSE = re.compile(r"[\s,?]+(?:for|para|pa)\s+(?:an?|un|una|the|el|la|my|mi)\s+\w+(?:\s+\w+)?\W*$"
+                      r"|\bde aqu[ií] (?:a|al|hasta)\b", re.IGNORECASE)
+
+
+def without_purpose(text: str) -> str:
+    """`text` without the purpose said at its end ("…? for an email"), and "de aquí al…" said of time."""
+    return _PURPOSE.sub(" ", text).strip()
 
 
 def needs_only_the_model(text: str) -> bool:

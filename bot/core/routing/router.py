@@ -51,6 +51,7 @@ from bot.core.routing import AllSkillsRouter, QueryEmbedding, RouteDecision, Rou
 from bot.core.routing.clauses import (
     acts_on_it,
     adds_to_it,
+    answers_its_question,
     corrects_it,
     counts_days_to_given_dates,
     declines_offer,
@@ -64,10 +65,12 @@ from bot.core.routing.clauses import (
     needs_only_the_model,
     offer_taken_up,
     opens_on_a_thing_said,
+    opens_with_a_greeting,
     picks_a_listed_item,
     refers_back,
     says_yes_and_more,
     split_clauses,
+    without_purpose,
     without_quotations,
     without_small_talk,
     words,
@@ -578,8 +581,10 @@ class EmbeddingRouter:
         takes_up = says_yes_and_more(text, request.previous_answer) or (
             bool(request.previous_answer) and (adds_to_it(text) or goes_on_with_a_fact(text)))
         corrects = bool(request.previous_answer) and corrects_it(text)
+        # The detail the last answer asked for ("Sure — when?" "tmrw at lunch").
+        answers = answers_its_question(text, request.previous_answer)
         leans_back = (not small_talk and not is_greeting(text) and not model_alone
-                      and (refers_back(text) or shown or opens_back or takes_up or corrects))
+                      and (refers_back(text) or shown or opens_back or takes_up or corrects or answers))
         # A fragment or a short message that leans on the last turn ("and on Thursday?", "abre el de
         # marta") keeps that turn's skills; its few words add a skill only on clear evidence of their own.
         follows_up = leans_back and bool(previous) and (
@@ -588,10 +593,13 @@ class EmbeddingRouter:
         whole = self._choose(whole_scores, confident=follows_up, greeting=greeting)
         chosen = set(whole.skills)
         reasons = [whole.reason]
-        if greeting and self._overview - chosen:
+        if greeting:
             # A greeting of the day on its own asks for the day's overview, whatever its words score
-            # ("buenos días mi arma" scores for nothing in particular).
+            # ("buenos días mi arma" scores for nothing in particular, and near everything a little).
             reasons.append(f"greeting, overview {sorted(self._overview & set(available))}")
+            chosen = set(self._overview & set(available))
+        elif opens_with_a_greeting(text) and self._overview - chosen:
+            reasons.append(f"opens with a greeting, overview {sorted(self._overview & set(available))}")
             chosen |= self._overview & set(available)
         for clause, vector in zip(texts[1:], vectors[1:], strict=True):
             # A request inside the message adds skills only with real evidence of its own:
@@ -603,7 +611,7 @@ class EmbeddingRouter:
             if part.skills - chosen:
                 reasons.append(f"{clause[:30]!r}: +{sorted(part.skills - whole.skills)}")
             chosen |= part.skills
-        named = self.named(text, available)
+        named = self.named(without_purpose(text) if model_alone else text, available)
         if named - chosen:
             # The message names what a skill works on ("the email", "mi calendario").
             reasons.append(f"named {sorted(named - chosen)}")
@@ -622,7 +630,7 @@ class EmbeddingRouter:
         short = len(words(text)) <= self.settings.follow_up_words and not named
         # So does an item of the list just shown, picked by its number ("guarda el 2 en una nota").
         if leans_back and (is_elliptical(text) or short or shown or opens_back or takes_up or acts_on_it(text)
-                           or picks_a_listed_item(text) or corrects):
+                           or picks_a_listed_item(text) or corrects or answers):
             if not previous and request.recent_user_messages:
                 # The turn did not say what it used last time: judge the last message instead.
                 earlier = spelled_out(request.recent_user_messages[-1])
