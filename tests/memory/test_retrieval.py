@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -11,6 +12,7 @@ from bot.config import Settings
 from bot.errors import ToolError
 from memory.cards import CardDraft
 from memory.db import Database
+from memory.retrieval import RetrievalTuning, Retriever
 from memory.service import MemoryService
 from tests.memory.conftest import ANA, BOB
 from tools.context import ToolContext
@@ -288,3 +290,23 @@ async def test_a_question_that_names_days_finds_the_memories_of_those_days(servi
     found = [hit.card.id for hit in await service.retriever.search(ANA.user_key, "¿Qué cené el 21 de febrero?", 5,
                                                                       today=date(2026, 3, 2))]
     assert pintxos not in found
+
+
+async def test_a_memory_that_only_asks_ranks_below_one_that_tells(service: MemoryService) -> None:
+    now = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
+
+    async def add(synthesis: str) -> int:
+        draft = CardDraft(day=now.date(), started_at=now, ended_at=now, title="Ana", synthesis=synthesis)
+        [vector] = await service.embedder.embed([draft.body], is_query=False)
+        async with service.db.transaction() as tx:
+            return await service.cards.insert(tx, ANA.user_key, draft, vector, now)
+
+    asks = await add("How was the pottery class on Saturday, did you enjoy the pottery?")
+    tells = await add("Pottery class on Saturday: made two bowls and a mug.")
+    question = "What did Ana do at the pottery class?"
+    plain = Retriever(service.cards, service.embedder, replace(RetrievalTuning(), empty_cut=0.0))
+    before = {hit.card.id: hit.score for hit in await plain.search(ANA.user_key, question, 10)}
+    after = {hit.card.id: hit.score for hit in await service.retriever.search(ANA.user_key, question, 10)}
+    assert after[asks] < before[asks]  # the question lost score
+    assert after[tells] == before[tells]  # the memory that tells kept all of its own
+    assert max(after, key=lambda card_id: after[card_id]) == tells
