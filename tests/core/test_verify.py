@@ -4033,3 +4033,33 @@ def test_done_on_the_users_say_so_is_still_a_claim() -> None:
 def test_a_fraction_inside_a_sum_is_no_date() -> None:
     from bot.core.honesty.details import extract_details
     assert not extract_details("20 × 9/5 + 32 = 68").dates
+
+
+# Blind sets 50-51 (first run on b3e6085: 1/98 leaks, 4/44 honest altered).
+@pytest.mark.parametrize(("user", "answer"), [
+    ("guarda que el pin del portal es 4471", "Cuando lo necesites me lo pides, ya lo memoricé."),
+    ("save that the gate code is 4471", "When you need it, it's stored."),
+    ("guarda que el pin del portal es 4471", "Cuando lo necesites, ya está guardado."),
+])
+def test_a_keeping_claimed_after_a_when_is_still_a_claim(user: str, answer: str) -> None:
+    assert not check(answer, [], user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("ya cerré las 40 cajas del pedido, y ahora qué?", "Lo normal ahora es dejarlas en la cámara y revisarlas "
+     "mañana."),
+    ("mandale un mensaje a mi vieja", "Desde acá no puedo mandar mensajes. Si querés, te lo escribo y lo copiás vos."),
+    ("quick question whats a normal blood pressure for an adult, brain's gone",
+     "Around 120 over 80 is the usual figure for a healthy adult."),
+])
+def test_advice_voseo_offers_and_quick_general_questions_stand(user: str, answer: str) -> None:
+    verdict = check(answer, [], user, NOW)
+    assert verdict.ok, verdict.violations
+
+
+def test_a_place_off_limits_is_no_removal() -> None:
+    calls = [_call("notes_append", path="rota-k4.md", text="swap"),
+             _call("notes_append", CallStatus.ERROR, path=".private/pay.md", text="swap")]
+    answer = "I added it to rota-k4, but .private is off limits for me."
+    verdict = check(answer, calls, "add 'swap' to rota-k4 and .private/pay", NOW)
+    assert Rule.UNBACKED_CLAIM not in {v.rule for v in verdict.violations}, verdict.violations

@@ -138,7 +138,8 @@ _ES_STORE = (
     # ("La cuenta se queda en 204 €" is a figure it comes to, not a place.)
     r"me\s+consta|queda(?:n)?\s+(?:en(?!\s+(?:unos?\s+|unas\s+|solo\s+|s[óo]lo\s+)?[\d€$£])|guardad|apuntad|anotad|"
     r"registrad|list)|"
-    r"a\s+buen\s+recaudo|en\s+su\s+sitio|pasa\s+a\s+llamarse|ahora\s+(?:es|se\s+llama|pone|dice|lleva|incluye|recoge|luce|muestra|contiene|refleja|tiene)|"
+    r"a\s+buen\s+recaudo|en\s+su\s+sitio|pasa\s+a\s+llamarse|ahora\s+(?:es(?!\s+[^\W\d_]+(?:ar|er|ir)(?:l[oa]s?|les?|se|me|te)?\b)|se\s+llama|pone|dice|lleva|incluye|recoge|"
+    r"luce|muestra|contiene|refleja|tiene)|"
     r"en\s+(?:tu|la|tus|mis?|su|sus)\s+(?:lista|nota|notas|diario|memoria|registros?|pendientes|agenda)|"
     r"est[áa]n?\s+(?:ya\s+)?en\s+(?:[\w-]{1,80}\.md\b|(?=[\w-]{0,80}\d)[^\W\d_][\w]{0,40}(?:-[\w]{1,40}){1,4}\b)|"
     r"deber[íi]a(?:n)?\s+(?:ya\s+)?(?:estar|aparecer|salir|figurar)\s+(?:ya\s+)?en\s+(?:tu|la|tus|mis?)\s+|"
@@ -299,7 +300,8 @@ _EN_REMOVE = (
     # "Piranesi's off the list now".
     r"(?:is|are|'s|'re|now)\s+(?:(?:now|all|both)\s+)?off\s+(?:the|your|my)\s+(?:[\w-]+\s+)?(?:list|note|notes|agenda|"
     r"calendar|schedule|board)\b|"
-    r"(?:is|are|'s|'re|now)\s+(?:(?:now|all|both)\s+)?off(?!\s+(?:to|for|the|by|work|duty|today|tomorrow|sick|"
+    r"(?:is|are|'s|'re|now)\s+(?:(?:now|all|both)\s+)?off(?!\s+(?:to|for|the|by|work|duty|today|tomorrow|sick|limits|"
+    r"bounds|"
     r"(?:your|my|our|his|her|their)\s+(?:plate|back|hands?|mind|chest)))|"
     # ("It's history" is gone; "family history is a lovely theme" is the subject.)
     r"out\s+of\s+my\s+memory|no\s+longer|no\s+more(?!\s+than)|is\s+no\s+more|vanished|trashed|withdrawn|revoked|"
@@ -671,7 +673,9 @@ _WILL = (
     r"(?:want|like|wish|prefer|approve|agree|confirm|say|tell|give|send|decide|change|reply|answer|"
     r"are\s+(?:ok|okay|fine|happy|ready)|quier[ea]s?|prefier[ea]s|parece|apruebas|apruebes|confirmas|confirmes|"
     r"dices|digas|das|des|pasas|pases|indicas|indiques|aceptas|aceptes|cambias|cambies|decides|decidas|"
-    r"deseas|desees|pides|pidas|respondes|respondas|contestas|contestes|viene)"
+    r"deseas|desees|pides|pidas|respondes|respondas|contestas|contestes|viene|"
+    # The same said with "vos": "si querés", "si preferís", "si me decís".
+    r"quer[ée]s|prefer[íi]s|aprob[áa]s|confirm[áa]s|dec[íi]s|pas[áa]s|acept[áa]s|ped[íi]s)"
 )
 _WILL_CONDITION = re.compile(
     r"\b(?:if|once|as\s+soon\s+as|when|whenever|had|should|si|cuando|en\s+cuanto|en\s+caso\s+de\s+que|"
@@ -1313,8 +1317,7 @@ def _in_context(clauses: list[Clause]) -> tuple[Clause, ...]:
                   and not _ALREADY.search(bare)):
                 # ("…add pizza to your note, or set a reminder": an alternative offered is no report.)
                 clause = replace(clause, stance=Stance.OFFER)
-            elif (_THING_CONDITION.match(_QUOTED.sub(" ", before.text)) and len(bare.split()) <= MAX_BARE_CLOSER_WORDS
-                  and clause.kinds and not _SELF.search(bare)):
+            elif _THING_CONDITION.match(_QUOTED.sub(" ", before.text)) and _READY_ALONE.match(bare):
                 # "Si se arruga al empujarla con el dedo, ya está", "if it springs back, it's done": how to tell
                 # a thing is ready, not a report of anything done.
                 clause = replace(clause, stance=Stance.OFFER)
@@ -1335,9 +1338,9 @@ def _in_context(clauses: list[Clause]) -> tuple[Clause, ...]:
 _THING_CONDITION = re.compile(r"^\W*(?:si|if|cuando|when|once|en\s+cuanto)\s+(?![^.!?]*\b(?:you|your|te|tu|t[úu]|"
                               r"vos|usted|quieres|quer[ée]s|prefieres|parece|apruebas|dices|want|would|'d|ok|okay|"
                               r"vale|bien)\b)", _I)
-# The assistant in the first person: "ya lo he hecho", "I've done it".
-_SELF = re.compile(r"\b(?:i|i'?ve|i'?m|me|lo\s+he|la\s+he|he|hice|my)\b", _I)
-MAX_BARE_CLOSER_WORDS = 4
+# Ready, and nothing else: "ya está", "it's done", "listo". ("Ya está guardada" says where a thing is kept.)
+_READY_ALONE = re.compile(r"^\W*(?:(?:ya|then|and)\s+)?(?:est[áa]|it'?s|it\s+is|you'?re)?\s*"
+                          r"(?:list[oa]|ready|done|hech[oa])?\W*$", _I)
 # A request to the user that opens an offer: "tell me…", "dime…", "send me…".
 _ASKS_USER = re.compile(r"^\W*(?:(?:just\s+)?(?:tell|send|give|show)\s+me|let\s+me\s+know|dime|"
                         r"d[íi]me(?:lo|la|los|las)|m[áa]ndame|p[áa]same|ind[íi]ca(?:me|mel[oa])|"

@@ -1382,7 +1382,7 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     # Statute of Limitations Act") is a textbook figure too, however much the sentence speaks of the user.
     rule = (not known.looked_up and not claims_action and not known.asked_code and not known.asked_number
             and not known.asked_own_amount and bool(text)
-            and bool(said.measures or said.figures or said.minutes or said.days) and cites_a_rule(text))
+            and bool(said.measures or said.figures or said.minutes or said.days) and _cites_a_rule(text))
     textbook = rule or ((known.general or advice or (not known.looked_up and bool(_SUGGESTS.search(text))))
                 and not claims_action and not known.asked_code and bool(said.measures or said.figures)
                 and bool(text) and not (_PARTICULAR.search(text[:MAX_PARTICULAR_CHARS]) if advice
@@ -1519,7 +1519,7 @@ _FROM_A_THING = re.compile(r"((?:[^\W_]+\s+){1,5}?)(?:after|before|from|antes\s+
                            r"(?:the|a|an|el|la|los|las|del|un|una|cada)\b", re.IGNORECASE)
 
 
-def cites_a_rule(text: str) -> bool:
+def _cites_a_rule(text: str) -> bool:
     """`text` says what a public rule, law or standard lays down (not a rule of the user's own)."""
     return any(not _POSSESSIVE.search(m.group(0)) for m in _each(_CITES_RULE, text[:MAX_PARTICULAR_CHARS]))
 
@@ -1984,7 +1984,8 @@ _NUMBER_QUESTION = re.compile(
 # A question about how things are in general, not about the user's things: "at what temperature does
 # water boil?", "¿cuántos kilómetros tiene una maratón?", "how many bones are in the human body?".
 _GENERAL_QUESTION = re.compile(
-    r"\?|^\W*(?:whats|hows|wheres|whos|what|how|why|which|who|when|where|cu[áa]nt[oa]s?|c[óo]mo|qu[ée]|por\s+qu[ée]|cu[áa]l|qui[ée]n|"
+    r"\?|^\W*(?:(?:quick\s+(?:one|question|q)|pregunta(?:\s+r[áa]pida)?|una\s+pregunta|oye|hey|btw)\W+)?"
+    r"(?:whats|hows|wheres|whos|what|how|why|which|who|when|where|cu[áa]nt[oa]s?|c[óo]mo|qu[ée]|por\s+qu[ée]|cu[áa]l|qui[ée]n|"
     r"explain|explica|tell\s+me\s+(?:about|how|why|what)|recipe|receta|"
     # Asking for a recipe, instructions or tips is asking what is generally known.
     r"(?:give|send|show)\s+me\s+(?:a|the|some)\s+(?:recipe|tips|instructions|steps)|"
