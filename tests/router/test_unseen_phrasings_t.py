@@ -104,3 +104,37 @@ async def test_a_detail_the_last_answer_asked_for_keeps_its_skills(make_router, 
 def test_a_first_word_that_greets_a_mate_does_not_end_a_follow_up() -> None:
     from bot.core.routing.clauses import first_leans_back
     assert first_leans_back("la cámara 3 ya ha vuelto", "Alertas: «cámara 3 sin señal» (02:30)", 10)
+
+
+# Blind sets br26 and br27 (first runs on b3e6085: recall 0.938 and 0.971).
+@pytest.mark.parametrize("text", ["klk, buen día!", "kaixo, arratsalde on", "hola buenas días"])
+def test_more_greetings_of_the_day(text: str) -> None:
+    assert is_greeting(text)
+
+
+@pytest.mark.parametrize("text", ["cheers pal", "ta bud 👍", "vale, así está perfecto", "gracies ho"])
+def test_more_thanks_and_a_no_because_it_is_fine(text: str) -> None:
+    assert is_small_talk(text)
+
+
+@pytest.mark.parametrize("text", ["q día cae el 12 de octubre este año?", "what day of the week does Christmas fall on",
+                                  "cuánto es una milla en kilómetros?", "qué crees, le pongo otro piso a la tarta?",
+                                  "hola! what time is it in Lima now"])
+def test_weekdays_of_dates_units_and_opinions_are_for_the_model(text: str) -> None:
+    assert needs_only_the_model(text)
+
+
+@pytest.mark.parametrize(("text", "skill"), [
+    ("what's on tomorrow, and will I need an umbrella for the school run?", "environment"),
+    ("ayer me explicaste algo de las mareas vivas, qué era?", "memory"),
+    ("q t dije del proveedor de harina?", "memory"),
+    ("see what I've got free next week and reply to Ana", "agenda"),
+])
+async def test_cues_found_in_sets_26_and_27(make_router, available, text: str, skill: str) -> None:
+    decision = await make_router().route(request(text), available)
+    assert skill in decision.skills, decision.reason
+
+
+async def test_forgetting_a_fact_is_no_chore(make_router, available) -> None:
+    decision = await make_router().route(request("cuántos gramos tiene una onza? siempre se me olvida"), available)
+    assert "tasks" not in decision.skills, decision.reason

@@ -133,7 +133,7 @@ adiós adios chao chau nada eso es todo de acuerdo nop no déjalo olvídalo
 vaya ostras hala uf buah flipante increíble brutal buenísimo joe jo
 jesus jesús jeez gosh blimey crikey yikes oof damn dang joder hostia jolín jolines caray caramba dios puf buf
 hijo hija cariño cielo majo maja mate bro hun hon hen jefe jefa ya
-chacho mijo mija god lord nomás
+chacho mijo mija god lord nomás pal buddy bud dude ho klk habari gracies
 """.split())
 # Words of the list above that are there only for the phrases they build ("thank you so much", "eso
 # es todo", "de acuerdo"): alone they thank nobody, and one may name an object ("todo?" is the to-do list).
@@ -183,7 +183,8 @@ _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", 
                        "gràcies", "moltes gràcies", "adéu",
                        # Whom thanks or a greeting is said to, fondly: "buenos días mi niño", "ta, my love".
                        "mi niño", "mi niña", "mi amor", "mi vida", "mi rey", "mi reina", "my love", "my dear",
-                       "así nomás", "déjalo así", "dejalo así",
+                       "así nomás", "déjalo así", "dejalo así", "perfecto así", "así está perfecto", "así perfecto",
+                       "así vale", "así está bien", "asi vale",
                        # Reactions to an answer: "that" is what was just said, not an object to act on.
                        "qué fuerte", "madre mía", "no me digas", "no way", "no kidding", "bien ahí", "bien ahi",
                        "nice one", "good one", "well done", "good job", "great job",
@@ -220,7 +221,9 @@ _GREETING_PHRASES = ("good morning", "good afternoon", "good evening", "morning"
                      # The greetings of Spain's other languages, typed beside Spanish: "bos días", "bon dia", "egun on".
                      "bos días", "bo día", "boas tardes", "bon dia", "bona tarda", "egun on",
                      # Welsh, and a hello of the American south: "bore da!", "howdy".
-                     "bore da", "prynhawn da", "noswaith dda", "howdy")
+                     "bore da", "prynhawn da", "noswaith dda", "howdy",
+                     # Basque afternoon and evening, and a greeting typed half plural ("buenas días").
+                     "arratsalde on", "gabon", "kaixo", "buenas días", "buen días")
 # Whom a greeting is said to: "buenos días a todos, y a ti", "morning all", "good morning to you".
 # ("Morning la", "buenas tío", "illo buenas": said to a mate, in Liverpool, Spain or Seville.)
 _GREETED = frozenset("a todos todas ti vos usted everyone everybody all folks you to y gente team equipo "
@@ -636,7 +639,8 @@ def names_shown(text: str, answer: str) -> bool:
 # paga", "rewrite this so it sounds friendlier: '…'").
 _MODEL_ALONE = re.compile(
     # (An apology for asking may come first: "perdona, cómo se dice…", "sorry, what's the Welsh for…".)
-    r"^\W*(?:(?:oye|hey|oiga|pregunta|una pregunta|quick question|sorry|excuse me|perdona|perdone|disculpa|disculpe|"
+    r"^\W*(?:(?:oye|hey|hi|hola|habari|oiga|pregunta|una pregunta|quick question|quick one|sorry|excuse me|perdona|"
+    r"perdone|disculpa|disculpe|"
     r"qu[eé] pena(?: con usted| contigo)?)\W+)?"
     r"(?:(?:kindly|please|pls|por favor|can you|could you|puedes|podr[ií]as|me puedes)\s+)?"
     r"(?:c[oó]mo se (?:dice|escribe|pronuncia|traduce)|qu[eé] (?:significa|quiere decir)|"
@@ -644,7 +648,14 @@ _MODEL_ALONE = re.compile(
     r"what(?:'s| is) the time (?:in|over in) |what time is it (?:now )?(?:in|over in) |"
     r"(?:qu[eé]|q) hora es (?:ahora )?(?:en|all[aá] en) |"
     # The user's opinion asked for: "q opinas, merece la pena…?", "what's your take on…".
-    r"(?:y )?(?:t[uú] )?(?:qu[eé]|q) opin[aá]s|en tu opini[oó]n|what(?:'s| is) your (?:take|opinion)|"
+    r"(?:y )?(?:t[uú] )?(?:qu[eé]|q) opin[aá]s|(?:qu[eé]|q) (?:t[uú] )?(?:crees|cre[eé]s|piensas|pens[aá]s)(?= ?,)|"
+    r"(?:qu[eé]|q) (?:crees|cre[eé]s|piensas|pens[aá]s) t[uú]|"
+    r"en tu opini[oó]n|what(?:'s| is) your (?:take|opinion)|"
+    # The weekday a date falls on: the calendar of the world, core's. "¿Qué día cae el 4 de julio este año?"
+    r"(?:[^?]{0,30} )?(?:en )?(?:qu[eé]|q) d[ií]a (?:de la semana )?(?:cae|caer[aá])|"
+    r"what day (?:of the week )?(?:is|does|will) [^?]{1,30}? (?:fall|land) on|"
+    # A unit named by its article: "cuánto es un parsec en años luz", "what's a mile in km".
+    r"(?:cu[aá]nto|what(?:'s| is)) (?:es |son )?(?:un|una|a|an|one) [^\d\W]+(?: [^\d\W]+)? (?:en|in) [^\d\W]+|"
     # Words for someone in another language: "cómo le digo a un paciente en inglés '…'".
     r"c[oó]mo (?:le |les )?(?:digo|dir[ií]a|puedo decir|se le dice)\b[^.?!]{0,40}? en (?:ingl[eé]s|espa[ñn]ol|"
     r"castellano|franc[eé]s|alem[aá]n|italiano|portugu[eé]s|catal[aá]n|gallego|euskera|chino|[aá]rabe|ruso)|"
@@ -653,8 +664,8 @@ _MODEL_ALONE = re.compile(
     # The same in Catalan, typed beside Spanish: "com es diu…", "què vol dir…".
     r"com (?:es|se) diu|com s'escriu|qu[eè] vol dir|"
     r"what does \S+(?: \S+)? mean|how do (?:you|i|we) (?:say|spell|pronounce|translate)|"
-    r"what(?:'s| is) the (?:english|spanish|french|german|italian|portuguese|irish|gaelic|welsh|catalan|galician|"
-    r"basque|dutch|greek|latin|japanese|chinese|arabic|hindi|russian|polish) (?:for|word for)|"
+    r"wh(?:a|i)t(?:'s| is) the (?:english|spanish|french|german|italian|portuguese|irish|gaelic|welsh|catalan|galician|"
+    r"basque|dutch|greek|latin|japanese|chinese|arabic|hindi|russian|polish) (?:for|fur|word for)|"
     r"expl[ií]ca(?:me|nos)? (?:qu[eé]|c[oó]mo|por qu[eé]|la diferencia)|"
     r"explain (?:to me )?(?:what|how|why|the difference)|"
     # A notion explained plainly: "explain compound interest in plain English", "explícame el IRPF fácil".
