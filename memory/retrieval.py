@@ -83,6 +83,8 @@ class RetrievalTuning:
 
 MIN_CONTENT_LETTERS = 4
 """Shorter words ("got", "day", "fun") say little on their own: they do not make a memory informative."""
+LONG_WORDS = 4
+"""A memory of at least this many words per content word wanted is taken as informative unread."""
 
 
 @dataclass(frozen=True)
@@ -143,7 +145,7 @@ class Retriever:
         if tuning.subject_boost > 0:
             cards = await self._lift_subjects(user_key, query, fused, pool)
         if tuning.empty_cut > 0:
-            cards = await self._cut_empty(user_key, fused, cards, pool)
+            await self._cut_empty(user_key, fused, cards, pool)
         chosen = sorted(fused, key=lambda card_id: (-fused[card_id], card_id))[:limit]
         if any(card_id not in cards for card_id in chosen):
             cards = await self._cards.many(user_key, chosen)
@@ -254,23 +256,22 @@ class Retriever:
                 fused[card_id] *= 1.0 + self.tuning.subject_boost
         return cards
 
-    async def _cut_empty(self, user_key: str, fused: dict[int, float], cards: dict[int, Card],
-                         pool: int) -> dict[int, Card]:
-        """Lower the best `pool` cards that only ask, or say next to nothing; returns the cards read so far."""
+    async def _cut_empty(self, user_key: str, fused: dict[int, float], cards: dict[int, Card], pool: int) -> None:
+        """Lower the best `pool` cards that only ask, or say next to nothing (`cards`: those already read)."""
         best = sorted(fused, key=lambda card_id: (-fused[card_id], card_id))[:pool]
-        unread = [card_id for card_id in best if card_id not in cards]
-        if unread:
-            cards = {**cards, **await self._cards.many(user_key, unread)}
+        said = {card_id: card.synthesis for card_id, card in cards.items()}
+        said |= await self._cards.syntheses(user_key, [card_id for card_id in best if card_id not in said])
         wanted = self.tuning.informative_words
         for card_id in best:
-            card = cards.get(card_id)
-            if card is None:
-                continue
-            said = card.synthesis.strip()
-            words = 0 if said.endswith("?") else len({
-                w for w in content_words(without_names(said, set(names(said)))) if len(w) >= MIN_CONTENT_LETTERS})
+            text = said.get(card_id, "").strip()
+            if text.endswith("?"):
+                words = 0
+            elif text.count(" ") >= LONG_WORDS * wanted:
+                continue  # a long memory tells something: spare the costly reading of its names
+            else:
+                words = len({w for w in content_words(without_names(text, set(names(text))))
+                             if len(w) >= MIN_CONTENT_LETTERS})
             fused[card_id] *= 1.0 - self.tuning.empty_cut * max(0.0, 1.0 - words / wanted)
-        return cards
 
     def _age_factor(self, card: Card, now: datetime) -> float:
         age_days = max((now - card.ended_at).total_seconds() / 86400.0, 0.0)
