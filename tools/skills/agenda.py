@@ -143,6 +143,16 @@ class AgendaSkill(SkillPlugin):
             r"\b(?:qu[ií]ta(?:me)?|cancela(?:me)?|canc[eé]lame|borra(?:me)?|b[oó]rrame)\s+(?:la|el)\s+\w+\s+"
             r"del?\s+(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo)\b",
             r"\bfree slot\b",
+            # What fills a day, or is free in it: "tengo pacientes ese día?", "what have I got open next week",
+            # "pencil it in for thu".
+            r"\b(?:tengo|tenemos|hay) (?:pacientes|clientes|alumnos|clases|consultas|citas|sesiones|turnos|visitas) "
+            r"(?:ese|esa|el|la|este|esta|hoy|ma[ñn]ana|pasado|los|las)\b",
+            r"\b(?:do|have) i (?:got |have )?(?:any )?(?:patients|clients|appointments|sessions|classes|bookings) "
+            r"(?:that|on|today|tomorrow|this|next)\b",
+            r"\bwhat (?:have )?i (?:got |have )?(?:open|free)\b",
+            r"\b(?:qu[eé]|q) (?:huecos?|d[ií]as? libres?) tengo\b",
+            r"\b(?:set|book|pencil|put) (?:it|that|this|one|him|her|them|something) (?:up |in )?(?:for|on) "
+            r"(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?\b",
             r"\bcalendar",
             r"\bcalendario",
             r"\bagenda\b",

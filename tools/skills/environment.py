@@ -651,7 +651,10 @@ class EnvironmentSkill(SkillPlugin):
             r"\bhow (?:cold|hot|warm|windy)\b",
             r"\b(?:how many|what) degrees\b",
             r"\bcu[aá]ntos grados\b",
-            r"\b(?:umbrella|paraguas|sunny|soleado|windy|pron[oó]stico)\b",
+            r"\b(?:umbrella|brolly|paraguas|chubasquero|raincoat|sunny|soleado|windy|pron[oó]stico)\b",
+            # Frost as what the night will do: "if it's gonna freeze tonight" (not "can you freeze rice?").
+            r"\b(?:gonna|going to|will it|it'?ll|if it) (?:freeze|be freezing)\b",
+            r"\bfreez(?:e|ing) (?:tonight|tomorrow|overnight|this (?:morning|evening|weekend|week))\b",
             r"\bsnow(?:ing)?\b",
             r"\bnevar?\b",
             r"\bcoordinates\b",
@@ -686,7 +689,7 @@ class EnvironmentSkill(SkillPlugin):
             r"\bhow long (?:does it|will it|would it|did it) take (?:me |us )?to (?:get|walk|cycle|bike|drive|ride)\b",
             r"\bhow long to (?:get|walk|cycle|bike|drive|ride) (?:to|there|from|home)\b",
             r"\b(?:qu[eé]|q) tiempo\b",
-            r"\btiempo (?:hace|har[aá]|va a hacer)\b",
+            r"\btiempo (?:(?:que|q) )?(?:hace|har[aá]|va a hacer)\b",
             # The weather by the day it is for: "mándale el tiempo de la semana que viene".
             r"\bel tiempo (?:de|del|para) (?:hoy|ma[ñn]ana|la semana|(?:el )?finde|(?:el )?fin de semana|esta|este|"
             r"los pr[oó]ximos)",
