@@ -17,11 +17,20 @@ _SHORTHAND = {
     "tb": "también", "tmb": "también", "tbn": "también", "pa": "para", "dnd": "dónde", "cdo": "cuando",
     "qdo": "cuando", "msj": "mensaje", "mñn": "mañana", "mñna": "mañana", "xfa": "por favor", "xfavor": "por favor",
     "tmpc": "tampoco",
+    # Spoken spelling: "güenos" (the b said as gü; the s breathed as h is below).
+    "güenos": "buenos", "güenas": "buenas", "güeno": "bueno", "güena": "buena",
     # English
     "u": "you", "ur": "your", "pls": "please", "plz": "please", "plis": "please", "tmrw": "tomorrow",
     "tmr": "tomorrow", "tmrrw": "tomorrow", "tmw": "tomorrow", "2moro": "tomorrow", "2morrow": "tomorrow",
     "2day": "today", "2nite": "tonight", "tonite": "tonight", "msg": "message", "txt": "text", "abt": "about",
     "b4": "before", "ppl": "people", "appt": "appointment", "rmnd": "remind", "rmd": "remind", "rmind": "remind",
+    # The north of England: "tomoz", "owt" (anything), "nowt" (nothing).
+    "tomoz": "tomorrow", "owt": "anything", "nowt": "nothing", "nite": "night",
+    # Scots: "whit's it daein ootside", "that wis me", "whit set it aff", "fae the school".
+    "whit": "what", "whit's": "what's", "whits": "what's", "wis": "was", "aff": "off", "fae": "from",
+    "ootside": "outside", "daein": "doing",
+    "anythin": "anything", "efternoon": "afternoon", "hoose": "house", "tae": "to", "dinnae": "don't",
+    "cannae": "can't", "didnae": "didn't", "wouldnae": "wouldn't", "isnae": "isn't",
     "remnd": "remind", "rmbr": "remember", "rmb": "remember", "rember": "remember", "remeber": "remember",
 }
 _WORD = re.compile(
@@ -37,6 +46,10 @@ _DROPPED_D = re.compile(
     re.IGNORECASE)
 
 
+# A final s breathed and written as h in the words of a greeting: "güenos díah", "buenah tardeh".
+_ASPIRATED_S = re.compile(r"(?<![\w'-])(buen[oa]|d[ií]a|tarde|noche)h(?![\w'-])", re.IGNORECASE)
+
+
 def spelled_out(text: str) -> str:
     """The text with each chat shorthand word replaced by the word it stands for."""
     def replace(found: re.Match[str]) -> str:
@@ -47,7 +60,8 @@ def spelled_out(text: str) -> str:
             return found.group(0)
         return _SHORTHAND[word]
 
-    return _DROPPED_D.sub(r"\1ado\2", _WORD.sub(replace, text))
+    text = _DROPPED_D.sub(r"\1ado\2", _WORD.sub(replace, text))
+    return _ASPIRATED_S.sub(r"\1s", text) if "h" in text else text
 
 
 MAX_QUESTION_CHARS = 300

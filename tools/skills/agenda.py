@@ -93,7 +93,11 @@ class AgendaSkill(SkillPlugin):
             # Booking someone in, moving an appointment to a day: "book Leon in for Thursday", "move him to sat 9am",
             # "muévelo al viernes"; what one has on a day by its kind: "qué firmas tengo mañana".
             r"\bbook (?:\w+ ){1,2}in (?:for|on)\b",
-            r"\b(?:move|push|shift|bump) (?:\w+ ){0,3}?to (?:mon|tue|wed|thu|fri|sat|sun|tomorrow|next|the \d)",
+            r"\b(?:move|push|shift|bump) (?:\w+ ){0,6}?to (?:mon|tue|wed|thu|fri|sat|sun|tomorrow|next|the \d)",
+            # Put in the calendar by a time: "pop it in for 9", "stick it in for thursday".
+            r"\b(?:pop|stick|bung|put|get) (?:it|that|this|them|him|her) in (?:for|at|on) "
+            r"(?:\d|mon|tue|wed|thu|fri|sat|sun|"
+            r"tomorrow|next|the \d|half|noon)",
             r"\b(?:mu[eé]ve|p[aá]sa|c[aá]mbia)(?:lo|la|le|los|las)? (?:\w+ ){0,2}?(?:al?|para el) (?:lunes|martes|"
             r"mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo|d[ií]a \d)",
             r"\bq(?:u[eé])? [^\W\d_]+ tengo (?:hoy|ma[ñn]ana|mñn|pasado|esta|este|el (?:lunes|martes|mi[eé]rcoles|"
@@ -111,7 +115,12 @@ class AgendaSkill(SkillPlugin):
             r"\bmy \d{1,2}(?::\d\d)?\s?(?:am|pm)\b",
             r"\btengo algo (?:el|este|esta|ma[ñn]ana|hoy|pasado|por)\b",
             r"\banything on (?:today|tonight|tomorrow|this|next|on)\b",
-            r"\b(?:do i have|have i got|i got) anything (?:on|today|tonight|tomorrow|this|next)\b",
+            r"\b(?:do i have|have [ia] got|i got) anything (?:on|today|tonight|tomorrow|this|next)\b",
+            # The day first: "mañana, tengo algo?"; or the week asked for: "qué tengo pa la semana que viene?".
+            r"\b(?:hoy|ma[ñn]ana|pasado)\W+(?:tengo|hay) algo\b",
+            r"\bq(?:u[eé])? (?:tengo|me toca) para (?:hoy|ma[ñn]ana|pasado|esta|este|la semana|el finde|"
+            r"el fin de semana|"
+            r"el (?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo))\b",
             r"\bhueco\b",
             # Moving a thing to another day: "shift it to Sunday, same time", "pásalo al jueves a la misma hora".
             r"\b(?:shift|move|push|bump|reschedule)\s+(?:it|that|this|them|the\s+\w+)\s+to\s+(?:next\s+)?"

@@ -271,7 +271,7 @@ class EmailSkill(SkillPlugin):
             r"\b(?:contesta|responde) a (?!(?:est[aeo]|la pregunta|mi pregunta)\b)\w+",
             r"\b(?:send|mail)\b[^.?!]{0,40}\bto (?:my|mum|mom|dad|\S+@)",
             r"\b(?:m[aá]nd|env[ií])\w*\b[^.?!]{0,40}\ba (?:mi|mis)\s+\w+",
-            r"\be-?mails?\b",
+            r"\be-?mail(?:s|ed|ing)?\b",
             r"\bmails?\b",
             r"\bcorreos?\b",
             r"\binbox\b",
@@ -286,6 +286,9 @@ class EmailSkill(SkillPlugin):
             r"\b(?:confirmation|receipt|newsletter|attachment)s?\b",
             r"\b(?:confirmaci[oó]n|adjuntos?)\b",
             r"\bme (?:ha )?lleg(?:ado|[oó])\b",
+            # What someone sent: "qué me ha mandado el ayuntamiento?", "what did the council send me?".
+            r"\bme (?:ha|han|has) (?:mandado|enviado|escrito)\b",
+            r"\bwhat (?:did|has|have) (?:the )?\w+(?: \w+)? sen[dt] (?:me|us)\b",
             # ("did the signed contract come in?", "has the quote come in yet?")
             r"\b(?:came|come) in\b",
         ),

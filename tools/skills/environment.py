@@ -649,6 +649,8 @@ class EnvironmentSkill(SkillPlugin):
             r"esta (?:tarde|noche|semana))\b",
             r"\b(?:hace|har[aá]|va a hacer)\s+(?:fr[ií]o|calor|viento|sol|bueno|malo|buen tiempo|mal tiempo)\b",
             r"\bhow (?:cold|hot|warm|windy)\b",
+            # The weather as what "it" is doing outside: "what's it doing out there?".
+            r"\bwhat(?:'?s| is) it (?:doing|like) (?:outside|out there|out)\b",
             r"\b(?:how many|what) degrees\b",
             r"\bcu[aá]ntos grados\b",
             r"\b(?:umbrella|brolly|paraguas|chubasquero|raincoat|sunny|soleado|windy|pron[oó]stico)\b",
@@ -678,7 +680,7 @@ class EnvironmentSkill(SkillPlugin):
             r"\bdirections? (?:to|for|from)\b",
             r"\baround here\b",
             r"\bpor aqu[ií]\b",
-            r"\bhow far (?:is|are|to|away|from)\b",
+            r"\bhow far (?:is|are|to|away|from|apart)\b",
             # Asked indirectly the verb comes last ("tell me how far it is", "how far the station is").
             r"\bhow far (?:away )?(?:it|that|this|(?:the|that|this) \w+(?: \w+)?)(?:'s| is| are)\b",
             r"\ba cu[aá]nto (?:me |nos )?(?:queda|quedan|pilla|cae)\b",
@@ -696,6 +698,8 @@ class EnvironmentSkill(SkillPlugin):
             # The winds of Spain by name, and what the weather will do: "si hay levante", "va a hacer cierzo".
             r"\b(?:cierzo|levante|poniente|tramontana|terral|galerna)\b(?!\s+(?:de|del)\s+(?-i:[A-Z]))",
             r"\bva a hacer (?:cierzo|viento|aire|fr[ií]o|calor|sol|bueno|malo)\b",
+            # The heat or the sun as what "pega": "va a pegar mucho el calor el finde?".
+            r"\bpega(?:r|r[aá])? (?:mucho |fuerte |duro )?(?:el )?(?:calor|sol|bochorno)\b",
             # Rain as it is said in Britain: "is it gonna be pissing down?", "chucking it down".
             r"\b(?:pissing|chucking|tipping|bucketing|lashing)(?: it)? down\b|\bbucketing\b",
             # The weather by its other Spanish name: "qué clima hará en Lima?", "el clima del finde".

@@ -122,6 +122,12 @@ class InboxSkill(SkillPlugin):
             r"\bwatchtower\b",
             r"\bbackups?\b",
             r"\bwebhook",
+            # Sensors report through the inbox: "anything from the trough sensors?", "el sensor de las tinas".
+            r"\bsensor(?:es|s)?\b",
+            # What a CRM pushed, or a device the user names: "lo que ha entrado por el CRM", "anything from the
+            # camera?".
+            r"\bcrm\b",
+            r"\b(?:from|de|del) (?:the|my|la|mi|el) (?:c[aá]mara|camera|cam|doorbell|timbre|alarma|alarm)\b",
             # What the house's devices push: "anything from the doorbell camera?", "saltó la alarma?".
             r"\b(?:doorbell|door\s+camera|security\s+camera|cctv|smoke\s+alarm|motion\s+sensor|timbre|"
             r"c[aá]mara\s+(?:de\s+la\s+puerta|de\s+seguridad)|sensor\s+de\s+movimiento)\b",

@@ -72,12 +72,21 @@ class RemindersSkill(SkillPlugin):
             r"weekend)(?: \w+)? look(?:s|ing)?\b",
             r"\bme (?:recuerdes|avises)\b",
             r"\bping me\b",
+            # What is due, and the day or week asked for by what one has: "do I have anything due?",
+            # "mañana, tengo algo?", "qué tengo pa la semana que viene?".
+            r"\b(?:anything|something|stuff|what'?s|what is|what'?ve i got) due\b",
+            r"\b(?:hoy|ma[ñn]ana|pasado)\W+(?:tengo|hay) algo\b",
+            r"\bq(?:u[eé])? (?:tengo|me toca) para (?:hoy|ma[ñn]ana|pasado|esta|este|la semana|el finde|"
+            r"el fin de semana|"
+            r"el (?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo))\b",
             r"\bno se me olvide\b",
             r"\bdon'?t let me forget\b",
             r"\bt[aá]chal[oa]\b",
             r"\b(?:tick|cross) (?:it |that |this )?off\b",
             r"\bremind me\b",
             r"\brecu[eé]rdame\b",
+            # "Ponme aviso dos días antes", "métele una alarma": a reminder asked for by its noun.
+            r"\b(?:ponme|p[oó]nle|pon|m[eé]teme|m[eé]tele|p[oó]ngame) (?:un |una )?(?:aviso|alarma)\b",
             r"\bav[ií]same\b",
             # "todo" unhyphenated is mostly Spanish ("lo quiero todo", "todo bien"): the English noun
             # is hyphenated, written as the list's name, or owned ("my todos"); alone it names the list.

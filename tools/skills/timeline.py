@@ -43,6 +43,9 @@ class TimelineSkill(SkillPlugin):
             r"\b(?:note|record|put down|write down|mark) (?:down )?that i(?:'ve| have)? (?:just |already )?"
             r"(?:\w+ed|did|went|ran|swam|read|bought|paid|saw|made|got|took|finished)\b",
             r"\bq(?:u[eé])? hice\b",
+            # Counted from what the user did: "how many classes did I teach in October?", "lo que vendí el martes".
+            r"\bhow many (?:\w+ ){1,2}(?:did|have) (?:i|we) (?!(?:get|got|receive|received|have|had|left)\b)\w+",
+            r"\blo (?:que|q) (?:vend[ií]|gast[eé]|cobr[eé]|pagu[eé]|corr[ií]|hice|hicimos|vendimos)\b",
             r"\blog that\b",
             # A log entry typed as one, and what was logged: "log: 9 clients today…", "what did I log for the callout?".
             r"^\W*log\s*:",

@@ -340,6 +340,10 @@ class WebSkill(SkillPlugin):
             r"\breviews?\b",
             r"\brese[ñn]as?\b",
             r"\bwho won\b",
+            r"\bdid (?:the )?[\w'-]+(?: [\w'-]+)? (?:win|lose)\b",
+            # Timetables: "cuándo sale el próximo barco a La Gomera?", "when's the next ferry to Arran?".
+            r"\b(?:next|pr[oó]xim[oa]) (?:ferry|ferries|boat|train|coach|flight|barco|ferri|tren|autob[uú]s|guagua|"
+            r"vuelo)\b",
             r"\b(?:a qu[eé] hora|cu[aá]ndo) juegan?\b",
             r"\bwhen (?:do|does|is) (?:the )?\w+(?: \w+)? play(?:ing)?\b",
             r"\bkick[- ]?off\b",
@@ -389,6 +393,12 @@ class WebSkill(SkillPlugin):
             # What a thing sells for now, and the official figures of the month: "a cuánto se paga el kilo de almendra",
             # "the going rate for…", "el IPC de este año", "the euribor today".
             r"\ba cu[aá]nto se (?:est[aá] )?pag(?:a|an|ando)\b|\b(?:going rate|market price|precio de mercado)\b",
+            r"\ba c[oó]mo (?:anda|andan|est[aá]|est[aá]n|va|van|sale|salen|se paga|se vende) (?:el|la|los|las) "
+            r"(?:kilo|litro|"
+            r"quintal|libra|arroba|saco|caja|tonelada|d[oó]lar|euro|gasolina|di[eé]sel|luz|gas)\b",
+            # A shop's price today: "how much is 15mm copper pipe at screwfix atm".
+            r"\bhow much (?:is|are|does|do)\b[^.?!]{1,50}\b"
+            r"(?:atm|right now|at the moment|currently|nowadays|these days)\b",
             r"\b(?:ipc|cpi|eur[ií]bor|inflation rate|tasa de inflaci[oó]n)\b",
             # The tides are published tables, not the weather: "high tide at Whitby", "a qué hora es la pleamar".
             r"\btides?\b|\bmareas?\b|\bpleamar\b|\bbajamar\b",

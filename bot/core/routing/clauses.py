@@ -134,12 +134,16 @@ vaya ostras hala uf buah flipante increíble brutal buenísimo joe jo
 jesus jesús jeez gosh blimey crikey yikes oof damn dang joder hostia jolín jolines caray caramba dios puf buf
 hijo hija cariño cielo majo maja mate bro hun hon hen jefe jefa ya
 chacho mijo mija god lord nomás pal buddy bud dude ho klk habari gracies
+miarma asere pet hinny pana parce güey wey alright alreet areet awright hm mm mmm maje po pues dale hiya simón
+anyway anyways anyhow listo
 """.split())
 # Words of the list above that are there only for the phrases they build ("thank you so much", "eso
 # es todo", "de acuerdo"): alone they thank nobody, and one may name an object ("todo?" is the to-do list).
 _GLUE = frozenset("that s all it much so very muchas mil muy eso es todo de".split())
 # Declining an offer ("want me to add it?" "nah, leave it") is small talk too: nothing to do.
-_SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", "buenas noches",
+# ("Night night" is read as "night": a word said twice says it once.)
+_SMALL_TALK_PHRASES = ("good night", "night", "nighty night", "nite", "night all", "see you", "hasta luego",
+                       "hasta mañana", "buenas noches",
                        "nos vemos", "sounds good", "all good", "de nada", "me alegro", "qué bien", "que bien",
                        "leave it", "forget it", "never mind", "no need", "don't bother", "dont bother",
                        "skip it", "no thanks", "not now", "da igual", "no hace falta", "no importa",
@@ -166,8 +170,10 @@ _SMALL_TALK_PHRASES = ("good night", "see you", "hasta luego", "hasta mañana", 
                        "have a nice day", "sweet dreams", "hablamos", "hablamos luego", "luego hablamos",
                        "mañana hablamos", "hablamos mañana", "ya hablamos", "luego te digo", "ya te digo",
                        "cuídate", "que descanses", "buen finde", "buen fin de semana", "que vaya bien",
-                       # Hellos of the north of England: "ay up, morning!!".
-                       "ay up", "ey up", "eh up", "hiya",
+                       # Hellos of the north of England: "ay up, morning!!"; and of Mexico and Colombia.
+                       "ay up", "ey up", "eh up", "hiya", "qué onda", "qué hubo", "quiubo", "qué pasa",
+                       # "Ya con eso": that is all that was needed.
+                       "ya con eso", "con eso", "con eso basta", "con eso me vale", "con eso me sirve",
                        "un saludo", "saludos",
                        # Wishing a good day, evening or weekend on leaving says goodbye; it asks for none of them.
                        "have a good weekend", "have a nice weekend", "have a great weekend", "enjoy your weekend",
@@ -223,7 +229,9 @@ _GREETING_PHRASES = ("good morning", "good afternoon", "good evening", "morning"
                      # Welsh, and a hello of the American south: "bore da!", "howdy".
                      "bore da", "prynhawn da", "noswaith dda", "howdy",
                      # Basque afternoon and evening, and a greeting typed half plural ("buenas días").
-                     "arratsalde on", "gabon", "kaixo", "buenas días", "buen días")
+                     "arratsalde on", "gabon", "kaixo", "buenas días", "buen días",
+                     # Belfast's "bout ye", and good mornings typed in French, Italian or German beside them.
+                     "bout ye", "about ye", "how about ye", "bonjour", "buongiorno", "guten morgen")
 # Whom a greeting is said to: "buenos días a todos, y a ti", "morning all", "good morning to you".
 # ("Morning la", "buenas tío", "illo buenas": said to a mate, in Liverpool, Spain or Seville.)
 _GREETED = frozenset("a todos todas ti vos usted everyone everybody all folks you to y gente team equipo "
@@ -384,13 +392,31 @@ def is_elliptical(text: str) -> bool:
     if len(found) <= MAX_WHEN_WORDS and all(_plain(word) in _WHEN or _CLOCK.fullmatch(word) for word in found):
         return True  # "tomorrow at 10", "el lunes a las 8", "el día 28 a las 10"
     if len(found) > 5:
-        return False
+        return len(found) <= MAX_WHEN_WORDS and _continues_with_a_thing(text, [_plain(word) for word in found])
     if all(_plain(word) in _PLAIN_REFERENCES or word in _POINTERS for word in found):
         return True  # "the second one", "la otra", "that one"
     plain = " ".join(_plain(word) for word in found)
     if any(plain == opener or plain.startswith(f"{opener} ") for opener in _PLAIN_OPENERS):
         return True
     return _is_bare_question(text, [_plain(word) for word in found])
+
+
+# "and so does Aaliyah in 5th", "y Marta también": the last request again, for another.
+_SAME_AGAIN = frozenset(("so does", "so do", "so is", "so are", "so has", "so have", "so did", "so was"))
+MAX_OPENED_FRAGMENT = 6
+"""Of a fragment opened by "and"/"y" and a thing, the words it may have when it is no question."""
+
+
+def _continues_with_a_thing(text: str, found: list[str]) -> bool:
+    """A longer fragment opened as one: "and the week of the Bergen conference?", "and a Greggs on the way",
+    "y la semana del congreso?", "and so does Aaliyah in 5th". ("And the kids need picking up at 5" says
+    something new: without a question it may have only a few words.)"""
+    rest = found[1:] if found[0] in ("and", "y", "e") else []
+    if rest[:1] == ["so"] and " ".join(rest[:2]) in _SAME_AGAIN:
+        return True
+    if not rest or rest[0] not in _POINTERS or rest[0] in ("de", "del", "this", "these", "esta", "este"):
+        return False
+    return text.rstrip().endswith("?") or len(found) <= MAX_OPENED_FRAGMENT
 
 
 def _is_bare_question(text: str, found: list[str]) -> bool:
@@ -422,9 +448,38 @@ _NUMBERED_ITEM = re.compile(
 _EXPLETIVE_IT = re.compile(r"\b(?:what|which) (?:time|day|date) is it\b")
 
 
-def picks_a_listed_item(text: str) -> bool:
-    """Whether the message picks an item of the last answer's numbered list ("guarda el 2 en…", "open number 3")."""
-    return bool(_NUMBERED_ITEM.match(text.strip().lower()))
+def picks_a_listed_item(text: str, answer: str = "") -> bool:
+    """Whether the message picks an item of the last answer's numbered list ("guarda el 2 en…", "open number 3",
+    "knock off 1 and 4" after a list numbered 1 to 4)."""
+    return bool(_NUMBERED_ITEM.match(text.strip().lower())) or (bool(answer) and _names_listed_numbers(text, answer))
+
+
+_LIST_LINE = re.compile(r"^\W{0,3}(\d{1,2})[.)]\s", re.MULTILINE)
+# A number that stands alone: not a time, a date, an amount or a measure ("at 4", "4 May", "4 km", "4.5").
+_BARE_NUMBER = re.compile(r"(?<![\w:.,/-])(?<!\bat )(?<!\bby )(?<!\blas )(?<!\buntil )(?<!\btill )(?<!@)(\d{1,2})"
+                          r"(?![\w:.,/%°€$£-])(?!\s*(?:am|pm|h|hrs?|hours?|horas?|mins?|"
+                          r"minutes?|minutos|km|kg|de|del|of|y media|o'?clock)\b)", re.IGNORECASE)
+MAX_PICKING_WORDS = 12
+
+
+def _names_listed_numbers(text: str, answer: str) -> bool:
+    listed = {int(number) for number in _LIST_LINE.findall(answer[:MAX_SHOWN_CHARS])}
+    if len(listed) < 2 or len(words(text)) > MAX_PICKING_WORDS:
+        return False
+    picked = {int(m.group(1)) for m in _BARE_NUMBER.finditer(text)}
+    return bool(picked) and picked <= listed
+
+
+# The pieces of a message between its commas and stops, each with its own end ("…set it off, does it say?").
+_PIECE = re.compile(r"[^.,;:!?¿¡]+[.!?]*")
+
+
+def ends_leaning_back(text: str) -> bool:
+    """Whether a later piece of the message asks about, or acts on, what the last turn showed ("aye that was me.
+    what set it off, does it say?", "…se me rajó una tapa? búscalo ahí")."""
+    pieces = [piece.strip() for piece in _PIECE.findall(text) if piece.strip()]
+    return any((piece.endswith("?") or refers_back(piece)) and is_elliptical(piece) and not is_small_talk(piece)
+               for piece in pieces[1:])
 
 
 def refers_back(text: str) -> bool:
@@ -497,7 +552,8 @@ _ADDS_QUE = frozenset("añade anade añadele anadele agrega agregale pon ponle m
 _YES_OPENING = re.compile(
     r"^\W*(?:s[íi]+(?=\s*(?:$|[,.!]|porfa|por favor|please|pls|y\b|claro|dale|gracias|a las?\b|para\b|el\b|la\b|"
     r"ma[ñn]ana|hoy|esta\b|este\b))|s[íi]{2,}|sí|yes|yeah|yep|yup|yas|aye|sure|claro|dale|venga|please|pls|porfa|"
-    r"go ahead|do it|hazlo|ok(?:ay|ey)?|vale)\b", re.IGNORECASE)
+    # ("Ya" is "yes, go on" in Chile and "yeah" typed fast: "ya check"; "ya no" says no.)
+    r"go ahead|do it|hazlo|ok(?:ay|ey)?|vale|ya(?!\s+no\b)|sim[oó]n)\b", re.IGNORECASE)
 _THANKS = re.compile(r"\b(?:thanks|thank|thx|ty|gracias|grax)\b", re.IGNORECASE)
 
 
@@ -664,8 +720,9 @@ _MODEL_ALONE = re.compile(
     # The same in Catalan, typed beside Spanish: "com es diu…", "què vol dir…".
     r"com (?:es|se) diu|com s'escriu|qu[eè] vol dir|"
     r"what does \S+(?: \S+)? mean|how do (?:you|i|we) (?:say|spell|pronounce|translate)|"
-    r"wh(?:a|i)t(?:'s| is) the (?:english|spanish|french|german|italian|portuguese|irish|gaelic|welsh|catalan|galician|"
-    r"basque|dutch|greek|latin|japanese|chinese|arabic|hindi|russian|polish) (?:for|fur|word for)|"
+    r"wh(?:a|i)t(?:'?s| is) the (?:english|spanish|french|german|italian|portuguese|irish|gaelic|welsh|catalan|"
+    r"galician|basque|dutch|greek|latin|japanese|chinese|arabic|hindi|russian|polish|sanskrit|hebrew|turkish|swahili|korean|"
+    r"quechua|nahuatl|guaran[ií]|tagalog|maori|hawaiian) (?:name |word )?(?:for|fur)|"
     r"expl[ií]ca(?:me|nos)? (?:qu[eé]|c[oó]mo|por qu[eé]|la diferencia)|"
     r"explain (?:to me )?(?:what|how|why|the difference)|"
     # A notion explained plainly: "explain compound interest in plain English", "explícame el IRPF fácil".
@@ -675,19 +732,30 @@ _MODEL_ALONE = re.compile(
     r"make (?:this|that|it) (?:sound|read|look) |haz que (?:esto |eso )?suene |"
     # A joke: "tell me a joke about lorry drivers".
     r"tell (?:me|us) a joke|cu[eé]ntame un chiste|"
+    # Which of two wordings is right: "se dice 'el mar' o 'la mar'?", "is it 'fewer' or 'less' here?".
+    r"se (?:dice|escribe) [^?]{1,40}? [ou]\b|(?:which|what) is (?:correct|right)\b|is it correct to say|"
+    r"cu[aá]l es (?:la forma )?correct[oa]|"
+    # Today's date: the clock, core's. "whats todays date again", "a qué fecha estamos".
+    r"what(?:'?s| is) (?:today'?s date|the date today)|(?:qu[eé]|q) (?:d[ií]a|fecha) es hoy|"
     r"(?:corr[ií]ge(?:me)?|reescribe(?:me)?|rees?cr[ií]beme|mejora(?:me)?) (?:esto|este|esta|eso|el texto|la frase)|"
     r"(?:give me|suggest|come up with) (?:a few|some|\d+|two|three|four|five) "
     r"(?:ideas|lines|names|options|titles|ways)|"
-    r"dame (?:unas? |algunas? |\d+ |dos |tres |cuatro |cinco )?(?:ideas|opciones|nombres|t[ií]tulos|frases))\b",
+    r"dame (?:unas? |algunas? |\d+ |dos |tres |cuatro |cinco )?(?:ideas|opciones|nombres|t[ií]tulos|frases)|"
+    # Ideas asked for by their purpose: "ideas pa el cumple de mi roommate?", "gift ideas for my dad?".
+    r"(?:(?:gift|present|regalo) )?ideas (?:de regalo |para regalar |for a gift )?(?:para|pa|for) )\b",
     re.IGNORECASE)
 
 
 # A unit converted ("what's 65 mph in km/h?", "cuánto son 5 libras en kilos"); money is not (its rate is today's).
 # ("what's 72 in celsius?": the unit converted from goes without saying.)
 _CONVERSION = re.compile(r"^\W*(?:what(?:'s| is)|how much is|how many \w+ (?:is|are)|cu[aá]nto (?:es|son)) [\d.,]+ ?"
-                         r"(?:[a-z/°]+ )?(?:in|en) [a-z/°]+", re.IGNORECASE)
+                         r"(?:[^\W\d_/°]+ ){0,2}(?:in|en) [a-z/°]+"
+                         # The figure first: "15 grados celsius cuánto es en fahrenheit?", "72F what's that in C".
+                         r"|^\W*[\d.,]+ ?(?:[^\W\d]+ ){0,2}(?:cu[aá]nto (?:es|son)|how much is (?:that|it)|"
+                         r"what(?:'s| is) (?:that|it)) (?:en|in) [a-z/°]+", re.IGNORECASE)
+# ("Today" is no money: "85 F en centígrados? hoy va a estar pesado" converts a temperature.)
 _MONEY = re.compile(r"[$€£¥]|\b[A-Z]{3}\b|(?i:\b(?:euros?|dollars?|d[oó]lares|pounds? sterling|pesos?|yen|rate|"
-                    r"exchange|cambio|today|hoy)\b)")
+                    r"exchange|cambio)\b)")
 
 
 # What a text asked of the model alone is for: "… in english? for an email", "…, para un correo". It names the
@@ -701,10 +769,38 @@ def without_purpose(text: str) -> str:
     return _PURPOSE.sub(" ", text).strip()
 
 
+# Kind words asked for on a bad day: "dime algo bonito, hoy perdimos un paciente", "cheer me up, the gig was a
+# disaster". What went wrong is why, not a thing to log or look up.
+# (Asked first or last: "…lost Mr Evans this morning. tell me something nice", "…3 parciales, dame ánimos porfa".)
+_COMFORT = re.compile(
+    r"\b(?:cheer me up|an[ií]mame|dame [aá]nimos?|give me (?:some )?(?:encouragement|a pep talk)|"
+    r"(?:say|tell me) something (?:nice|kind|good|happy|positive|uplifting|to cheer me up)|"
+    r"dime (?:algo|cosas) (?:bonit[oa]s?|lind[oa]s?|buen[oa]s?|positiv[oa]s?|"
+    r"(?:que|q) me (?:levante|anime|alegre|suba)))\b",
+    re.IGNORECASE)
+
+
+def asks_for_comfort(text: str) -> bool:
+    """Whether the message asks for kind words ("dime algo bonito…", "cheer me up"): small talk, whatever it tells."""
+    return bool(_COMFORT.search(text))
+
+
 def needs_only_the_model(text: str) -> bool:
     """Whether the message asks what a word means, how it is said, spelt or translated, what a thing is, for
     a text rewritten, corrected or ideas to write with, a joke, or a unit converted."""
+    text = _without_openers(text)
     return bool(_MODEL_ALONE.match(text) or (_CONVERSION.match(text) and not _MONEY.search(text)))
+
+
+def _without_openers(text: str) -> str:
+    """The text after the small talk it opens with ("hiya, how do u say…", "bro qué significa…", "oye cuánto son…")."""
+    found = list(_WORD.finditer(text))
+    start = 0
+    for match in found[:3]:
+        if _plain(match.group(0)) not in _PLAIN_SMALL_TALK or _plain(match.group(0)) in _PLAIN_GLUE:
+            break
+        start = match.end()
+    return text[start:] if start < len(text) and _WORD.search(text, start) else text
 
 
 def first_leans_back(clause: str, answer: str, max_words: int) -> bool:
@@ -727,7 +823,10 @@ _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|
           r"octubre|noviembre|diciembre)")
 _GIVEN_DATE = re.compile(
     rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:de\s+|of\s+)?{_MONTH}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}/\d{{1,2}}|"
-    r"christmas|xmas|navidad|nochevieja|nochebuena|new year'?s?|a[ñn]o nuevo|easter|semana santa|halloween)\b",
+    r"christmas|xmas|navidad|nochevieja|nochebuena|new year'?s?|a[ñn]o nuevo|easter|semana santa|halloween|"
+    # The feasts everyone of a country keeps: "cuántos días faltan pa fiestas patrias?".
+    r"fiestas patrias|independence day|(?:the )?(?:4th|fourth) of july|thanksgiving|d[ií]a de (?:muertos|reyes)|"
+    r"reyes|carnavales?|san juan|st\.? patrick'?s(?: day)?|bonfire night|hogmanay|black friday)\b",
     re.IGNORECASE)
 
 

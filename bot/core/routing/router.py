@@ -52,9 +52,11 @@ from bot.core.routing.clauses import (
     acts_on_it,
     adds_to_it,
     answers_its_question,
+    asks_for_comfort,
     corrects_it,
     counts_days_to_given_dates,
     declines_offer,
+    ends_leaning_back,
     first_leans_back,
     goes_on_with_a_fact,
     is_elliptical,
@@ -563,7 +565,7 @@ class EmbeddingRouter:
         vectors = vectors[:len(texts)]
         whole_scores = self.scores_for(request_words, vectors[0], available)
         # ("No, con el aviso me sobra" turns the offer down: nothing more to do.)
-        small_talk = is_small_talk(text) or declines_offer(text, request.previous_answer)
+        small_talk = is_small_talk(text) or declines_offer(text, request.previous_answer) or asks_for_comfort(text)
         previous = request.previous_skills & set(available)
         # A message leans back by its grammar ("bórralo", "and tomorrow?"), or when a short one names
         # something the last answer showed ("cancel book club" after the day's events were listed).
@@ -574,6 +576,10 @@ class EmbeddingRouter:
         # de la tarta, y recuérdame…") lean back through it, whatever the others ask.
         opens_back = len(clauses) > 1 and not small_talk and first_leans_back(
             clauses[0], request.previous_answer, self.settings.follow_up_words)
+        # So does a later short piece that asks about it or acts on it ("…what set it off, does it say?").
+        ends_back = bool(request.previous_answer) and not small_talk and ends_leaning_back(text)
+        # An item of the list just shown, picked by its number ("guarda el 2 en una nota", "knock off 1 and 4").
+        picks = picks_a_listed_item(text, request.previous_answer)
         # What the model does alone ("explícame qué es el IBI", "rewrite this: '…'", "how many days till 4 May?").
         model_alone = needs_only_the_model(text) or counts_days_to_given_dates(text)
         # A yes to what the last answer offered ("sí, y recuérdame…") takes the offer up, and "añade que…"
@@ -584,7 +590,8 @@ class EmbeddingRouter:
         # The detail the last answer asked for ("Sure — when?" "tmrw at lunch").
         answers = answers_its_question(text, request.previous_answer)
         leans_back = (not small_talk and not is_greeting(text) and not model_alone
-                      and (refers_back(text) or shown or opens_back or takes_up or corrects or answers))
+                      and (refers_back(text) or shown or opens_back or ends_back or picks or takes_up or corrects
+                           or answers))
         # A fragment or a short message that leans on the last turn ("and on Thursday?", "abre el de
         # marta") keeps that turn's skills; its few words add a skill only on clear evidence of their own.
         follows_up = leans_back and bool(previous) and (
@@ -628,9 +635,8 @@ class EmbeddingRouter:
         # A verb whose object is the thing just shown opens it ("añádele al final que…", "send it to
         # Marta and…"): however long the rest, it acts on that thing.
         short = len(words(text)) <= self.settings.follow_up_words and not named
-        # So does an item of the list just shown, picked by its number ("guarda el 2 en una nota").
-        if leans_back and (is_elliptical(text) or short or shown or opens_back or takes_up or acts_on_it(text)
-                           or picks_a_listed_item(text) or corrects or answers):
+        if leans_back and (is_elliptical(text) or short or shown or opens_back or ends_back or takes_up
+                           or acts_on_it(text) or picks or corrects or answers):
             if not previous and request.recent_user_messages:
                 # The turn did not say what it used last time: judge the last message instead.
                 earlier = spelled_out(request.recent_user_messages[-1])
