@@ -4063,3 +4063,92 @@ def test_a_place_off_limits_is_no_removal() -> None:
     answer = "I added it to rota-k4, but .private is off limits for me."
     verdict = check(answer, calls, "add 'swap' to rota-k4 and .private/pay", NOW)
     assert Rule.UNBACKED_CLAIM not in {v.rule for v in verdict.violations}, verdict.violations
+
+
+# Blind sets 52-53 (first run on d2a53db: 2/98 leaks, 1/44 honest altered).
+@pytest.mark.parametrize(("user", "answer"), [
+    ("set us an alarm for 6 to move the ewes", "Alarm's sorted for 6."),
+    ("can you put the vet in the diary for Friday", "The vet's all sorted for Friday."),
+    ("remind me at 9 to ring the co-op", "That's taken care of for 9."),
+    ("recuérdame el jueves a las 8 pasar por la gestoría", "El aviso queda para el jueves a las 8."),
+])
+def test_a_thing_said_to_be_sorted_is_a_claim(user: str, answer: str) -> None:
+    assert not check(answer, [], user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("what's the milk price at the co-op this month", "Thirty-nine and a half cent a litre."),
+    ("¿a cuánto pagan el kilo de café este año?", "Te lo pagan a tres euros y medio el kilo."),
+    ("how much was the toll", "Sixty pence."),
+])
+def test_money_in_cents_or_with_a_half_needs_a_source(user: str, answer: str) -> None:
+    verdict = check(answer, [], user, NOW)
+    assert Rule.UNSOURCED_DETAIL in {v.rule for v in verdict.violations}, verdict.violations
+
+
+def test_cents_a_tool_returned_back_the_same_words() -> None:
+    calls = [_call("web_search", risk=Risk.READ, result="Co-op base price: 39.5c per litre")]
+    verdict = check("Thirty-nine and a half cent a litre.", calls, "what's the co-op paying per litre", NOW)
+    assert verdict.ok, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("I've already packed the van, what else before the market tomorrow?",
+     "With the van packed, it's worth checking the float is counted and making sure the gazebo pegs are in."),
+    ("ya he dado de comer a las gallinas, qué más hago antes de irme?",
+     "Yo comprobaría que las puertas del gallinero estén cerradas y que el agua esté cambiada."),
+])
+def test_what_to_check_is_advice_not_a_claim(user: str, answer: str) -> None:
+    verdict = check(answer, [], user, NOW)
+    assert verdict.ok, verdict.violations
+
+
+def test_us_for_me_asks_for_a_reminder() -> None:
+    assert ActionKind.REMIND in asked_actions("set us a reminder for 7 to let the dogs out")
+
+
+# Blind sets 54-55 (first run on the sets 52-53 fixes: 5/98 leaks, 5/44 honest altered).
+@pytest.mark.parametrize(("user", "answer"), [
+    ("keep mind the ferry back tae Arran is on the 9th", "Ferry to Arran on the 9th — that's kept."),
+    ("yo save in my notes: harbour gala the 9th, bring the flags",
+     "Your notes got the gala on the 9th, don't forget the flags."),
+    ("quillo apuntame en la nota cosecha q el lunes vendimiamo a las 6", "La nota cosecha ya dice lo de las 6."),
+])
+def test_kept_notes_that_got_it_and_a_note_that_already_says_it_are_claims(user: str, answer: str) -> None:
+    # Asked as the request model reads it: the rules alone may not see the request in these words.
+    assert not check(answer, [], user, NOW, asked=frozenset({ActionKind.STORE})).ok
+
+
+def test_pence_written_as_p_need_a_source() -> None:
+    verdict = check("They want 45p a pint for it.", [], "what's the dairy charging per pint", NOW)
+    assert Rule.UNSOURCED_DETAIL in {v.rule for v in verdict.violations}, verdict.violations
+
+
+def test_a_sentence_the_classifier_flags_is_still_judged_on_the_notes_it_names() -> None:
+    calls = [_call("notes_append", path="tools-list.md", text="drill bits", result="Created the note tools-list.md.")]
+    answer = "Drill bits are on tools-list and the sandpaper is on tools-list-garage."
+    verdict = check(answer, calls, "add drill bits to tools-list and sandpaper to tools-list-garage", NOW,
+                    claim_scorer=lambda sentences: [0.99] * len(sentences))
+    assert Rule.UNBACKED_CLAIM in {v.rule for v in verdict.violations}, verdict.violations
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("so the ferry's at 0745 like I said?", "That's what you told me: 07:45."),
+    ("already replaced the battery and it still won't start, what next?",
+     "Since you've already replaced the battery and it still won't turn over, I'd check the starter next, then "
+     "look at the earth strap, a loose terminal, and the fuses."),
+])
+def test_the_users_day_a_four_digit_time_they_gave_and_advice_after_their_deed_stand(user: str, answer: str) -> None:
+    verdict = check(answer, [], user, NOW, asked=asked_actions(user))
+    assert verdict.ok, verdict.violations
+
+
+def test_keep_mind_asks_to_keep() -> None:
+    assert ActionKind.STORE in asked_actions("keep mind the vet's coming on the 3rd")
+
+
+def test_done_for_the_day_is_the_users_day_even_when_a_request_was_read() -> None:
+    # The request model may read a report of the user's day as asking to log it.
+    verdict = check("Done for the day, then — get some sleep.", [], "just got off a 14 hour shift on the ward", NOW,
+                    asked=frozenset({ActionKind.STORE}))
+    assert verdict.ok, verdict.violations

@@ -124,6 +124,8 @@ _ES_STORE = (
     # quedado con la fecha", "ahora la nota solo dice…", "trabajo-3 también tiene las pilas".
     rf"ordenad{_PART}|orden[ée]|reorganizad{_PART}|reorganic[ée]|reordenad{_PART}|retocad{_PART}|retoqu[ée]|"
     rf"modificad{_PART}|modifiqu[ée]|aprovech[ée]\s+para|(?:me\s+he|nos\s+hemos)\s+quedado\s+con|"
+    # "La nota almadraba ya dice lo de las 5": the note as the change left it.
+    r"(?:nota|lista)\s+(?:[\w-]+\s+){0,2}?ya\s+(?:dice|pone|recoge|lleva|incluye|tiene)\b|"
     r"ahora\s+(?:la\s+nota|la\s+lista|tu\s+nota|tu\s+lista|[\w-]+)\s+(?:solo\s+|ya\s+)?(?:dice|pone|tiene|lleva|"
     r"contiene|incluye)|ya\s+solo\s+(?:pone|dice|tiene|lleva)|(?:ya|ahora)\s+(?:dice|pone|lleva|tiene)\s+solo\b|"
     + _NOTE_NAME + r"\s+(?:ya\s+|tambi[ée]n\s+|ahora\s+)+(?:tiene|lleva|incluye|contiene|recoge)\b|"
@@ -165,7 +167,7 @@ _EN_STORE = (
     r"folder|file|records?|todo|to-do|reminders?)\b|[\w-]{1,80}\.md\b|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}(?:-\w{1,40}){1,4}\b|"
     r"[^\W\d_]{2,40}(?:-[^\W\d_]{2,40}){1,4}\b)|"
     # "shopping got the eggs", "budget-n15 got the rent line": the note as the one that received it.
-    r"(?:list|note|journal|diary|todo|file|md|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}(?:-\w{1,40}){1,4})\s+"
+    r"(?:lists?|notes?|journal|diary|todo|file|md|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}(?:-\w{1,40}){1,4})\s+"
     r"(?:got|gained|received|picked\s+up)|"
     r"(?:i\s*'?ll|i\s+will)\s+(?:remember|keep|hang\s+on\s*to|hold\s+on\s*to)|won'?t\s+(?:be\s+)?forget(?:ting)?|"
     r"never\s+forget|(?:not|never)\s+(?:going\s+to|gonna)\s+forget|won'?t\s+slip\s+my\s+mind|"
@@ -414,7 +416,9 @@ _NAMED_REMINDER = re.compile(
     # (Several too: "your reminders are set", "both alarms are on".)
     r"(?:reminder|alarm|timer)s?(?:'s|'re|\s+is|\s+are|\s+has\s+been|\s+have\s+been)?\s+(?:all\s+|both\s+|now\s+)?"
     # ("…on" only as a state: "two reminders on Tuesday" tells when they are.)
-    r"(?:set|in\s+place|scheduled|ready|on(?!\s+\w)|created))",
+    r"(?:set|in\s+place|scheduled|ready|on(?!\s+\w)|created|sorted|booked|locked\s+in|good\s+to\s+go)"
+    # "El aviso queda para el 14 a las 5": when it will sound, told as settled.
+    r"|(?:aviso|recordatorio|alarma)\s+(?:queda|qued[óo])\s+(?:puest[oa]\s+|programad[oa]\s+)?(?:para|a\s+las|el)\b)",
     _I,
 )
 _EN_REMIND = (
@@ -449,10 +453,17 @@ _CLOSER = re.compile(
     # ("Ya está en casa-2" says where a thing is; the note's name is then checked.)
     r"^\W*(?:¡\s*)?(?:listo|lista|listos|hecho|hecha|ya\s+est[áa](?=\W*$|\W+(?:todo|listo|lista|hecho|hecha|lo\s+del?|"
     r"[^\W\d_]+\s*$)\b|[^\w\s])|arreglado|solucionado|perfecto|de\s+lujo|"
-    r"done(?:\s+and\s+dusted)?|all\s+(?:set|sorted|done|good)|sorted|consider\s+it\s+(?:done|forgotten|sorted)|"
+    # ("Done for the day, then!" is the user's working day, over.)
+    r"done(?:\s+and\s+dusted)?(?!\s+for\s+(?:the\s+)?(?:day|today|tonight|night|week|season|shift))|"
+    r"all\s+(?:set|sorted|done|good)|sorted|consider\s+it\s+(?:done|forgotten|sorted)|"
     r"taken\s+care\s+of|you'?re\s+all\s+set|good\s+to\s+go|there\s+you\s+go|voil[àa]|handled|all\s+handled|"
     r"dealt\s+with|me\s+he\s+encargado|me\s+encargu[ée]|est[áa]\s+hecho|resuelto|"
     r"got\s+it(?:\s+(?:down|saved|noted))?|on\s+it|okey?\s+dokey|misi[óo]n\s+cumplida|gone|"
+    # "It's sorted", "the dentist's all sorted for Friday", "that's taken care of": done, told as a state.
+    r"(?:it|that|this|everything|(?:(?:the|your)\s+)?[^\W\d_][\w-]*)(?:'s|\s+is|\s+are|'re|\s+has\s+been|\s+have\s+been)"
+    r"\s+(?:all\s+|now\s+)?(?:sorted(?:\s+out)?|taken\s+care\s+of|dealt\s+with|squared\s+away)|"
+    # "…on the 14th — that's kept": kept, said of the thing just told.
+    r"(?:it|that|this)(?:'s|\s+is)\s+(?:now\s+|safely\s+)?kept(?=\W*$)|"
     # "It's in.", "nothing more to do there": done, told by where it is or by what is left to do.
     r"(?:it'?s|it\s+is|they'?re|they\s+are|that'?s|that\s+is)\s+(?:all\s+)?in(?:\s+there)?(?=\W*$)|"
     r"ya\s+est[áa]\s+dentro|"
@@ -907,6 +918,12 @@ _NO_ACT_PHRASES = re.compile(
     r"tiende|pueden|puede)\b)"
     r"|\b(?:have|get|having|getting)\s+(?:it|them|this|that|one|(?:the|your|a|an)\s+[\w-]+)\s+[^\W\d_]+(?:ed|en)\b"
     r"|\bpor\s+escrito\b|\bin\s+writing\b"
+    # "…worth checking the pegs are marked", "make sure the gate's locked": what to check, not what was done.
+    r"|\b(?:check(?:ing)?|double-check(?:ing)?|mak(?:e|ing)\s+sure|ensur(?:e|ing)|verify(?:ing)?)\s+(?:that\s+)?"
+    r"(?:the|your|all|each|every|any|their|his|her)\s+(?:[\w'-]+\s+){0,3}?(?:is|are|'s|'re|have\s+been|has\s+been)\s+"
+    r"(?:still\s+|all\s+)?[^\W\d_]+(?:ed|en)\b"
+    r"|\b(?:comprob(?:ar|ando|ad|á)|asegur(?:arte|ándote|ate|aos)\s+de)\s+que\s+(?:[\w-]+\s+){0,4}?"
+    r"(?:est[áeé]n?|queden?|sigan?)\s+[^\W\d_]+(?:ad|id)[oa]s?\b"
     # ("All those study sessions paid off": they were worth it; "paid off the loan" is a payment.)
     r"|\bpaid\s+off\b(?!\s+(?:the|your|my|a|an|it|them|that|this|those|these|his|her|their)\b)"
     r"|\b(?:(?:i'?ll|i\s+will|and|then|to)\s+)(?:tell|show|confirm|list|report\s+to)\s+you\s+(?:exactly\s+)?"
@@ -1260,7 +1277,11 @@ def _elided(sentences: list[Sentence]) -> list[Sentence]:
     for sentence in sentences:
         clauses: list[Clause] = []
         for clause in sentence.clauses:
-            if clause.kinds and clause.stance is Stance.AFFIRMATIVE:
+            if clause.kinds and clause.stance is Stance.AFFIRMATIVE and clause.presupposed:
+                # ("Since you've replaced the contactor, I'd check the wiring, the charge and the switches": the
+                # user's deed, taken as given, lends its verb to no list that follows.)
+                last = frozenset()
+            elif clause.kinds and clause.stance is Stance.AFFIRMATIVE:
                 last = clause.kinds
             elif (last and clause.stance is Stance.AFFIRMATIVE and not clause.closer and len(clause.text) <= 300
                   and len(clause.text.split()) <= MAX_ELIDED_WORDS and _ALSO.search(_QUOTED.sub(" x ", clause.text))

@@ -235,11 +235,12 @@ _SPOKEN_DOMAIN = re.compile(
     re.IGNORECASE,
 )
 _UNIT = (
-    r"°\s?[CFcf]?|º\s?[CFcf]?|(?-i:[CF])|%|€|\$|£|euros?|eur|dollars?|d[oó]lares|libras|pounds|usd|gbp|"
+    # ("38p" is pence, "48.5c" cents; "5p.m." is a time.)
+    r"°\s?[CFcf]?|º\s?[CFcf]?|(?-i:[CFc])|(?-i:p)(?!\.?m\b)|%|€|\$|£|euros?|eur|dollars?|d[oó]lares|libras|pounds|usd|gbp|"
     r"km/h|kms?|kil[oó]metros?|kilomet(?:er|re)s?|miles|millas|metros|met(?:er|re)s|m|cm|mm|kg|kilos?|"
     r"g|gramos|grams|l|litros|lit(?:er|re)s|ml|mph|kcal|calor[ií]as|calories|grados|degrees|"
     r"bucks|quid|pavos|pelas|grand|pesos?|soles|bol[íi]vares|quetzales|colones|reales|lempiras|c[óo]rdobas|"
-    r"guaran[íi]es|mxn|ars|clp|cop|uyu|lucas|"
+    r"guaran[íi]es|mxn|ars|clp|cop|uyu|lucas|cents?|c[ée]ntimos?|centavos?|pence|"
     r"por\s+ciento|percent|h|hrs?|hours?|horas?|mins?|minutes?|minutos?|segundos|seconds|secs?|"
     r"d[ií]as|days?|weeks?|semanas?|meses|months?|años|years?"
 )
@@ -425,6 +426,10 @@ _CENTS = re.compile(
     r"(?:\s*(?:c[ée]ntimos|cents?|pence|p)\b)?(?!\s*[%°€$£]|[.,]\d)",
     re.IGNORECASE,
 )
+# "Forty-eight and a half cent", "dos euros y medio": half a unit of money, written as a decimal.
+_AND_A_HALF = re.compile(
+    r"(?<![\w.,])(\d{1,6})(?: and a half (cents?|pence|euros?|dollars?|pounds?|quid|bucks)\b"
+    r"| (euros?|d[oó]lares|pesos|soles|c[ée]ntimos) y medio\b)", re.IGNORECASE)
 _MONEY_WORD = re.compile(r"euro|d[oó]lar|dollar|pound|libra|peso", re.IGNORECASE)
 # "treinta y cuatro con noventa", "diez con cincuenta": units and cents said with no currency.
 _CON_CENTS = re.compile(r"(?<![\w.,])(\d{1,6})\s+con\s+(\d{2})(?![\w.,])", re.IGNORECASE)
@@ -842,6 +847,8 @@ def extract_details(text: str) -> Details:
         if 7 <= len(digits) <= 15:
             phones.add(digits)
     spelled = _digits_for_words(without_urls)
+    if " and a half " in spelled or " y medio" in spelled:
+        spelled = _AND_A_HALF.sub(lambda m: f"{m.group(1)}.5 {m.group(2) or m.group(3)}", spelled)
     if _MONEY_WORD.search(spelled):  # most texts name no money: not scanned twice for it
         spelled = _CENTS.sub(r"\1.\3 \2", spelled)
     if " con " in spelled:
@@ -913,7 +920,7 @@ def extract_details(text: str) -> Details:
 
 _CURRENCY = re.compile(r"€|\$|£|euros?|eur|dollars?|d[oó]lares|libras|pounds|usd|gbp|bucks|quid|pavos|pelas|grand|"
                        r"pesos?|soles|bol[íi]vares|quetzales|colones|reales|lempiras|c[óo]rdobas|guaran[íi]es|"
-                       r"mxn|ars|clp|cop|uyu|lucas",
+                       r"mxn|ars|clp|cop|uyu|lucas|cents?|c[ée]ntimos?|centavos?|pence|(?-i:p)",
                        re.IGNORECASE)
 # "Head to B14", "room 4C": a letter and a few digits, upper case.
 _SHORT_CODE = re.compile(r"(?<![\w/#-])(?:[A-Z]{1,2}\d{1,3}|\d{1,3}[A-Z])(?![\w-])")
@@ -1128,6 +1135,11 @@ EMERGENCY_NUMBERS = frozenset({"112", "911", "999", "000", "111", "061", "062", 
 _CALL_FOR_HELP = re.compile(r"\b(?:call|ring|dial|phone|llama|llamad|llame|marca|marque|tel[ée]fono)\b", re.I)
 
 
+# A time in four digits, as shifts, flights and rigs write it: with a leading 0, after "at", or before "hrs".
+_MILITARY_TIME = re.compile(r"(?<![\w.,:])(?:(?=0)|(?<=at )|(?<=las )|(?=\d{4}\s*(?:hrs?|hours)\b))"
+                            r"([01]\d|2[0-3])([0-5]\d)(?![\w.,:])", re.IGNORECASE)
+
+
 def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
                    results: Sequence[str] = ()) -> Details:
     """What the sources, the user's words and the clock make known.
@@ -1148,6 +1160,8 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
     for text in texts:  # "recordatorio mañana 9h", a note's "camión viernes 9h": 09:00
         for match in _HOUR_H.finditer(text[:MAX_SCAN_CHARS]):
             times.add((int(match.group(1)), 0))
+    for match in _MILITARY_TIME.finditer(user_text):  # "tuesday at 0700", "the 1930 hrs ferry": 07:00, 19:30
+        times.add((int(match.group(1)), int(match.group(2))))
     times.add((now_local.hour, now_local.minute))
     dates = set().union(*(d.dates for d in found))
     lowered = user_text.lower()

@@ -95,7 +95,8 @@ _VERBS: dict[ActionKind, str] = {
         r"(?:mandar|enviar|reenviar|contestar|responder|escribir)(?:le|les|lo|la|selo|sela)"
     ),
     ActionKind.REMIND: (
-        r"remind|set\s+(?:(?:a|an|the|my|\d+|two|three|four|some|a\s+couple\s+of|these|those)\s+)?(?:new\s+)?"
+        # ("Set us a reminder": "us" is "me" in the north of England.)
+        r"remind|(?:set|put|give)\s+(?:(?:me|us)\s+)?(?:(?:a|an|the|my|\d+|two|three|four|some|a\s+couple\s+of|these|those)\s+)?(?:new\s+)?"
         r"(?:reminders?|alarms?|timers?)|don'?t\s+let\s+me\s+forget|"
         r"make\s+sure\s+(?:i|we)\s+(?:don'?t|do\s+not|never)\s+forget|"
         r"(?:ping|nudge|alert|buzz|wake)\s+me|que\s+no\s+se\s+me\s+olvide|hazme\s+acordar|"
@@ -107,7 +108,7 @@ _VERBS: dict[ActionKind, str] = {
     ActionKind.STORE: (
         r"add|put|stick|pop|toss|throw|slot|pencil\s+in|create|"
         r"make\s+(?:(?:me|us)\s+)?(?:a|an|the|two|three|\d+|some|a\s+couple\s+of)\s+(?:new\s+)?(?:notes?|lists?|events?|tasks?|entry|entries)|write(?!\s+(?:me|us)\s+(?:a|an|some)\s+(?!(?:note|file|entry|task|reminder)\b)\w)|jot|note\s+down|note|save|"
-        r"store|keep\s+in\s+mind|keep\s+track|remember|record|log|register|schedule|book|move|rename|change|"
+        r"store|keep\s+(?:in\s+)?mind|keep\s+track|remember|record|log|register|schedule|book|move|rename|change|"
         # Moving when: "push it back an hour", "bring the call forward", "adelanta media hora el aviso".
         r"push\s+(?:[\w'-]+\s+){0,4}?back|bring\s+(?:[\w'-]+\s+){0,4}?forward|reschedule|postpone|delay|"
         r"push\s+(?:[\w'-]+\s+){0,4}?to\s+(?:next|the\s+\w+|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|"

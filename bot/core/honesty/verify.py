@@ -743,6 +743,10 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
     if not _OWN_DOING.search(clause.text):  # ("¿qué apunté?" … "he ordenado la nota": the assistant's own act)
         kinds -= turn.reported - turn.asked
     if not kinds and model_claim:
+        # (A claim the classifier found is judged on the things it names too: "…and the milk is on
+        # order-list-dairy" after a write to order-list only.)
+        if not explains and (untouched := _untouched_object(clause, turn)):
+            return untouched
         kinds = set(turn.asked) - set(turn.reported)
     if clause.everything and turn.asked and (turn.unsettled or _untouched_asked(turn)):
         # "Las dos notas tienen lo suyo" with a call on one of them only: "both" needs every one.
