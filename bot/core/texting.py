@@ -19,6 +19,8 @@ _SHORTHAND = {
     "tmpc": "tampoco",
     # Spoken spelling: "güenos" (the b said as gü; the s breathed as h is below).
     "güenos": "buenos", "güenas": "buenas", "güeno": "bueno", "güena": "buena",
+    # Chile: "wena" is hello ("wena, buenos días po").
+    "wena": "buenas", "wenas": "buenas", "weno": "bueno",
     # English
     "u": "you", "ur": "your", "pls": "please", "plz": "please", "plis": "please", "tmrw": "tomorrow",
     "tmr": "tomorrow", "tmrrw": "tomorrow", "tmw": "tomorrow", "2moro": "tomorrow", "2morrow": "tomorrow",

@@ -74,7 +74,7 @@ class AgendaSkill(SkillPlugin):
         cues=(
             # The day's overview ("what's on tomorrow?", "qué tengo hoy?") is the calendar and the to-dos.
             r"\bwhat'?s on (?:today|tonight|tomorrow|this|for)\b",
-            r"\bwhat (?:have i|do i have|i have) (?:got )?(?:on )?(?:today|tonight|tomorrow|this)\b",
+            r"\bwhat(?: have i|'?ve i| do i have| i have) (?:got )?(?:on )?(?:today|tonight|tomorrow|this)\b",
             r"\bq(?:u[eé])? (?:tengo|me toca) (?:hoy|ma[ñn]ana|mñn|pasado|esta|este)\b",
             # Asked as what is noted for a day, or how the day looks ("tengo algo pendiente para el viernes?",
             # "what does my week look like?").
@@ -122,6 +122,8 @@ class AgendaSkill(SkillPlugin):
             r"el fin de semana|"
             r"el (?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo))\b",
             r"\bhueco\b",
+            # A shift asked after by its day: "am I working that sat?", "¿trabajo el sábado?".
+            r"\bam i (?:working|workin|on shift|on call|on nights|on earlies|on lates|off)\b",
             # Moving a thing to another day: "shift it to Sunday, same time", "pásalo al jueves a la misma hora".
             r"\b(?:shift|move|push|bump|reschedule)\s+(?:it|that|this|them|the\s+\w+)\s+to\s+(?:next\s+)?"
             r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow)\b",

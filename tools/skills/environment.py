@@ -688,6 +688,10 @@ class EnvironmentSkill(SkillPlugin):
             # How long it takes to get there: "cuánto se tarda de aquí al aeropuerto", "how long to cycle to…".
             r"\bcu[aá]nto (?:hay|se tarda|tardo|tardar[ée]|tardamos|tarda|queda) (?:de|desde|hasta|a|al)\b",
             r"\bde aqu[ií] (?:a|al|hasta)\b",
+            # A distance asked in its unit, from here: "decime a cuántos km queda de acá".
+            r"\ba cu[aá]nt[oa]s (?:km|kil[oó]metros|metros|millas|cuadras|minutos) (?:me |nos |te )?"
+            r"(?:queda|quedan|est[aá]|est[aá]n|pilla|cae)\b",
+            r"\bde ac[aá] (?:a|al|hasta)\b|\bqueda de ac[aá]\b",
             r"\bhow long (?:does it|will it|would it|did it) take (?:me |us )?to (?:get|walk|cycle|bike|drive|ride)\b",
             r"\bhow long to (?:get|walk|cycle|bike|drive|ride) (?:to|there|from|home)\b",
             r"\b(?:qu[eé]|q) tiempo\b",

@@ -127,6 +127,7 @@ class InboxSkill(SkillPlugin):
             # What a CRM pushed, or a device the user names: "lo que ha entrado por el CRM", "anything from the
             # camera?".
             r"\bcrm\b",
+            r"\b(?:controlador|controller|termostato|thermostat|inversor|inverter)\b",
             r"\b(?:from|de|del) (?:the|my|la|mi|el) (?:c[aá]mara|camera|cam|doorbell|timbre|alarma|alarm)\b",
             # What the house's devices push: "anything from the doorbell camera?", "saltó la alarma?".
             r"\b(?:doorbell|door\s+camera|security\s+camera|cctv|smoke\s+alarm|motion\s+sensor|timbre|"

@@ -61,7 +61,7 @@ class RemindersSkill(SkillPlugin):
         cues=(
             # The day's overview ("what's on tomorrow?", "qué tengo hoy?") is the calendar and the to-dos.
             r"\bwhat'?s on (?:today|tonight|tomorrow|this|for)\b",
-            r"\bwhat (?:have i|do i have|i have) (?:got )?(?:on )?(?:today|tonight|tomorrow|this)\b",
+            r"\bwhat(?: have i|'?ve i| do i have| i have) (?:got )?(?:on )?(?:today|tonight|tomorrow|this)\b",
             r"\bq(?:u[eé])? (?:tengo|me toca) (?:hoy|ma[ñn]ana|mñn|pasado|esta|este)\b",
             # Asked as what is noted for a day, or how the day looks ("tengo algo pendiente para el viernes?",
             # "what does my week look like?").

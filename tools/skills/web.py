@@ -353,6 +353,12 @@ class WebSkill(SkillPlugin):
             r"\bprice of\b",
             r"\bprecio (?:de|del|actual)\b",
             r"\bcu[aá]nto (?:cuesta|cuestan|vale|valen)\b",
+            # What a firm charges and what a thing fetched before: "cuánto cobra DHL…", "a cuánto estaba hace un año?".
+            r"\bcu[aá]nto (?:cobra|cobran)\b",
+            r"\ba cu[aá]nto (?:est[aá]|estaba|estuvo|sal[ií]a|se pagaba)\b",
+            # Queues and waits now: "how long is the line at the border right now?".
+            r"\bhow long is the (?:line|queue|wait)\b|\bwait(?:ing)? times?\b",
+            r"\bcu[aá]nt[oa] (?:fila|cola|espera) hay\b",
             r"\bhow much (?:is|are|does|do) (?:a|an|the)\b",
             r"\brelease date\b",
             r"\bcomes? out\b",

@@ -135,7 +135,7 @@ jesus jesús jeez gosh blimey crikey yikes oof damn dang joder hostia jolín jol
 hijo hija cariño cielo majo maja mate bro hun hon hen jefe jefa ya
 chacho mijo mija god lord nomás pal buddy bud dude ho klk habari gracies
 miarma asere pet hinny pana parce güey wey alright alreet areet awright hm mm mmm maje po pues dale hiya simón
-anyway anyways anyhow listo
+anyway anyways anyhow listo legend braw magic nojoda
 """.split())
 # Words of the list above that are there only for the phrases they build ("thank you so much", "eso
 # es todo", "de acuerdo"): alone they thank nobody, and one may name an object ("todo?" is the to-do list).
@@ -451,7 +451,20 @@ _EXPLETIVE_IT = re.compile(r"\b(?:what|which) (?:time|day|date) is it\b")
 def picks_a_listed_item(text: str, answer: str = "") -> bool:
     """Whether the message picks an item of the last answer's numbered list ("guarda el 2 en…", "open number 3",
     "knock off 1 and 4" after a list numbered 1 to 4)."""
-    return bool(_NUMBERED_ITEM.match(text.strip().lower())) or (bool(answer) and _names_listed_numbers(text, answer))
+    return bool(_NUMBERED_ITEM.match(text.strip().lower())) or (
+        bool(answer) and (_names_listed_numbers(text, answer) or _names_an_item_by_a_word(text, answer)))
+
+
+# An item called by a word of it and "one": "save the lamb one into my notes", "open the Leeds one".
+_WORD_ONE = re.compile(r"\b(?:the|that) ([^\W\d_]{3,}) one\b", re.IGNORECASE)
+
+
+def _names_an_item_by_a_word(text: str, answer: str) -> bool:
+    named = {_plain(m.group(1)) for m in _WORD_ONE.finditer(text)} - _PLAIN_COMMON
+    if not named:
+        return False
+    shown = {_plain(word) for word in words(answer[:MAX_SHOWN_CHARS])}
+    return bool(named & shown)
 
 
 _LIST_LINE = re.compile(r"^\W{0,3}(\d{1,2})[.)]\s", re.MULTILINE)
@@ -719,7 +732,7 @@ _MODEL_ALONE = re.compile(
     r"portuguese|catalan|basque|galician|chinese|arabic|russian|polish)|"
     # The same in Catalan, typed beside Spanish: "com es diu…", "què vol dir…".
     r"com (?:es|se) diu|com s'escriu|qu[eè] vol dir|"
-    r"what does \S+(?: \S+)? mean|how do (?:you|i|we) (?:say|spell|pronounce|translate)|"
+    r"what does (?:\S+ ){1,4}?(?:actually |really )?mean\b|how do (?:you|i|we) (?:say|spell|pronounce|translate)|"
     r"wh(?:a|i)t(?:'?s| is) the (?:english|spanish|french|german|italian|portuguese|irish|gaelic|welsh|catalan|"
     r"galician|basque|dutch|greek|latin|japanese|chinese|arabic|hindi|russian|polish|sanskrit|hebrew|turkish|swahili|korean|"
     r"quechua|nahuatl|guaran[ií]|tagalog|maori|hawaiian) (?:name |word )?(?:for|fur)|"
@@ -730,6 +743,14 @@ _MODEL_ALONE = re.compile(
     r"expl[ií]ca(?:me|nos)? [^.?!]{1,60}? (?:f[aá]cil|sencillo|en cristiano|de forma sencilla|para tontos)\b|"
     r"(?:rewrite|reword|rephrase|proofread|polish|shorten) (?:this|that|it|the following)|"
     r"make (?:this|that|it) (?:sound|read|look) |haz que (?:esto |eso )?suene |"
+    # The best way to do a thing, and whether a saying is true: "hows the best way to fix a ding?", "is it true
+    # you shouldn't swim after eating or is that a myth". (The best way to get somewhere is a route.)
+    r"(?:what(?:'?s| is)|how(?:'?s| is)) the best way to (?!get (?:to|from|there|home|back|into town)\b|go\b)|"
+    r"cu[aá]l es la mejor (?:forma|manera) de (?!llegar|ir\b)|"
+    r"(?:is it true|es verdad|es cierto)\b[^?]{0,80}\b(?:or (?:is that|is it) (?:just )?(?:a )?myth|"
+    r"o es (?:un )?mito|o es (?:una )?leyenda)|"
+    # How many of one unit make another: "cuántos kilos es una arroba?", "how many ounces in a pound".
+    r"(?:cu[aá]nt[oa]s|how many) [^\d\W]+ (?:es|son|hay en|tiene|is|are|in|make) (?:un|una|a|an|one) [^\d\W]+\b|"
     # A joke: "tell me a joke about lorry drivers".
     r"tell (?:me|us) a joke|cu[eé]ntame un chiste|"
     # Which of two wordings is right: "se dice 'el mar' o 'la mar'?", "is it 'fewer' or 'less' here?".
@@ -750,9 +771,11 @@ _MODEL_ALONE = re.compile(
 # ("what's 72 in celsius?": the unit converted from goes without saying.)
 _CONVERSION = re.compile(r"^\W*(?:what(?:'s| is)|how much is|how many \w+ (?:is|are)|cu[aá]nto (?:es|son)) [\d.,]+ ?"
                          r"(?:[^\W\d_/°]+ ){0,2}(?:in|en) [a-z/°]+"
-                         # The figure first: "15 grados celsius cuánto es en fahrenheit?", "72F what's that in C".
-                         r"|^\W*[\d.,]+ ?(?:[^\W\d]+ ){0,2}(?:cu[aá]nto (?:es|son)|how much is (?:that|it)|"
-                         r"what(?:'s| is) (?:that|it)) (?:en|in) [a-z/°]+", re.IGNORECASE)
+                         # The figure first: "15 grados celsius cuánto es en fahrenheit?", "72F what's that in C",
+                         # "80 fahrenheit cuántos grados son?".
+                         r"|^\W*[\d.,]+ ?(?:[^\W\d]+ ){0,2}(?:(?:cu[aá]nto (?:es|son)|how much is (?:that|it)|"
+                         r"what(?:'s| is) (?:that|it)) (?:en|in) [a-z/°]+|cu[aá]nt[oa]s [^\W\d]+ (?:es|son)\b)",
+                         re.IGNORECASE)
 # ("Today" is no money: "85 F en centígrados? hoy va a estar pesado" converts a temperature.)
 _MONEY = re.compile(r"[$€£¥]|\b[A-Z]{3}\b|(?i:\b(?:euros?|dollars?|d[oó]lares|pounds? sterling|pesos?|yen|rate|"
                     r"exchange|cambio)\b)")
@@ -762,6 +785,13 @@ _MONEY = re.compile(r"[$€£¥]|\b[A-Z]{3}\b|(?i:\b(?:euros?|dollars?|d[oó]lar
 # thing the text will go in, not a skill to use. "De aquí al 15" counts from now, not from a place.
 _PURPOSE = re.compile(r"[\s,?]+(?:for|para|pa)\s+(?:an?|un|una|the|el|la|my|mi)\s+\w+(?:\s+\w+)?\W*$"
                       r"|\bde aqu[ií] (?:a|al|hasta)\b", re.IGNORECASE)
+
+
+def after_the_question(text: str) -> str:
+    """What a message says after its first question ("…cuántos grados son? el termómetro nuevo…"), or the
+    message itself when it asks nothing with a question mark."""
+    _, mark, rest = text.partition("?")
+    return rest if mark and rest.strip() else text if not mark else ""
 
 
 def without_purpose(text: str) -> str:

@@ -51,6 +51,7 @@ from bot.core.routing import AllSkillsRouter, QueryEmbedding, RouteDecision, Rou
 from bot.core.routing.clauses import (
     acts_on_it,
     adds_to_it,
+    after_the_question,
     answers_its_question,
     asks_for_comfort,
     corrects_it,
@@ -618,7 +619,8 @@ class EmbeddingRouter:
             if part.skills - chosen:
                 reasons.append(f"{clause[:30]!r}: +{sorted(part.skills - whole.skills)}")
             chosen |= part.skills
-        named = self.named(without_purpose(text) if model_alone else text, available)
+        # (What the model is asked names no skill, "80 fahrenheit, cuántos grados son?": only what comes after does.)
+        named = self.named(after_the_question(without_purpose(text)) if model_alone else text, available)
         if named - chosen:
             # The message names what a skill works on ("the email", "mi calendario").
             reasons.append(f"named {sorted(named - chosen)}")
