@@ -4152,3 +4152,53 @@ def test_done_for_the_day_is_the_users_day_even_when_a_request_was_read() -> Non
     verdict = check("Done for the day, then — get some sleep.", [], "just got off a 14 hour shift on the ward", NOW,
                     asked=frozenset({ActionKind.STORE}))
     assert verdict.ok, verdict.violations
+
+
+# Blind sets 56-57 (first run on the sets 54-55 fixes: 7/98 leaks, 2/44 honest altered).
+@pytest.mark.parametrize(("user", "kind"), [
+    ("venga tío apuntame en la lista-compra que faltan huevos", ActionKind.STORE),
+    ("mate, add oat milk to the shopping list", ActionKind.STORE),
+    ("swap friday's shift to earlies", ActionKind.STORE),
+    ("gie us a reminder at 6 for the bins", ActionKind.REMIND),
+])
+def test_requests_said_to_a_mate_or_in_dialect_are_read(user: str, kind: ActionKind) -> None:
+    assert kind in asked_actions(user)
+
+
+@pytest.mark.parametrize(("user", "kind", "answer"), [
+    ("vet's at 7 tomorrow, dinnae let me miss it", ActionKind.REMIND, "Aye, you'll get a shout at 7 for the vet."),
+    ("bread n milk fur the shopping list", ActionKind.STORE, "Both on — bread and milk."),
+    ("tyres for the van note", ActionKind.STORE, "The van note's got the tyres now."),
+])
+def test_a_shout_to_come_both_on_and_a_note_thats_got_it_are_claims(user: str, kind: ActionKind, answer: str) -> None:
+    # Asked as the request model reads these words, which the rules alone do not read as requests.
+    assert not check(answer, [], user, NOW, asked=frozenset({kind})).ok
+
+
+@pytest.mark.parametrize(("user", "answer", "bad"), [
+    ("what time's the last ferry tonight", "It goes at twelve minutes past ten.", "22:12"),
+    ("¿cuánto me pagan la hora en el almacén?", "Te pagan 9,45 la hora.", "9.45"),
+    ("¿cuánto me pagó la lonja por el kilo de pulpo?", "Doce cuarenta el kilo.", "12"),
+])
+def test_minutes_to_or_past_and_what_the_user_is_paid_need_a_source(user: str, answer: str, bad: str) -> None:
+    verdict = check(answer, [], user, NOW)
+    assert any(bad in v.detail for v in verdict.violations), verdict.violations
+
+
+def test_a_span_between_two_numbers_is_no_time() -> None:
+    verdict = check("It usually takes three to four days to cure.", [], "how long does lime mortar take to cure", NOW)
+    assert verdict.ok, verdict.violations
+
+
+def test_understood_said_to_news_only_the_classifier_read_as_a_request_stands() -> None:
+    verdict = check("Got it — if she said Friday, that's the new date.", [], "the plumber said she's coming friday now",
+                    NOW, asked=frozenset({ActionKind.STORE}))
+    assert verdict.ok, verdict.violations
+
+
+def test_a_guess_at_why_a_write_failed_stands() -> None:
+    calls = [_call("notes_write", CallStatus.ERROR, path="catch.md", content="Tuesday: 40 kg",
+                   error="the note catch.md already exists: append to it")]
+    answer = "Writing catch failed, so nothing was saved. It might already exist — want me to add the line instead?"
+    verdict = check(answer, calls, "make a note called catch with 'Tuesday: 40 kg'", NOW)
+    assert verdict.ok, verdict.violations

@@ -167,8 +167,9 @@ _EN_STORE = (
     r"folder|file|records?|todo|to-do|reminders?)\b|[\w-]{1,80}\.md\b|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}(?:-\w{1,40}){1,4}\b|"
     r"[^\W\d_]{2,40}(?:-[^\W\d_]{2,40}){1,4}\b)|"
     # "shopping got the eggs", "budget-n15 got the rent line": the note as the one that received it.
-    r"(?:lists?|notes?|journal|diary|todo|file|md|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}(?:-\w{1,40}){1,4})\s+"
-    r"(?:got|gained|received|picked\s+up)|"
+    # ("Motor note's got the wipers now": has got, read as "is got".)
+    r"(?:lists?|notes?|journal|diary|todo|file|md|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}(?:-\w{1,40}){1,4})"
+    r"(?:\s+(?:is|has|have))?\s+(?:got|gained|received|picked\s+up)|"
     r"(?:i\s*'?ll|i\s+will)\s+(?:remember|keep|hang\s+on\s*to|hold\s+on\s*to)|won'?t\s+(?:be\s+)?forget(?:ting)?|"
     r"never\s+forget|(?:not|never)\s+(?:going\s+to|gonna)\s+forget|won'?t\s+slip\s+my\s+mind|"
     # "I know about your late shift", "I know about it now": kept, told as known.
@@ -427,7 +428,7 @@ _EN_REMIND = (
     r"never)\s+(?:miss|forget)|remember)|"
     # "you'll get" alone is any future ("how you'll get to the airport"): a reminder is something received.
     r"remind\s+you|(?:you'?ll|you\s+will)\s+(?:(?:get|receive)\s+(?:a|an|the|your|one)\s+(?:[\w-]+\s+){0,2}(?:reminder|ping|"
-    r"nudge|notification|alert|message|text|heads-up|buzz)|be\s+(?:reminded|notified|alerted|pinged|nudged)|hear)|"
+    r"nudge|notification|alert|message|text|heads-up|buzz|shout|ring|bell|poke|call)|be\s+(?:reminded|notified|alerted|pinged|nudged)|hear)|"
     r"nudge|ping\s+you|alert\s+you|"
     r"you'?re\s+covered|set\s+(?:up\s+)?(?:a|an|the|your)\s+(?:[\w-]+\s+){0,2}(?:reminder|alarm|alert|timer)|"
     # "I'll give you a shout at 5", "your phone will buzz": only a reminder reaches the user later on its own.
@@ -444,7 +445,10 @@ _KIND_PATTERNS: tuple[tuple[ActionKind, re.Pattern[str]], ...] = (
     (ActionKind.SEND, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_SEND}|{_EN_SEND})\b|📧|📨|📤", _I)),
     (ActionKind.REMIND, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_REMIND}|{_EN_REMIND})\b|⏰|🔔|{_NAMED_REMINDER.pattern}",
                                    _I)),
-    (ActionKind.STORE, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_STORE}|{_EN_STORE})\b|📝|🗒|✍", _I)),
+    # ("Both on — wipers and the MOT": each thing asked for, told as on the list.)
+    (ActionKind.STORE, re.compile(rf"\b(?=[^\W\d_])(?:{_ES_STORE}|{_EN_STORE})\b|📝|🗒|✍"
+                                  r"|^\W*(?:both|all|the\s+(?:two|pair|lot))\s+(?:on|in|added)\b"
+                                  r"(?=\s*(?:[—–:,.!-]|$))", _I)),
 )
 _NOTHING_LEFT_TO_DO = (r"nothing\s+(?:more|else|left)\s+(?:for\s+you\s+)?to\s+do|"
                        r"(?:no\s+(?:hay|queda)\s+)?nada\s+m[áa]s\s+(?:que|por)\s+hacer")
@@ -566,7 +570,9 @@ _FIRST_PERSON_PAST = re.compile(
     r"borré|eliminé|quité|cancelé|anulé|olvidé|envié|mandé|programé)\b",
     _I,
 )
-_POSSIBLE = re.compile(r"\b(?:may|might|could|must)\s+(?:already\s+)?have\b|\bpuede\s+que\b|\bquiz[áa]s?\b|"
+# ("It might already exist": a guess at why a write failed.)
+_POSSIBLE = re.compile(r"\b(?:may|might|could|must)\s+(?:already\s+)?have\b|\b(?:may|might)\s+(?:already\s+)?exist\b|"
+                       r"\bpuede\s+que\b|\bquiz[áa]s?\b|"
                        r"\ba\s+lo\s+mejor\b|\bprobablemente\b|\bperhaps\b|\bmaybe\b", _I)
 # A past action put at an earlier time is about an earlier turn: "the note I created yesterday".
 _EARLIER = re.compile(r"\b(?:yesterday|earlier|before|last\s+(?:time|week|night)|the\s+other\s+day|ago|ayer|"

@@ -63,7 +63,11 @@ _SAID_HOUR = re.compile(
     re.IGNORECASE,
 )
 _EN_WORD_TIME = re.compile(
-    rf"\b(?:(quarter|half|ten|twenty|five|twenty-five|twenty\s+five)[-\s](past|to)[-\s]({_EN_HOUR})"
+    # ("eight minutes to six", "22 minutes past 7": any number of minutes, said as minutes; "three to four
+    # days" is a span.)
+    rf"\b(?:(?=(?:quarter|half|ten|twenty|five|twenty[-\s]five)\b|[\w-]+\s+minutes?\b)(quarter|half|twenty[-\s](?:one|two|three|four|five|six|seven|eight|nine)|twenty|one|two|three|four|five|"
+    rf"six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|sixteen|seventeen|eighteen|nineteen|[1-5]?\d)"
+    rf"(?:\s+minutes?)?[-\s](past|to)[-\s]({_EN_HOUR})"
     rf"|half\s+({_EN_HOUR})\b(?!\s*(?:hours?|days?|weeks?|minutes?))"
     rf"|({_EN_HOUR})\s+o'?\s?clock"
     rf"|({_EN_HOUR})[-\s](thirty|fifteen|forty-five|forty five)\b"
@@ -717,8 +721,8 @@ def _word_times(text: str) -> set[tuple[int, int]]:
                 times |= {(hour % 24, 0)} if hour > 12 else _both_halves(hour, 0)
     for m in _each(_EN_WORD_TIME, text):
         if m.group(3):
-            minutes = {"quarter": 15, "half": 30, "ten": 10, "twenty": 20, "five": 5, "twenty-five": 25}[
-                re.sub(r"\s+", "-", m.group(1).lower())]
+            word = re.sub(r"\s+", "-", m.group(1).lower())
+            minutes = {"quarter": 15, "half": 30}.get(word) or (int(word) if word.isdigit() else _below_100(word))
             hour = _hour_value(m.group(3))
             if m.group(2).lower() == "to":
                 hour, minutes = hour - 1, 60 - minutes
@@ -1906,7 +1910,10 @@ def asks_for_a_listing(user_text: str) -> bool:
 _OWN_AMOUNT_QUESTION = re.compile(
     r"\b(?:how\s+(?:many|much)|cu[áa]nt[oa]s?)\s+(?:[\w'-]+\s+){0,4}?"
     r"(?:have\s+I|do\s+I\s+(?:still\s+)?(?:have|owe)|I\s+(?:still\s+)?(?:have|owe|had)|I'?ve\s+(?:got|left|spent)|"
-    r"did\s+I|me\s+quedan?|nos\s+quedan?|tengo|ten[íi]a|llevo|llevamos|(?:le\s+|les\s+)?debo|he\s+\w+[ae]do)\b",
+    r"did\s+I|me\s+quedan?|nos\s+quedan?|tengo|ten[íi]a|llevo|llevamos|(?:le\s+|les\s+)?debo|he\s+\w+[ae]do|"
+    # What the user is paid: "¿cuánto me pagan la hora?", "how much did the co-op pay me per kilo?".
+    r"me\s+(?:pagan|pagaron|pag[óo]|pagaba|pagaban|pagar[áa]n?|dan|dieron)|(?:\w+\s+){0,3}?pa(?:y|id)\s+(?:me|us)|"
+    r"(?:are|is)\s+(?:they|\w+)\s+paying\s+(?:me|us))\b",
     re.IGNORECASE,
 )
 # What anyone is allowed by the rules, not what the user holds: "¿cuántos días tengo para devolver algo?",
@@ -2077,7 +2084,8 @@ _PRICE_QUESTION = re.compile(
     r"\ba\s+(?:c[óo]mo|cu[áa]nto)\s+(?:est[áa]n?|va|van|paga|pagan|sale|salen|se\s+paga|anda|andan)\b|"
     r"\b(?:how\s+much|cu[áa]nto|qu[ée]\s+precio|what(?:'s|\s+is|\s+was)\s+the\s+(?:price|cost|fee|fare|rate))\b"
     r"[^.?!\n]{0,60}?\b(?:cost|costs|price|pay|paid|owe|charge|fee|fare|bill|rent|subscription|ticket|"
-    r"cuesta|cuestan|cost[óo]|vale|valen|cobra|cobran|pago|pagu[ée]|pagar|debo|precio|cuota|factura|tarifa|"
+    r"cuesta|cuestan|cost[óo]|vale|valen|cobra|cobran|pago|pagu[ée]|pagar|pagan|pag[óo]|pagaron|pagaba|pagaban|"
+    r"debo|precio|cuota|factura|tarifa|"
     r"alquiler|abono|sale|salen|sali[óo]|salieron|cobr[óo]|cobraron|gast[ée]|spent|charged)\b"
     r"|\b(?:qu[ée]\s+precio|what(?:'s|\s+is|\s+was)\s+the\s+(?:price|cost|fee|fare)|"
     r"how\s+much\s+(?:is|are|was|were|does|do|did|will|would)|cu[áa]nto\s+(?:es|son|fue|fueron|ser[áa]))\b",

@@ -26,6 +26,9 @@ _LEAD = (
     r"hey|yo|ok|okay|be\s+so\s+kind\s+as\s+to|"
     r"por\s+favor|porfa|porfis|xfa|puedes|pod[ée]s|podr[íi]as|me\s+puedes|quiero\s+que|necesito\s+que|y|tambi[ée]n|"
     r"luego|ahora|oye|vale|haz(?:me)?\s+el\s+favor\s+de|h[áa]game\s+el\s+favor\s+de|"
+    # Whom the request is said to, fondly: "oye compa apúntame…", "mate, add…", "quillo apúntame…".
+    r"compa|compadre|cuate|colega|t[íi]o|t[íi]a|jefe|jefa|mano|wey|g[üu]ey|pibe|che|chaval|pana|parce|maje|"
+    r"quillo|illo|pisha|chacho|mijo|mija|mate|bro|pal|buddy|dude|hun|pet|lad|lass|"
     r"(?:ser[íi]as|ser[íi]a\s+usted)\s+tan\s+amable\s+de|me\s+har[íi]as\s+el\s+favor\s+de)\s+"
     # Asked again after a failure: "try again to add…", "vuelve a intentar lo de añadir…", "prueba otra vez a
     # mandarle…". ("I'll try to add it myself" is the user's own plan: only a clause's start or a plea leads.)
@@ -96,7 +99,7 @@ _VERBS: dict[ActionKind, str] = {
     ),
     ActionKind.REMIND: (
         # ("Set us a reminder": "us" is "me" in the north of England.)
-        r"remind|(?:set|put|give)\s+(?:(?:me|us)\s+)?(?:(?:a|an|the|my|\d+|two|three|four|some|a\s+couple\s+of|these|those)\s+)?(?:new\s+)?"
+        r"remind|(?:set|put|give|gie)\s+(?:(?:me|us)\s+)?(?:(?:a|an|the|my|\d+|two|three|four|some|a\s+couple\s+of|these|those)\s+)?(?:new\s+)?"
         r"(?:reminders?|alarms?|timers?)|don'?t\s+let\s+me\s+forget|"
         r"make\s+sure\s+(?:i|we)\s+(?:don'?t|do\s+not|never)\s+forget|"
         r"(?:ping|nudge|alert|buzz|wake)\s+me|que\s+no\s+se\s+me\s+olvide|hazme\s+acordar|"
@@ -108,7 +111,7 @@ _VERBS: dict[ActionKind, str] = {
     ActionKind.STORE: (
         r"add|put|stick|pop|toss|throw|slot|pencil\s+in|create|"
         r"make\s+(?:(?:me|us)\s+)?(?:a|an|the|two|three|\d+|some|a\s+couple\s+of)\s+(?:new\s+)?(?:notes?|lists?|events?|tasks?|entry|entries)|write(?!\s+(?:me|us)\s+(?:a|an|some)\s+(?!(?:note|file|entry|task|reminder)\b)\w)|jot|note\s+down|note|save|"
-        r"store|keep\s+(?:in\s+)?mind|keep\s+track|remember|record|log|register|schedule|book|move|rename|change|"
+        r"store|keep\s+(?:in\s+)?mind|keep\s+track|remember|record|log|register|schedule|book|move|rename|change|swap|switch(?!\s+(?:it\s+|them\s+)?(?:off|on)\b)|"
         # Moving when: "push it back an hour", "bring the call forward", "adelanta media hora el aviso".
         r"push\s+(?:[\w'-]+\s+){0,4}?back|bring\s+(?:[\w'-]+\s+){0,4}?forward|reschedule|postpone|delay|"
         r"push\s+(?:[\w'-]+\s+){0,4}?to\s+(?:next|the\s+\w+|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|"

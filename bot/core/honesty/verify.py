@@ -661,6 +661,8 @@ _NOW_SO = re.compile(r"\b(?:already|now|just|ya|ahora|acabo|acabamos|i'?ve|i\s+h
 
 # A thumbs-up alone after the answer said it was not done nods to the user; it ticks nothing off.
 _NOD = re.compile(r"[\s👍👌🙂😊🙏]+")
+_UNDERSTOOD = re.compile(r"^\W*(?:got\s+it|understood|entendido|entiendo|ok(?:ay)?|vale|right|gotcha)\W*$",
+                         re.IGNORECASE)
 
 
 def _aside(clause: Clause) -> bool:
@@ -709,6 +711,10 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
         # "I couldn't create it: you already have a note called plan": the reason the call gave, no claim.
         kinds = set()
     if clause.closer and conceded and _NOD.fullmatch(clause.text):
+        return None
+    if clause.closer and turn.guessed and _UNDERSTOOD.match(clause.text):
+        # "Got it — if he said Thursday, that's the new slot": understood, said to news the classifier only
+        # guessed was a request ("fish guy said delivery moved to thursday").
         return None
     if clause.closer and turn.asked:
         kinds |= _closed_kinds(clause, turn, row)  # "Listo", "All set": claims what was asked
