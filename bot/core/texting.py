@@ -21,6 +21,8 @@ _SHORTHAND = {
     "güenos": "buenos", "güenas": "buenas", "güeno": "bueno", "güena": "buena",
     # Chile: "wena" is hello ("wena, buenos días po").
     "wena": "buenas", "wenas": "buenas", "weno": "bueno",
+    # Galician beside Spanish: "q teño hoxe?", "e mañá?".
+    "hoxe": "hoy", "teño": "tengo", "mañá": "mañana",
     # English
     "u": "you", "ur": "your", "pls": "please", "plz": "please", "plis": "please", "tmrw": "tomorrow",
     "tmr": "tomorrow", "tmrrw": "tomorrow", "tmw": "tomorrow", "2moro": "tomorrow", "2morrow": "tomorrow",

@@ -122,6 +122,11 @@ class AgendaSkill(SkillPlugin):
             r"el fin de semana|"
             r"el (?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo))\b",
             r"\bhueco\b",
+            # The diary as British English says the calendar: "stick em in the diary", "put it in my diary".
+            r"\b(?:stick|put|pop|bung|pencil|add|write|get) (?:it|them|em|'em|that|this|those|these|\w+) (?:in|into) "
+            r"(?:the|my) diary\b",
+            # What is on at a place on a day: "what's on at the studio today?".
+            r"\bwhat'?s on (?:at|in) (?:the |my )?\w+(?: \w+)? (?:today|tonight|tomorrow|this)\b",
             # A shift asked after by its day: "am I working that sat?", "¿trabajo el sábado?".
             r"\bam i (?:working|workin|on shift|on call|on nights|on earlies|on lates|off)\b",
             # Moving a thing to another day: "shift it to Sunday, same time", "pásalo al jueves a la misma hora".

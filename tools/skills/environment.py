@@ -705,7 +705,7 @@ class EnvironmentSkill(SkillPlugin):
             # The heat or the sun as what "pega": "va a pegar mucho el calor el finde?".
             r"\bpega(?:r|r[aá])? (?:mucho |fuerte |duro )?(?:el )?(?:calor|sol|bochorno)\b",
             # Rain as it is said in Britain: "is it gonna be pissing down?", "chucking it down".
-            r"\b(?:pissing|chucking|tipping|bucketing|lashing)(?: it)? down\b|\bbucketing\b",
+            r"\b(?:piss|chuck|tip|lash)(?:ing)?(?: it)? down\b|\bbucketing(?: down)?\b",
             # The weather by its other Spanish name: "qué clima hará en Lima?", "el clima del finde".
             r"\b(?:el|qu[eé]|q)\s+clima\b|\bclima\s+(?:en|de|del|para|hoy|ma[ñn]ana|va a hacer|hace|har[aá])\b",
             r"\bnear\b",

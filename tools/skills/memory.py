@@ -80,6 +80,9 @@ class MemorySkill(SkillPlugin):
             r"\bolvida (lo|que|q)\b",
             r"\bwhat did i tell you\b",
             r"\bte acuerdas\b",
+            # What the assistant was told of someone: "qué número tenías de Yaneth?", "what was Sam's number again?".
+            r"\b(?:qu[eé]|q|cu[aá]l) (?:n[uú]mero|tel[eé]fono|direcci[oó]n|correo|cumple\w*) "
+            r"(?:ten[ií]as|tienes|te di|te dije|me dijiste) de\b",
             r"\bdo you remember\b",
             r"\b(?:qu[eé]|q) te (?:dije|cont[eé]|(?:hab[ií]a|he) (?:dicho|contado))\b",
             # Past conversations named as such: "what we talked about", "te comenté", "I mentioned".

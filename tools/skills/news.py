@@ -207,6 +207,8 @@ class NewsSkill(SkillPlugin):
         cues=(
             r"\bfeeds?\b",
             r"\brss\b",
+            # The feed reader: "owt new in me reader from the Birmingham Mail?".
+            r"\b(?:my|me|the) (?:feed |rss |news )?reader\b",
             r"\bsuscripciones\b",
             r"\bsubscriptions\b",
             r"\bheadlines\b",

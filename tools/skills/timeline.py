@@ -32,7 +32,10 @@ class TimelineSkill(SkillPlugin):
             # Something the user just did, said in the first person, or asked about by day.
             r"\b(?:hoy|esta ma[ñn]ana|esta tarde) he\b",
             r"\bacabo de (?:volver|llegar|terminar|hacer|correr|nadar|salir|ir)\b",
-            r"\bjust (?:got back|finished|came back)\b",
+            r"\bjust (?:got back|finished|came back|done|did|worked|pulled)\b",
+            # What happened, put down: "apunta que hubo un apagón de 1:10 a 1:45".
+            r"\b(?:apunta|anota|registra)(?:me)? (?:que|q) (?:hoy |ayer |anoche )?(?:hubo|ha habido|"
+            r"se (?:fue|cort[oó]|cay[oó]|rompi[oó]))\b",
             r"\bwhat did i (?:do|get up to)\b",
             r"\bwhat (?:else )?did i (?:do|get up to)\b",
             r"\btimeline\b",

@@ -340,6 +340,8 @@ class WebSkill(SkillPlugin):
             r"\breviews?\b",
             r"\brese[ñn]as?\b",
             r"\bwho won\b",
+            # A bus or a road on diversion: "is the 51 still on diversion round Chapeltown?".
+            r"\bdiversions?\b|\bdesv[ií]os? (?:de|del|en|por)\b",
             r"\bdid (?:the )?[\w'-]+(?: [\w'-]+)? (?:win|lose)\b",
             # Timetables: "cuándo sale el próximo barco a La Gomera?", "when's the next ferry to Arran?".
             r"\b(?:next|pr[oó]xim[oa]) (?:ferry|ferries|boat|train|coach|flight|barco|ferri|tren|autob[uú]s|guagua|"

@@ -135,7 +135,7 @@ jesus jesús jeez gosh blimey crikey yikes oof damn dang joder hostia jolín jol
 hijo hija cariño cielo majo maja mate bro hun hon hen jefe jefa ya
 chacho mijo mija god lord nomás pal buddy bud dude ho klk habari gracies
 miarma asere pet hinny pana parce güey wey alright alreet areet awright hm mm mmm maje po pues dale hiya simón
-anyway anyways anyhow listo legend braw magic nojoda
+anyway anyways anyhow listo legend braw magic nojoda chévere sale mae
 """.split())
 # Words of the list above that are there only for the phrases they build ("thank you so much", "eso
 # es todo", "de acuerdo"): alone they thank nobody, and one may name an object ("todo?" is the to-do list).
@@ -174,6 +174,8 @@ _SMALL_TALK_PHRASES = ("good night", "night", "nighty night", "nite", "night all
                        "ay up", "ey up", "eh up", "hiya", "qué onda", "qué hubo", "quiubo", "qué pasa",
                        # "Ya con eso": that is all that was needed.
                        "ya con eso", "con eso", "con eso basta", "con eso me vale", "con eso me sirve",
+                       # Costa Rica's hello and thanks.
+                       "pura vida",
                        "un saludo", "saludos",
                        # Wishing a good day, evening or weekend on leaving says goodbye; it asks for none of them.
                        "have a good weekend", "have a nice weekend", "have a great weekend", "enjoy your weekend",
@@ -514,6 +516,14 @@ def opens_on_a_thing_said(text: str) -> bool:
     return bool(_ARTICLE_REFERENCE.match(" ".join(words(text)).lower()))
 
 
+def continues_on_a_thing_said(text: str) -> bool:
+    """Whether the message opens with "and" and a thing named by its article alone ("y la de la semana pasada…",
+    "y el del martes…"): another of the things the last answer spoke of."""
+    found = words(text)
+    return len(found) > 2 and _plain(found[0]) in ("y", "e") and _plain(found[1]) in ("el", "la", "los", "las", "lo") \
+        and _plain(found[2]) in ("de", "del", "que")
+
+
 def _is_if(found: list[str], position: int) -> bool:
     """Whether an unaccented "si" is "if", not "yes": "yes" opens a reply or follows an acknowledgement
     ("si porfa", "vale si") or closes it ("dile que si"); "if" sits inside a request ("mira si llueve",
@@ -718,7 +728,7 @@ _MODEL_ALONE = re.compile(
     r"(?:qu[eé]|q) hora es (?:ahora )?(?:en|all[aá] en) |"
     # The user's opinion asked for: "q opinas, merece la pena…?", "what's your take on…".
     r"(?:y )?(?:t[uú] )?(?:qu[eé]|q) opin[aá]s|(?:qu[eé]|q) (?:t[uú] )?(?:crees|cre[eé]s|piensas|pens[aá]s)(?= ?,)|"
-    r"(?:qu[eé]|q) (?:crees|cre[eé]s|piensas|pens[aá]s) t[uú]|"
+    r"(?:qu[eé]|q) (?:crees|cre[eé]s|piensas|pens[aá]s) t[uú]|(?:t[uú] )?(?:qu[eé]|q) dices(?= ?,)|"
     r"en tu opini[oó]n|what(?:'s| is) your (?:take|opinion)|"
     # The weekday a date falls on: the calendar of the world, core's. "¿Qué día cae el 4 de julio este año?"
     r"(?:[^?]{0,30} )?(?:en )?(?:qu[eé]|q) d[ií]a (?:de la semana )?(?:cae|caer[aá])|"
@@ -751,6 +761,12 @@ _MODEL_ALONE = re.compile(
     r"o es (?:un )?mito|o es (?:una )?leyenda)|"
     # How many of one unit make another: "cuántos kilos es una arroba?", "how many ounces in a pound".
     r"(?:cu[aá]nt[oa]s|how many) [^\d\W]+ (?:es|son|hay en|tiene|is|are|in|make) (?:un|una|a|an|one) [^\d\W]+\b|"
+    # What everyone can know: capitals, the year a thing was founded, the difference between two notions.
+    r"(?:cu[aá]l es la capital de|what(?:'s| is) the capital of) |"
+    r"(?:en )?qu[eé] a[ñn]o (?:se )?(?:fund[oó]|naci[oó]|muri[oó]|construy[oó]|invent[oó]|descubri[oó]|empez[oó]|"
+    r"termin[oó]|fue fundad[oa]|fue construid[oa])\b|"
+    r"what year (?:was|did|were) [^?]{1,60}? (?:founded|born|built|invented|discovered|die|died|start|end)\b|"
+    r"(?:qu[eé]|cu[aá]l es la) diferencia (?:hay )?entre |what(?:'s| is) the difference between |"
     # A joke: "tell me a joke about lorry drivers".
     r"tell (?:me|us) a joke|cu[eé]ntame un chiste|"
     # Which of two wordings is right: "se dice 'el mar' o 'la mar'?", "is it 'fewer' or 'less' here?".

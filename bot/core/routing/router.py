@@ -54,6 +54,7 @@ from bot.core.routing.clauses import (
     after_the_question,
     answers_its_question,
     asks_for_comfort,
+    continues_on_a_thing_said,
     corrects_it,
     counts_days_to_given_dates,
     declines_offer,
@@ -573,6 +574,8 @@ class EmbeddingRouter:
         # ("lo de la válvula se ha arreglado solo o sigue igual?" points at it first, however long.)
         shown = (not small_talk and (len(words(text)) <= self.settings.follow_up_words or opens_on_a_thing_said(text))
                  and names_shown(text, request.previous_answer))
+        # "Y la de la semana pasada, ¿a qué hora fue?": "and" and a thing by its article alone, however long.
+        shown = shown or (bool(request.previous_answer) and not small_talk and continues_on_a_thing_said(text))
         # Several requests whose first is a follow-up ("y el domingo? que es la sesión de fotos", "cambia lo
         # de la tarta, y recuérdame…") lean back through it, whatever the others ask.
         opens_back = len(clauses) > 1 and not small_talk and first_leans_back(
@@ -639,9 +642,10 @@ class EmbeddingRouter:
         short = len(words(text)) <= self.settings.follow_up_words and not named
         if leans_back and (is_elliptical(text) or short or shown or opens_back or ends_back or takes_up
                            or acts_on_it(text) or picks or corrects or answers):
-            if not previous and request.recent_user_messages:
-                # The turn did not say what it used last time: judge the last message instead.
-                earlier = spelled_out(request.recent_user_messages[-1])
+            earlier = spelled_out(request.recent_user_messages[-1]) if request.recent_user_messages else ""
+            if not previous and earlier and not needs_only_the_model(earlier) and not is_small_talk(earlier):
+                # The turn did not say what it used last time: judge the last message instead. (One the model
+                # answered alone, "¿cómo se dice 'tabla de vela'?", leaves "¿y botavara?" nothing to keep.)
                 previous = frozenset().union(*(self._choose(self.scores(part, available)).skills
                                                for part in {earlier, *split_clauses(earlier)}))
             if previous - chosen:
