@@ -125,7 +125,8 @@ _ES_STORE = (
     rf"ordenad{_PART}|orden[ée]|reorganizad{_PART}|reorganic[ée]|reordenad{_PART}|retocad{_PART}|retoqu[ée]|"
     rf"modificad{_PART}|modifiqu[ée]|aprovech[ée]\s+para|(?:me\s+he|nos\s+hemos)\s+quedado\s+con|"
     # "La nota almadraba ya dice lo de las 5": the note as the change left it.
-    r"(?:nota|lista)\s+(?:[\w-]+\s+){0,2}?ya\s+(?:dice|pone|recoge|lleva|incluye|tiene)\b|"
+    r"(?:nota|lista|parte|registro|cuaderno|planilla|listado)\s+(?:[\w-]+\s+){0,2}?ya\s+(?:dice|pone|recoge|lleva|"
+    r"incluye|tiene)\b|"
     r"ahora\s+(?:la\s+nota|la\s+lista|tu\s+nota|tu\s+lista|[\w-]+)\s+(?:solo\s+|ya\s+)?(?:dice|pone|tiene|lleva|"
     r"contiene|incluye)|ya\s+solo\s+(?:pone|dice|tiene|lleva)|(?:ya|ahora)\s+(?:dice|pone|lleva|tiene)\s+solo\b|"
     + _NOTE_NAME + r"\s+(?:ya\s+|tambi[ée]n\s+|ahora\s+)+(?:tiene|lleva|incluye|contiene|recoge)\b|"

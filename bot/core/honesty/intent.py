@@ -28,7 +28,8 @@ _LEAD = (
     r"luego|ahora|oye|vale|haz(?:me)?\s+el\s+favor\s+de|h[áa]game\s+el\s+favor\s+de|"
     # Whom the request is said to, fondly: "oye compa apúntame…", "mate, add…", "quillo apúntame…".
     r"compa|compadre|cuate|colega|t[íi]o|t[íi]a|jefe|jefa|mano|wey|g[üu]ey|pibe|che|chaval|pana|parce|maje|"
-    r"quillo|illo|pisha|chacho|mijo|mija|mate|bro|pal|buddy|dude|hun|pet|lad|lass|"
+    r"quillo|illo|pisha|chacho|mijo|mija|mate|bro|pal|buddy|dude|hun|pet|lad|lass|macho|tronco|nano|neno|chiquillo|"
+    r"chavala|bo|boludo|chamo|carnal|ñero|mae|cari|"
     r"(?:ser[íi]as|ser[íi]a\s+usted)\s+tan\s+amable\s+de|me\s+har[íi]as\s+el\s+favor\s+de)\s+"
     # Asked again after a failure: "try again to add…", "vuelve a intentar lo de añadir…", "prueba otra vez a
     # mandarle…". ("I'll try to add it myself" is the user's own plan: only a clause's start or a plea leads.)
@@ -500,8 +501,10 @@ def _verb_kinds(text: str) -> frozenset[ActionKind]:
 
 def _is_past_statement(text: str, at: int) -> bool:
     """'I sent', 'I've added': the user reports something, they do not ask for it."""
-    before = text[max(0, at - 10):at].lower()
-    return bool(re.search(r"\b(?:i|we|i've|we've|i\s+have|i\s+had)\s+$", before))
+    before = text[max(0, at - 20):at].lower()
+    # ("What did you just save?" asks about what was done: no request either.)
+    return bool(re.search(r"\b(?:i|we|i've|we've|i\s+have|i\s+had)\s+$"
+                          r"|\b(?:did|have|has|had)\s+(?:you|u|ya|it|they|we|i)\s+(?:just\s+|already\s+)?$", before))
 
 
 def reported_actions(user_text: str) -> frozenset[ActionKind]:

@@ -300,7 +300,9 @@ def _not_ours(clause: Clause, turn: _Turn) -> bool:
 
 def _told_back(clause: Clause, turn: _Turn) -> bool:
     """The clause tells the user's own deed back ("con el reporte ya entregado"): it claims no act of ours."""
-    return turn.users_deed and not turn.asked and not turn.ok_effects and _tells_users_deed(clause, turn)
+    # (Not when this turn tried a change itself: "Nota guardada" after its own failed write tells that write.)
+    return (turn.users_deed and not turn.asked and not turn.ok_effects and not turn.unsettled
+            and _tells_users_deed(clause, turn))
 
 
 def _tells_users_deed(clause: Clause, turn: _Turn) -> bool:
@@ -747,7 +749,11 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
     # "Since the invoice was sent…": the user's own action. Not a kind they also ask for ("I booked the
     # flight, now book the hotel"): a claim of that needs a call still.
     if not _OWN_DOING.search(clause.text):  # ("¿qué apunté?" … "he ordenado la nota": the assistant's own act)
-        kinds -= turn.reported - turn.asked
+        # (Unless this turn tried that kind itself: "escribí una nota…" read as the user's past is a request the
+        # assistant acted on, and "Nota guardada" after its failed write tells that write.)
+        tried = {kind for kind in turn.reported if any(kind_of_tool(c.name) in BACKS[kind]
+                                                         for c in (*turn.unsettled, *turn.own_effects))}
+        kinds -= turn.reported - turn.asked - tried
     if not kinds and model_claim:
         # (A claim the classifier found is judged on the things it names too: "…and the milk is on
         # order-list-dairy" after a write to order-list only.)
