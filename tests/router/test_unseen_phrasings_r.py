@@ -8,13 +8,12 @@ down as done, facts to keep ("quédate con eso"), "tell him yes", "a todo" and a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from bot.clock import ManualClock
-from bot.core.events import ChatRef, Platform, TextMessage
+from bot.core.events import TextMessage
 from bot.core.routing import RouteDecision, RouteRequest
 from bot.core.routing.clauses import (
     acts_on_it,
@@ -29,14 +28,9 @@ from bot.core.routing.clauses import (
 )
 from bot.core.texting import spelled_out
 from memory.db import Database
+from tests.router.turns import request
 from tests.scripted_model import ScriptedModel
 from tests.support import OWNER, build_assistant, make_settings
-
-CHAT = ChatRef(Platform.CONSOLE, chat_id="c", user_id="u")
-
-
-def request(text: str, previous: Sequence[str] = (), recent: Sequence[str] = (), answer: str = "") -> RouteRequest:
-    return RouteRequest(CHAT, text, tuple(recent), frozenset(previous), answer)
 
 
 @pytest.mark.parametrize(("typed", "meant"), [

@@ -10,20 +10,11 @@ bot/core/routing/router.py, bot/core/routing/router_data/exemplars.jsonl, tools/
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 
-from bot.core.events import ChatRef, Platform
-from bot.core.routing import RouteRequest
 from bot.core.routing.clauses import declines_offer, is_small_talk, needs_only_the_model, refers_back
 from bot.core.texting import spelled_out
-
-CHAT = ChatRef(Platform.CONSOLE, chat_id="c", user_id="u")
-
-
-def request(text: str, previous: Sequence[str] = (), recent: Sequence[str] = (), answer: str = "") -> RouteRequest:
-    return RouteRequest(CHAT, text, tuple(recent), frozenset(previous), answer)
+from tests.router.turns import request
 
 
 @pytest.mark.parametrize(("text", "answer"), [

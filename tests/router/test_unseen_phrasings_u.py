@@ -7,12 +7,8 @@ converted when it comes first, national feasts counted to, and cues for prices, 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 
-from bot.core.events import ChatRef, Platform
-from bot.core.routing import RouteRequest
 from bot.core.routing.clauses import (
     asks_for_comfort,
     counts_days_to_given_dates,
@@ -22,12 +18,7 @@ from bot.core.routing.clauses import (
     needs_only_the_model,
 )
 from bot.core.texting import spelled_out
-
-CHAT = ChatRef(Platform.CONSOLE, chat_id="c", user_id="u")
-
-
-def request(text: str, previous: Sequence[str] = (), recent: Sequence[str] = (), answer: str = "") -> RouteRequest:
-    return RouteRequest(CHAT, text, tuple(recent), frozenset(previous), answer)
+from tests.router.turns import request
 
 
 @pytest.mark.parametrize("text", ["güenas tardeh", "quiubo, buenos días", "areet, morning"])

@@ -8,12 +8,8 @@ bot/core/routing/router.py, bot/core/texting.py, tools/skills/*.py).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 
-from bot.core.events import ChatRef, Platform
-from bot.core.routing import RouteRequest
 from bot.core.routing.clauses import (
     asks_for_comfort,
     ends_leaning_back,
@@ -24,12 +20,7 @@ from bot.core.routing.clauses import (
     picks_a_listed_item,
 )
 from bot.core.texting import spelled_out
-
-CHAT = ChatRef(Platform.CONSOLE, chat_id="c", user_id="u")
-
-
-def request(text: str, previous: Sequence[str] = (), recent: Sequence[str] = (), answer: str = "") -> RouteRequest:
-    return RouteRequest(CHAT, text, tuple(recent), frozenset(previous), answer)
+from tests.router.turns import request
 
 
 @pytest.mark.parametrize("text", ["ya, add it", "simón, ponlo"])

@@ -7,12 +7,8 @@ and things logged (bot/core/routing/clauses.py, bot/core/routing/router.py, bot/
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 
-from bot.core.events import ChatRef, Platform
-from bot.core.routing import RouteRequest
 from bot.core.routing.clauses import (
     after_the_question,
     is_greeting,
@@ -21,12 +17,7 @@ from bot.core.routing.clauses import (
     picks_a_listed_item,
 )
 from bot.core.texting import spelled_out
-
-CHAT = ChatRef(Platform.CONSOLE, chat_id="c", user_id="u")
-
-
-def request(text: str, previous: Sequence[str] = (), recent: Sequence[str] = (), answer: str = "") -> RouteRequest:
-    return RouteRequest(CHAT, text, tuple(recent), frozenset(previous), answer)
+from tests.router.turns import request
 
 
 @pytest.mark.parametrize("text", ["what's the best way to get red wine out of a rug?",

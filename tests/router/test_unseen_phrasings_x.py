@@ -8,20 +8,11 @@ on at a place, a feed reader, something that happened put down, and a number the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 
-from bot.core.events import ChatRef, Platform
-from bot.core.routing import RouteRequest
 from bot.core.routing.clauses import continues_on_a_thing_said, is_greeting, is_small_talk, needs_only_the_model
 from bot.core.texting import spelled_out
-
-CHAT = ChatRef(Platform.CONSOLE, chat_id="c", user_id="u")
-
-
-def request(text: str, previous: Sequence[str] = (), recent: Sequence[str] = (), answer: str = "") -> RouteRequest:
-    return RouteRequest(CHAT, text, tuple(recent), frozenset(previous), answer)
+from tests.router.turns import request
 
 
 @pytest.mark.parametrize("text", ["tú qué dices, ¿la pinto azul o verde?", "what's the capital of Bhutan?",
