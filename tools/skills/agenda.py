@@ -122,6 +122,8 @@ class AgendaSkill(SkillPlugin):
             r"el fin de semana|"
             r"el (?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo))\b",
             r"\bhueco\b",
+            # An outing added with its time: "if it's dry add a run ashore with the lads 7pm".
+            r"\badd (?:a|an) [\w' -]{2,40}? (?:at |for )?\d{1,2}(?::\d\d)?\s?(?:am|pm)\b",
             # The diary as British English says the calendar: "stick em in the diary", "put it in my diary".
             r"\b(?:stick|put|pop|bung|pencil|add|write|get) (?:it|them|em|'em|that|this|those|these|\w+) (?:in|into) "
             r"(?:the|my) diary\b",

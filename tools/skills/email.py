@@ -288,6 +288,7 @@ class EmailSkill(SkillPlugin):
             r"\bme (?:ha )?lleg(?:ado|[oó])\b",
             # What someone sent: "qué me ha mandado el ayuntamiento?", "what did the council send me?".
             r"\bme (?:ha|han|has) (?:mandado|enviado|escrito)\b",
+            r"\bme (?:escribi[oó]|escribieron|mand[oó]|mandaron|envi[oó]|enviaron)\b",
             r"\bwhat (?:did|has|have) (?:the )?\w+(?: \w+)? sen[dt] (?:me|us)\b",
             # ("did the signed contract come in?", "has the quote come in yet?")
             r"\b(?:came|come) in\b",

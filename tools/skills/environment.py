@@ -647,7 +647,10 @@ class EnvironmentSkill(SkillPlugin):
             # Weather named by what it does, places by how near they are, positions by coordinates.
             r"\b(?:el|del) tiempo (?:de |para |en )?(?:hoy|ma[ñn]ana|mñn|pasado|el finde|este finde|el fin de semana|"
             r"esta (?:tarde|noche|semana))\b",
-            r"\b(?:hace|har[aá]|va a hacer)\s+(?:fr[ií]o|calor|viento|sol|bueno|malo|buen tiempo|mal tiempo)\b",
+            r"\b(?:hace|har[aá]|va a hacer)\s+(?:mucho |muchísimo |poco |bastante |demasiado )?"
+            r"(?:fr[ií]o|calor|viento|sol|bueno|malo|buen tiempo|mal tiempo)\b",
+            # Wind as people say it: "blowing a hooley", "gusts tonight?", "rachas de viento".
+            r"\bblow(?:ing|s)? a (?:hooley|gale)\b|\bblowy\b|\bgales?\b|\bgusts?\b|\bgusty\b|\brachas?\b",
             r"\bhow (?:cold|hot|warm|windy)\b",
             # The weather as what "it" is doing outside: "what's it doing out there?".
             r"\bwhat(?:'?s| is) it (?:doing|like) (?:outside|out there|out)\b",

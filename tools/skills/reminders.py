@@ -94,6 +94,7 @@ class RemindersSkill(SkillPlugin):
             r"\bto[-\s]?do(?:-|\s+)?lists?\b",
             r"\btodos?\s+(?:app|items?)\b",
             r"\b(?:my|the|your|our|any|open|new)\s+todos?\b",
+            r"\b(?:on|to|onto|in) my to do\b",
             r"^\W*to-?dos?\W*$",
             r"\b(?:add|create|make|put|set|new|another)\s+(?:a\s+|one\s+more\s+)?to-?dos?\b",
             r"\ba to-?do (?:to|for|about|that|saying)\b",

@@ -49,7 +49,7 @@ class TimelineSkill(SkillPlugin):
             # Counted from what the user did: "how many classes did I teach in October?", "lo que vendí el martes".
             r"\bhow many (?:\w+ ){1,2}(?:did|have) (?:i|we) (?!(?:get|got|receive|received|have|had|left)\b)\w+",
             r"\blo (?:que|q) (?:vend[ií]|gast[eé]|cobr[eé]|pagu[eé]|corr[ií]|hice|hicimos|vendimos)\b",
-            r"\b(?:tengo|llevo) registrad[oa]s?\b",
+            r"\b(?:tengo|llevo) registrad[oa]s?\b|\b(?:que|q) registr[eé]\b",
             r"\blog that\b",
             # A log entry typed as one, and what was logged: "log: 9 clients today…", "what did I log for the callout?".
             r"^\W*log\s*:",

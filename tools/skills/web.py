@@ -356,7 +356,9 @@ class WebSkill(SkillPlugin):
             r"\bprecio (?:de|del|actual)\b",
             r"\bcu[aá]nto (?:cuesta|cuestan|vale|valen)\b",
             # What a firm charges and what a thing fetched before: "cuánto cobra DHL…", "a cuánto estaba hace un año?".
-            r"\bcu[aá]nto (?:cobra|cobran)\b",
+            r"\bcu[aá]nto (?:cobra|cobran)\b|\bcu[aá]nto (?:anda|andan|est[aá]n?|va|van) pagando\b",
+            # A record of a race or a league: "en cuánto quedó el récord del maratón de Chicago?".
+            r"\b(?:el|the) (?:r[eé]cord|world record|record) (?:del?|of|for|at)\b",
             r"\ba cu[aá]nto (?:est[aá]|estaba|estuvo|sal[ií]a|se pagaba)\b",
             # Queues and waits now: "how long is the line at the border right now?".
             r"\bhow long is the (?:line|queue|wait)\b|\bwait(?:ing)? times?\b",

@@ -135,14 +135,15 @@ jesus jesús jeez gosh blimey crikey yikes oof damn dang joder hostia jolín jol
 hijo hija cariño cielo majo maja mate bro hun hon hen jefe jefa ya
 chacho mijo mija god lord nomás pal buddy bud dude ho klk habari gracies
 miarma asere pet hinny pana parce güey wey alright alreet areet awright hm mm mmm maje po pues dale hiya simón
-anyway anyways anyhow listo legend braw magic nojoda chévere sale mae
+anyway anyways anyhow listo legend braw magic nojoda chévere sale mae aupa
 """.split())
 # Words of the list above that are there only for the phrases they build ("thank you so much", "eso
 # es todo", "de acuerdo"): alone they thank nobody, and one may name an object ("todo?" is the to-do list).
 _GLUE = frozenset("that s all it much so very muchas mil muy eso es todo de".split())
 # Declining an offer ("want me to add it?" "nah, leave it") is small talk too: nothing to do.
 # ("Night night" is read as "night": a word said twice says it once.)
-_SMALL_TALK_PHRASES = ("good night", "night", "nighty night", "nite", "night all", "see you", "hasta luego",
+_SMALL_TALK_PHRASES = ("good night", "night", "nighty night", "nite", "night all", "see you", "see you tomorrow",
+                       "see you soon", "see ya", "hasta luego",
                        "hasta mañana", "buenas noches",
                        "nos vemos", "sounds good", "all good", "de nada", "me alegro", "qué bien", "que bien",
                        "leave it", "forget it", "never mind", "no need", "don't bother", "dont bother",
@@ -174,8 +175,8 @@ _SMALL_TALK_PHRASES = ("good night", "night", "nighty night", "nite", "night all
                        "ay up", "ey up", "eh up", "hiya", "qué onda", "qué hubo", "quiubo", "qué pasa",
                        # "Ya con eso": that is all that was needed.
                        "ya con eso", "con eso", "con eso basta", "con eso me vale", "con eso me sirve",
-                       # Costa Rica's hello and thanks.
-                       "pura vida",
+                       # Costa Rica's hello and thanks; and "me too".
+                       "pura vida", "me too", "same here", "yo también", "yo igual",
                        "un saludo", "saludos",
                        # Wishing a good day, evening or weekend on leaving says goodbye; it asks for none of them.
                        "have a good weekend", "have a nice weekend", "have a great weekend", "enjoy your weekend",
@@ -246,13 +247,23 @@ def _plain(text: str) -> str:
     return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
+_STRETCHED = re.compile(r"([aeiouys])\1+\b")  # "buenos diass", "holaaa", "graciasss"
+_DRAWN_OUT = re.compile(r"([^\W\d_])\1{2,}")  # "buenos diaaas", "morninggg": no word has a letter three times
+
+
+def _squeezed(plain: str) -> str:
+    """`plain` with letters drawn out said once: how messages are read, so the word lists are read so too ("see
+    you" and "me too" end in a doubled vowel, which a message's "seee" or "tooo" is squeezed to)."""
+    return _STRETCHED.sub(r"\1", _DRAWN_OUT.sub(r"\1", plain))
+
+
 # The word lists without accents, computed once (each message is checked against them).
-_PLAIN_SMALL_TALK = frozenset(_plain(word) for word in _SMALL_TALK)
+_PLAIN_SMALL_TALK = frozenset(form for word in _SMALL_TALK for form in (_plain(word), _squeezed(_plain(word))))
 _PLAIN_GLUE = frozenset(_plain(word) for word in _GLUE)
 # Longest first: "how are you doing today" goes whole, not as "how are you" leaving "doing today".
-_PLAIN_SMALL_TALK_PHRASES = tuple(sorted((_plain(" ".join(_WORD.findall(phrase.lower())))
+_PLAIN_SMALL_TALK_PHRASES = tuple(sorted((_squeezed(_plain(" ".join(_WORD.findall(phrase.lower()))))
                                           for phrase in _SMALL_TALK_PHRASES), key=len, reverse=True))
-_PLAIN_GREETINGS = tuple(sorted((_plain(phrase) for phrase in _GREETING_PHRASES), key=len, reverse=True))
+_PLAIN_GREETINGS = tuple(sorted((_squeezed(_plain(phrase)) for phrase in _GREETING_PHRASES), key=len, reverse=True))
 _PLAIN_OPENERS = tuple(_plain(opener) for opener in _ELLIPSIS_OPENERS)
 # A two-word greeting and the one word that addresses someone ("good morning ji", "buenos días jefe"), perhaps
 # after "my" ("buenos días mi arma", "morning my love").
@@ -312,13 +323,11 @@ def list_items(text: str) -> tuple[str, ...]:
     return tuple(pieces[:MAX_CLAUSES])
 
 
-_STRETCHED = re.compile(r"([aeiouys])\1+\b")  # "buenos diass", "holaaa", "graciasss"
-_DRAWN_OUT = re.compile(r"([^\W\d_])\1{2,}")  # "buenos diaaas", "morninggg": no word has a letter three times
 
 
 def _normal(text: str) -> str:
     # ("buenas buenas", "gracias gracias": a word said twice says it once.)
-    return " " + _STRETCHED.sub(r"\1", _DRAWN_OUT.sub(r"\1", _plain(" ".join(_once(words(text)))))) + " "
+    return " " + _squeezed(_plain(" ".join(_once(words(text))))) + " "
 
 
 def _once(found: list[str]) -> list[str]:
@@ -497,10 +506,16 @@ def ends_leaning_back(text: str) -> bool:
                for piece in pieces[1:])
 
 
+# The last request again with more things: "throw in razor blades n talc too", "y pilas también".
+_TOO = re.compile(r"(?<!\bme )\b(?:too|as well|también|tambien)\W*$", re.IGNORECASE)
+
+
 def refers_back(text: str) -> bool:
-    """Whether the message leans on what was said before (pronouns, "the second one", "sí")."""
+    """Whether the message leans on what was said before (pronouns, "the second one", "sí", "… too")."""
     if is_small_talk(text):
         return False
+    if _TOO.search(text) and len(words(text)) > 2:
+        return True
     if is_elliptical(text) or _NAMED_ITEM.match(text.strip().lower()) or _NUMBERED_ITEM.match(text.strip().lower()):
         return True
     found = words(_EXPLETIVE_IT.sub(" ", " ".join(words(text))))
@@ -718,7 +733,11 @@ def names_shown(text: str, answer: str) -> bool:
 # paga", "rewrite this so it sounds friendlier: '…'").
 _MODEL_ALONE = re.compile(
     # (An apology for asking may come first: "perdona, cómo se dice…", "sorry, what's the Welsh for…".)
-    r"^\W*(?:(?:oye|hey|hi|hola|habari|oiga|pregunta|una pregunta|quick question|quick one|sorry|excuse me|perdona|"
+    # (Or someone's question passed on: "mi chamaco me pregunta de dónde viene…", "my flatmate asks how…".)
+    r"^\W*(?:(?:mi|my|un|una|a) \w+ (?:\w+ )?(?:me pregunta|me pregunt[oó]|pregunta|asks(?: me)?|asked(?: me)?|"
+    r"is asking|"
+    r"wants to know|quiere saber)\W+)?"
+    r"(?:(?:oye|hey|hi|hola|habari|oiga|pregunta|una pregunta|quick question|quick one|sorry|excuse me|perdona|"
     r"perdone|disculpa|disculpe|"
     r"qu[eé] pena(?: con usted| contigo)?)\W+)?"
     r"(?:(?:kindly|please|pls|por favor|can you|could you|puedes|podr[ií]as|me puedes)\s+)?"
@@ -767,6 +786,15 @@ _MODEL_ALONE = re.compile(
     r"termin[oó]|fue fundad[oa]|fue construid[oa])\b|"
     r"what year (?:was|did|were) [^?]{1,60}? (?:founded|born|built|invented|discovered|die|died|start|end)\b|"
     r"(?:qu[eé]|cu[aá]l es la) diferencia (?:hay )?entre |what(?:'s| is) the difference between |"
+    # Where a word or a saying comes from: "de dónde viene la palabra vainilla?", "is 'pull your weight'
+    # originally a bell-ringing phrase?".
+    r"(?:de d[oó]nde viene|(?:el|cu[aá]l es el) origen de) "
+    r"(?:la palabra|la expresi[oó]n|el dicho|el nombre|el refr[aá]n)|"
+    r"where (?:does )?(?:the )?(?:word|phrase|saying|expression|name)\b|(?:the )?(?:origin|etymology) of (?:the )?"
+    r"(?:word|phrase|saying|expression|name)\b|is ['\"‘“].{1,60}?['\"’”] (?:originally|really|actually)\b|"
+    # How to say a quoted line in any language: "how would you say 'thank you' in Diné bizaad?".
+    r"how (?:would|do|should|can) (?:i|you|we) say ['\"‘“«].{1,80}?['\"’”»] in\b|"
+    r"explain [^.?!]{1,40}? (?:vs|versus)\b|expl[ií]ca(?:me)? [^.?!]{1,40}? (?:vs|versus|contra)\b|"
     # A joke: "tell me a joke about lorry drivers".
     r"tell (?:me|us) a joke|cu[eé]ntame un chiste|"
     # Which of two wordings is right: "se dice 'el mar' o 'la mar'?", "is it 'fewer' or 'less' here?".
@@ -790,7 +818,9 @@ _CONVERSION = re.compile(r"^\W*(?:what(?:'s| is)|how much is|how many \w+ (?:is|
                          # The figure first: "15 grados celsius cuánto es en fahrenheit?", "72F what's that in C",
                          # "80 fahrenheit cuántos grados son?".
                          r"|^\W*[\d.,]+ ?(?:[^\W\d]+ ){0,2}(?:(?:cu[aá]nto (?:es|son)|how much is (?:that|it)|"
-                         r"what(?:'s| is) (?:that|it)) (?:en|in) [a-z/°]+|cu[aá]nt[oa]s [^\W\d]+ (?:es|son)\b)",
+                         r"what(?:'s| is) (?:that|it)) (?:en|in) [a-z/°]+|cu[aá]nt[oa]s [^\W\d]+ (?:es|son)\b)"
+                         # The unit asked for first: "¿cuántos kilos son 35 toneladas cortas?", "how many feet is 40 m".
+                         r"|^\W*(?:cu[aá]nt[oa]s|how many) [^\W\d]+ (?:es|son|is|are|in|make) [\d.,]+ ?[^\W\d_]",
                          re.IGNORECASE)
 # ("Today" is no money: "85 F en centígrados? hoy va a estar pesado" converts a temperature.)
 _MONEY = re.compile(r"[$€£¥]|\b[A-Z]{3}\b|(?i:\b(?:euros?|dollars?|d[oó]lares|pounds? sterling|pesos?|yen|rate|"
@@ -835,7 +865,14 @@ def needs_only_the_model(text: str) -> bool:
     """Whether the message asks what a word means, how it is said, spelt or translated, what a thing is, for
     a text rewritten, corrected or ideas to write with, a joke, or a unit converted."""
     text = _without_openers(text)
-    return bool(_MODEL_ALONE.match(text) or (_CONVERSION.match(text) and not _MONEY.search(text)))
+    return bool(_MODEL_ALONE.match(text) or (_CONVERSION.match(text) and not _MONEY.search(text))
+                or _OPINION_ASKED.search(text))
+
+
+# Only an opinion wanted, said anywhere: "¿X o Y? nomás tu opinión", "…, just your opinion".
+_OPINION_ASKED = re.compile(r"\b(?:nom[aá]s|s[oó]lo|solo|just|only) (?:tu|your) "
+                            r"(?:opini[oó]n|opinion|take|gut feeling)\b",
+                            re.IGNORECASE)
 
 
 def _without_openers(text: str) -> str:

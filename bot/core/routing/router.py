@@ -585,7 +585,10 @@ class EmbeddingRouter:
         # An item of the list just shown, picked by its number ("guarda el 2 en una nota", "knock off 1 and 4").
         picks = picks_a_listed_item(text, request.previous_answer)
         # What the model does alone ("explícame qué es el IBI", "rewrite this: '…'", "how many days till 4 May?").
-        model_alone = needs_only_the_model(text) or counts_days_to_given_dates(text)
+        model_alone = needs_only_the_model(text) or counts_days_to_given_dates(text) or (
+            # "¿Y en libras?" after a unit the model converted: the same question, for the model again.
+            bool(request.recent_user_messages) and is_elliptical(text)
+            and needs_only_the_model(spelled_out(request.recent_user_messages[-1])))
         # A yes to what the last answer offered ("sí, y recuérdame…") takes the offer up, and "añade que…"
         # adds to the thing just shown, whatever else the message asks.
         takes_up = says_yes_and_more(text, request.previous_answer) or (
