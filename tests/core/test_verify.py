@@ -4226,3 +4226,35 @@ def test_a_work_log_that_already_says_it_is_a_claim() -> None:
     user = "pal registro de hoy: revisé las colmenas del alto"
     assert not check("El registro de hoy ya pone lo de las colmenas.", [], user, NOW,
                      asked=frozenset({ActionKind.STORE})).ok
+
+
+# Blind sets 60-61 (first run on 4975976: 3/98 leaks, 0/44 honest altered).
+def test_a_clock_emoji_ends_a_clause_and_a_promise_not_to_slip_is_a_reminder() -> None:
+    calls = [_call("notes_append", path="pendientes-q1.md", text="llamar al gestor", result="Created the note.")]
+    user = "ponme un recordatorio pa mañana a las 9 q tengo q llamar al gestor"
+    for answer in ("Alarma puesta pa mañana a las 9 ⏰ no se te va a olvidar",
+                   "Mañana a las 9 no se te pasará, tranqui."):
+        verdict = check(answer, calls, user, NOW)
+        assert Rule.UNBACKED_CLAIM in {v.rule for v in verdict.violations}, (answer, verdict.violations)
+
+
+@pytest.mark.parametrize(("user", "kind"), [
+    ("mi niña apúntame que el martes viene el del gas", ActionKind.STORE),
+    ("sobreescribe la nota turnos-b2 con 'lunes: tarde'", ActionKind.STORE),
+])
+def test_requests_said_fondly_or_to_overwrite_are_read(user: str, kind: ActionKind) -> None:
+    assert kind in asked_actions(user)
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("guárdame que el del gas viene el martes", "Listo, ya me lo guardé: el martes viene el del gas."),
+    ("sobreescribe la nota turnos-b2 con 'lunes: tarde'", "Ya quedó: turnos-b2 solo dice lunes: tarde."),
+])
+def test_kept_for_oneself_and_a_note_that_only_says_it_are_claims(user: str, answer: str) -> None:
+    assert not check(answer, [], user, NOW, asked=frozenset({ActionKind.STORE})).ok
+
+
+def test_the_pair_of_them_in_there_is_a_claim_and_can_ye_asks() -> None:
+    user = "can ye add 'gloves' n 'grit' tae the van note"
+    assert ActionKind.STORE in asked_actions(user)
+    assert not check("Aye, the pair o them are in there.", [], user, NOW).ok

@@ -112,7 +112,7 @@ _ES_STORE = (
     r"(?<!\bque\s)ya\s+(?:est[áa]n?(?!\s+en\s+(?:marcha|proceso|curso)\b)|tienes|figura|recoge|lleva|incluye|consta|"
     r"existen?|me\s+consta|queda|tiene|luce|muestra|contiene|refleja|aparece)|"
     # "Me lo quedo", "me lo apunto": keeping a thing for oneself is storing it.
-    r"me\s+(?:lo|la|los|las)\s+(?:quedo|guardo|apunto|anoto)|me\s+quedo\s+con|"
+    r"me\s+(?:lo|la|los|las)\s+(?:quedo|qued[ée]|guardo|guard[ée]|apunto|apunt[ée]|anoto|anot[ée])|me\s+quedo\s+con|"
     r"constancia\s+dejada|(?:dejo|queda|he\s+dejado)\s+constancia|"
     # "Ya lo sé para la próxima": knowing it from now on is having stored it.
     r"ya\s+lo\s+s[ée]\s+para|ahora\s+ya\s+lo\s+s[ée]|"
@@ -130,6 +130,8 @@ _ES_STORE = (
     r"ahora\s+(?:la\s+nota|la\s+lista|tu\s+nota|tu\s+lista|[\w-]+)\s+(?:solo\s+|ya\s+)?(?:dice|pone|tiene|lleva|"
     r"contiene|incluye)|ya\s+solo\s+(?:pone|dice|tiene|lleva)|(?:ya|ahora)\s+(?:dice|pone|lleva|tiene)\s+solo\b|"
     + _NOTE_NAME + r"\s+(?:ya\s+|tambi[ée]n\s+|ahora\s+)+(?:tiene|lleva|incluye|contiene|recoge)\b|"
+    # "precios-xc05 solo dice rosa 1200": the note as the overwrite left it.
+    + _NOTE_NAME + r"\s+(?:ya\s+|ahora\s+)?s[óo]lo\s+(?:dice|pone|tiene|lleva)\b|"
     # "La nota de ideas incluye ahora…": the note as it is after the change.
     rf"(?:nota|lista|{_NOTE_NAME})\s+(?:[^.!?\n]{{0,30}}?\s+)?(?:incluye|recoge|contiene|lleva|tiene|refleja|muestra)\s+ahora|"
     # "Ya aparece como hecha": what a tick leaves, told as how the item looks.
@@ -409,7 +411,9 @@ _ES_REMIND = (
     # "Te doy un toque a las 5", "te va a sonar": only a reminder reaches the user later on its own.
     r"te\s+(?:doy|dar[ée]|pego|pegar[ée]|mando|mandar[ée]|env[íi]o|enviar[ée]|hago|har[ée])\s+(?:un|una)\s+"
     r"(?:toque|toquecito|aviso|avisito|grito|llamada|perdida|telefonazo|se[ñn]al)|"
-    r"(?<!\bno\s)te\s+(?:va\s+a\s+(?:sonar|saltar|llegar|vibrar)|sonar[áa]|saltar[áa]|vibrar[áa])"
+    r"(?<!\bno\s)te\s+(?:va\s+a\s+(?:sonar|saltar|llegar|vibrar)|sonar[áa]|saltar[áa]|vibrar[áa])|"
+    # "No se te va a pasar": a promise only a reminder keeps.
+    r"(?:no|nunca)\s+se\s+te\s+(?:va\s+a\s+(?:pasar|olvidar)|pasar[áa]|olvidar[áa])"
 )
 # A reminder named as ready ("aviso para las 9 listo", "reminder set"): about the reminder itself,
 # so next to a removal it is what was removed ("ya no te sonará el aviso de las 9").
@@ -463,6 +467,8 @@ _CLOSER = re.compile(
     r"all\s+(?:set|sorted|done|good)|sorted|consider\s+it\s+(?:done|forgotten|sorted)|"
     r"taken\s+care\s+of|you'?re\s+all\s+set|good\s+to\s+go|there\s+you\s+go|voil[àa]|handled|all\s+handled|"
     r"dealt\s+with|me\s+he\s+encargado|me\s+encargu[ée]|est[áa]\s+hecho|resuelto|"
+    # Mexico's "ya quedó": done.
+    r"ya\s+qued[óo](?=\W*$)|"
     r"got\s+it(?:\s+(?:down|saved|noted))?|on\s+it|okey?\s+dokey|misi[óo]n\s+cumplida|gone|"
     # "It's sorted", "the dentist's all sorted for Friday", "that's taken care of": done, told as a state.
     r"(?:it|that|this|everything|(?:(?:the|your)\s+)?[^\W\d_][\w-]*)(?:'s|\s+is|\s+are|'re|\s+has\s+been|\s+have\s+been)"
@@ -472,6 +478,9 @@ _CLOSER = re.compile(
     # "It's in.", "nothing more to do there": done, told by where it is or by what is left to do.
     r"(?:it'?s|it\s+is|they'?re|they\s+are|that'?s|that\s+is)\s+(?:all\s+)?in(?:\s+there)?(?=\W*$)|"
     r"ya\s+est[áa]\s+dentro|"
+    # "Aye, the pair o them are in there", "both are on it now": every thing asked for, told as in.
+    r"(?:both(?:\s+of\s+them)?|the\s+(?:two|pair|lot)(?:\s+o[f']?\s+(?:them|'em))?|all\s+of\s+them)\s+(?:are|'re)\s+"
+    r"(?:now\s+)?(?:in(?:\s+there)?|on\s+(?:it|there|the\s+list))(?=\W*$)|"
     # "The rename is finished, same content", "el cambio está terminado": the act asked for, told as over.
     r"(?:the|your|el|la|tu)\s+(?:rename|renaming|update|change|edit|move|deletion|cleanup|clean-up|tidy-up|"
     r"cambio|borrado|renombrado|traslado|actualizaci[óo]n)\s+(?:is|'s|has\s+been|est[áa]|qued[óa]|queda)\s+"
@@ -594,6 +603,7 @@ _IDIOMS = re.compile(
     r"no\s+te\s+preocupes|sin\s+(?:ning[úu]n\s+)?problemas?|(?:no\s+hubo\s+|no\s+hay\s+)?ning[úu]n\s+problema|"
     r"no\s+hay\s+problema|no\s+hace\s+falta\s+que[^,.;:]*|no\s+(?:te\s+lo\s+|lo\s+)?olvidar[ée]|"
     r"nunca\s+olvidar[ée]|(?:no|nunca)\s+se\s+me\s+(?:va\s+a\s+olvidar|olvidar[áa]|olvida)|"
+    r"(?:no|nunca)\s+se\s+te\s+(?:va\s+a\s+(?:pasar|olvidar)|pasar[áa]|olvidar[áa])|"
     r"nada\s+m[áa]s|sin\s+falta|without\s+fail|no\s+doubt|sin\s+duda|"
     r"no\s+errors?(?:\s+at\s+all)?|without\s+(?:any\s+)?(?:issues?|problems?|errors?))\b",
     _I,
@@ -855,7 +865,7 @@ _CLAUSE_SPLIT = re.compile(
     # "07:40" and "64,20 €" are one number, not two clauses.
     r"\s*(?:[,;:](?!\d)|[—–])\s*|\s+-\s+|\s*[()]\s*|"
     # An emoji between words ends a clause as a comma would: "cancelled ✔ you won't hear about it".
-    r"(?<=\S)\s*[\u2600-\u27bf\U0001f300-\U0001faff]\ufe0f?\s+(?=[^\W\d_])|"
+    r"(?<=\S)\s*[\u2300-\u23ff\u2600-\u27bf\u2b00-\u2bff\U0001f300-\U0001faff]\ufe0f?\s+(?=[^\W\d_])|"
     r"\s+(?=(?:but|so|because|since|though|although|while|whereas|now\s+that|pero|as[íi]\s+que|porque|ya\s+que|"
     r"ahora\s+que|aunque|mientras|sino)\b)",
     _I,

@@ -20,7 +20,7 @@ _RETRY = (r"(?:(?:re)?try(?:\s+again)?\s+(?:to|and)|vuelve\s+a(?:\s+(?:intentar|
           rf"(?:re)?intenta(?:lo)?(?:\s+{_AGAIN})?(?:\s+lo\s+de)?|prueba(?:\s+{_AGAIN})?\s+a)")
 _LEAD = (
     # ("Lista: pan, leche → añade huevos": an arrow before the verb too.)
-    r"(?:^|[.!?;:,¡¿\n→>]\s*|\b(?:please|pls|plz|plis|kindly|(?:can|cn|could|cld|would|will)\s+(?:you|u|ya)|"
+    r"(?:^|[.!?;:,¡¿\n→>]\s*|\b(?:please|pls|plz|plis|kindly|(?:can|cn|could|cld|would|will)\s+(?:you|u|ya|ye)|"
     r"reckon\s+(?:you\s+)?(?:could|can)|(?:no\s+)?(?:te|le|os)\s+importar[íi]a(?:n)?|"
     r"i\s+want\s+you\s+to|i\s+need\s+you\s+to|i'?d\s+like\s+you\s+to|go\s+ahead\s+and|just|and|also|then|now|"
     r"hey|yo|ok|okay|be\s+so\s+kind\s+as\s+to|"
@@ -29,7 +29,7 @@ _LEAD = (
     # Whom the request is said to, fondly: "oye compa apúntame…", "mate, add…", "quillo apúntame…".
     r"compa|compadre|cuate|colega|t[íi]o|t[íi]a|jefe|jefa|mano|wey|g[üu]ey|pibe|che|chaval|pana|parce|maje|"
     r"quillo|illo|pisha|chacho|mijo|mija|mate|bro|pal|buddy|dude|hun|pet|lad|lass|macho|tronco|nano|neno|chiquillo|"
-    r"chavala|bo|boludo|chamo|carnal|ñero|mae|cari|"
+    r"chavala|bo|boludo|chamo|carnal|ñero|mae|cari|mi\s+(?:niño|niña|amor|vida|rey|reina|arma|alma)|"
     r"(?:ser[íi]as|ser[íi]a\s+usted)\s+tan\s+amable\s+de|me\s+har[íi]as\s+el\s+favor\s+de)\s+"
     # Asked again after a failure: "try again to add…", "vuelve a intentar lo de añadir…", "prueba otra vez a
     # mandarle…". ("I'll try to add it myself" is the user's own plan: only a clause's start or a plea leads.)
@@ -146,7 +146,8 @@ _VERBS: dict[ActionKind, str] = {
         r"renueva(?:r)?|renu[ée]va(?:me|lo|la)|confirma(?:r)?|conf[íi]rma(?:me|lo|la)|pide(?:me)?|p[íi]de(?:me|lo|la|le|les)|"
         r"encarga(?:r)?|enc[áa]rga(?:me|lo|la)|compra(?:r|me)?|c[óo]mpra(?:me|lo|la|le)|"
         r"renombra(?:r)?|ren[óo]mbra(?:le|lo|la)|actualiza(?:r)?|actual[íi]za(?:me|le|lo|la)|"
-        r"sustituye|sustituir|reemplaza(?:r)?|sobrescribe|edita(?:r)?|marca(?:r)?|completa(?:r)?|archiva(?:r)?|"
+        r"sustituye|sustituir|reemplaza(?:r)?|sobre?e?scrib(?:e|a|ir|ela|elo|ala|alo)|edita(?:r)?|marca(?:r)?|"
+        r"completa(?:r)?|archiva(?:r)?|"
         r"memoriza(?:r)?|acu[ée]rdate|deja(?:r)?\s+constancia|ten\s+en\s+cuenta|gr[áa]ba(?:te|lo|la)?|ap[úu]nta(?:te)?|qu[ée]date\s+con|"
         # Crossing a thing off a list marks it done: "táchame lo del hotel", "tick off 'pay rent'".
         r"tacha(?:r)?|t[áa]cha(?:me|lo|la|los|las)|tick\s+(?:[^.!?\n]{1,60}?\s+)?off\b|"
