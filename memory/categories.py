@@ -11,8 +11,6 @@ the user, so forgetting has nothing of it to erase.
 
 from __future__ import annotations
 
-import re
-
 from memory.text import MAX_QUERY_TERMS, words
 
 # Each entry: the category's words (singular and plural) and its usual members, in English and
@@ -141,21 +139,3 @@ def category_members(question: str, limit: int = MAX_QUERY_TERMS) -> list[str]:
             if depth < len(members) and members[depth].casefold() not in own:
                 chosen.setdefault(members[depth], None)
     return list(chosen)[:limit]
-
-
-# A question that asks for several things ("What activities has Mel done?", "which cities…", "how many
-# times…", "¿qué deportes ha probado?", "¿cuáles…?"): its answer is spread over many memories, each naming a
-# member, so the members' ranker counts for more than for a question after one thing ("what sport…").
-_SEVERAL = re.compile(
-    r"^\W*(?:what|which)\s+(?:[\w'+/-]+\s+){0,3}?[\w'-]+s\s+(?:has|have|does|do|did|is|are|was|were)\b"
-    r"|^\W*(?:what|which)\s+(?:kinds?|types?|sorts?)\s+of\b|\bhow many times\b|\bin what ways\b|\bboth\b"
-    r"|^\W*¿?\s*(?:qu[eé]|cu[aá]les)\s+(?:[\w'+/-]+\s+){0,3}?[\w'-]+s\s+(?:ha|han|hace|hacen|hizo|hicieron|tiene|"
-    r"tienen|es|son|fue|fueron)\b"
-    r"|^\W*¿?\s*(?:qu[eé]|cu[aá]les)\s+(?:tipos?|clases?)\s+de\b|\bcu[aá]ntas\s+veces\b|\bde\s+qu[eé]\s+(?:maneras|formas)\b"
-    r"|\b(?:ambos|ambas|los\s+dos|las\s+dos)\b",
-    re.IGNORECASE)
-
-
-def asks_for_several(question: str) -> bool:
-    """Whether the question asks for several things of a kind, or for what two share."""
-    return bool(_SEVERAL.search(question))

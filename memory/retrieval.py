@@ -12,7 +12,7 @@ from datetime import date, datetime, timedelta
 from typing import Protocol
 
 from memory.cards import Card, CardStore
-from memory.categories import asks_for_several, category_members
+from memory.categories import category_members
 from memory.embeddings import Embedder, Vector
 from memory.entities import names, without_names
 from memory.periods import asked_period
@@ -73,11 +73,6 @@ class RetrievalTuning:
     # the question embedded with the members.
     category_weight: float = 0.5
     category_candidates: int = 20
-    # A question after several things of the kind ("what activities has she done?", "¿qué deportes ha
-    # probado?") has its answer in many memories that each name one member: there the ranker weighs this.
-    # Tuned on LoCoMo dev (0.75, 1 and 1.5 tried): 1 gave multi-hop all@10 0.345 -> 0.359, single answers
-    # unchanged; 1.5 lost single answers. Raising it for every plural kind word instead lost as many as it found.
-    several_category_weight: float = 1.0
     # A memory that only asks ("How did the talk go?") or says next to nothing past names ("Wow, that's great,
     # Mel!") holds no fact to recall: its score loses up to this share, less for each content word it has up
     # to `informative_words`. Tuned on LoCoMo dev (cut 0.2-0.5, 3 or 8 words, questions counted or not):
@@ -199,8 +194,7 @@ class Retriever:
         found = await self._cards.keyword(
             user_key, " ".join(members), tuning.category_candidates,
             (tuning.title_weight, tuning.synthesis_weight, tuning.details_weight))
-        weight = tuning.several_category_weight if asks_for_several(query) else tuning.category_weight
-        self._fuse(fused, [card_id for card_id, _ in found], weight)
+        self._fuse(fused, [card_id for card_id, _ in found], tuning.category_weight)
 
     async def _sub_questions(self, user_key: str, query: str, fused: dict[int, float]) -> None:
         """Search each sub-question too, fused at a lower weight than the question itself."""

@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from memory.cards import CardDraft
-from memory.categories import asks_for_several, category_members
+from memory.categories import category_members
 from memory.db import Database
 from memory.forget import Verification, parse_target
 from memory.retrieval import RetrievalTuning, Retriever
@@ -33,26 +33,6 @@ def test_the_questions_own_words_are_not_repeated_and_several_kinds_share_the_bu
     assert {"soccer", "guitar"} <= set(both)  # each kind's likeliest member comes first
 
 
-def test_a_question_after_several_things_is_told_from_one_after_one() -> None:
-    for question in ("What hobbies has Tom picked up?", "Which trips have we done with the kids?",
-                     "what kinds of cake did Lou bake", "¿Qué deportes ha probado Marta?",
-                     "¿cuántas veces fuimos al mar?",
-                     "What do Ana and Luis both like?"):
-        assert asks_for_several(question), question
-    for question in ("What hobby did Tom pick up in May?", "¿Qué deporte hace Marta?", "When is the dentist?"):
-        assert not asks_for_several(question), question
-
-
-async def test_the_kinds_members_weigh_more_for_a_question_after_several(service: MemoryService) -> None:
-    swim = await add(service, ANA.user_key, "Pool", "Went for a long swim before work.")
-    for i in range(6):
-        await add(service, ANA.user_key, f"Errand {i}", f"Paid the electricity bill number {i} at the bank.")
-    one = {hit.card.id: hit.score for hit in await service.retriever.search(ANA.user_key, "What hobby is hers?", 10)}
-    several = {hit.card.id: hit.score
-               for hit in await service.retriever.search(ANA.user_key, "What hobbies has she got?", 10)}
-    assert several[swim] > one[swim]
-
-
 async def add(service: MemoryService, user_key: str, title: str, synthesis: str) -> int:
     draft = CardDraft(day=NOW.date(), started_at=NOW, ended_at=NOW, title=title, synthesis=synthesis)
     [vector] = await service.embedder.embed([draft.body], is_query=False)
@@ -65,8 +45,7 @@ async def test_a_memory_naming_a_member_is_found_for_a_question_naming_the_kind(
     for i in range(6):
         await add(service, ANA.user_key, f"Errand {i}", f"Paid the electricity bill number {i} at the bank.")
     question = "What pets does she have?"  # no word in common with the walk
-    plain = Retriever(service.cards, service.embedder,
-                      replace(RetrievalTuning(), category_weight=0.0, several_category_weight=0.0))
+    plain = Retriever(service.cards, service.embedder, replace(RetrievalTuning(), category_weight=0.0))
     without = {hit.card.id: hit.score for hit in await plain.search(ANA.user_key, question, 10)}
     found = {hit.card.id: hit.score for hit in await service.retriever.search(ANA.user_key, question, 10)}
     assert dog in found and found[dog] > without.get(dog, 0.0)
