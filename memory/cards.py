@@ -108,24 +108,22 @@ class CardStore:
 
     async def many(self, user_key: str, card_ids: Sequence[int]) -> dict[int, Card]:
         """Cards by id, only this user's (another user's id simply is not found)."""
-        if not card_ids:
-            return {}
-        marks = ",".join("?" * len(card_ids))
-        rows = await self._db.fetchall(
-            f"SELECT * FROM memory_cards WHERE +user_key = ? AND id IN ({marks})", (user_key, *card_ids)
-        )
+        rows = await self._rows_by_id(user_key, card_ids, "*")
         sources = await self._sources([row["id"] for row in rows])
         return {row["id"]: _card(row, sources.get(row["id"], ())) for row in rows}
 
     async def syntheses(self, user_key: str, card_ids: Sequence[int]) -> dict[int, str]:
         """What each card says, by id (only this user's): a lighter read than `many` when that is all needed."""
+        return {row["id"]: row["synthesis"] for row in await self._rows_by_id(user_key, card_ids, "id, synthesis")}
+
+    async def _rows_by_id(self, user_key: str, card_ids: Sequence[int], columns: str) -> list[Any]:
+        # The one place a lookup by id filters by user: an id of another user's card finds nothing.
         if not card_ids:
-            return {}
+            return []
         marks = ",".join("?" * len(card_ids))
-        rows = await self._db.fetchall(
-            f"SELECT id, synthesis FROM memory_cards WHERE +user_key = ? AND id IN ({marks})", (user_key, *card_ids)
+        return await self._db.fetchall(
+            f"SELECT {columns} FROM memory_cards WHERE +user_key = ? AND id IN ({marks})", (user_key, *card_ids)
         )
-        return {row["id"]: row["synthesis"] for row in rows}
 
     async def for_user(self, user_key: str, limit: int | None = None) -> list[Card]:
         rows = await self._db.fetchall(

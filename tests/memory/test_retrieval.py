@@ -58,6 +58,8 @@ async def test_nothing_of_one_user_is_retrieved_for_another(filled: MemoryServic
     assert await filled.stable(BOB.user_key) is None
     ana_card = (await filled.recall(ANA.user_key, "paella"))[0].card.id
     assert await filled.cards.get(BOB.user_key, ana_card) is None
+    assert await filled.cards.syntheses(BOB.user_key, [ana_card]) == {}  # the lighter read filters the same way
+    assert "paella" in (await filled.cards.syntheses(ANA.user_key, [ana_card]))[ana_card]
 
 
 async def test_card_of_another_user_cannot_be_opened_by_tool(filled: MemoryService, settings: Settings,
