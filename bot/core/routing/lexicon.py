@@ -101,20 +101,33 @@ def _one_edit(a: str, b: str) -> bool:
     return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
 
 
+def everyday_words(languages: Iterable[str]) -> frozenset[str]:
+    """The words in everyday use in these languages (wordfreq's short lists), without accents or case.
+
+    Slow to load for a turn (a fifth of a second): read when the router's index is built.
+    """
+    from wordfreq import get_frequency_dict  # imported here: only the index build needs it
+
+    return frozenset(_plain(word) for language in languages
+                     for word in get_frequency_dict(language, wordlist="small") if word.isalpha())
+
+
 @dataclass(frozen=True)
 class Spelling:
     """The words of the router's own texts, so a typed slip ("calendrio", "emial", "notificaciones"
     without its second i) still names the object it meant: cues and word evidence read the mended text.
 
-    A word the texts know is never changed; an unknown one becomes the known word one edit away
-    (the most used one when several are). Words are compared without accents or case.
+    A word the texts know is never changed, nor is a real word of everyday use the texts lack ("judge"
+    is no slip for "nudge", nor "acaba" for "acabo"); an unknown one becomes the known word one edit
+    away (the most used one when several are). Words are compared without accents or case.
     """
 
     counts: Mapping[str, int]  # known word -> how many texts use it
     neighbours: Mapping[str, tuple[str, ...]]  # a known word, or one with a letter deleted -> known words
+    real: frozenset[str] = frozenset()  # words in everyday use, left as written
 
     @classmethod
-    def learn(cls, texts: Iterable[str]) -> Spelling:
+    def learn(cls, texts: Iterable[str], real: frozenset[str] = frozenset()) -> Spelling:
         counts: dict[str, int] = {}
         for text in texts:
             for word in {_plain(found) for found in _TEXT_WORD.findall(text)}:
@@ -124,11 +137,11 @@ class Spelling:
         for word in counts:
             for key in {word, *_deletions(word)}:
                 neighbours.setdefault(key, set()).add(word)
-        return cls(counts, {key: tuple(sorted(found)) for key, found in neighbours.items()})
+        return cls(counts, {key: tuple(sorted(found)) for key, found in neighbours.items()}, real)
 
     def word(self, word: str) -> str:
         plain = _plain(word)
-        if len(plain) < MIN_SPELLED or plain in self.counts or not plain.isalpha():
+        if len(plain) < MIN_SPELLED or plain in self.counts or plain in self.real or not plain.isalpha():
             return word
         candidates = {known for key in {plain, *_deletions(plain)} for known in self.neighbours.get(key, ())
                       if _one_edit(plain, known)}

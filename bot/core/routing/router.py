@@ -79,7 +79,7 @@ from bot.core.routing.clauses import (
     without_small_talk,
     words,
 )
-from bot.core.routing.lexicon import Lexicon, Spelling, stems
+from bot.core.routing.lexicon import Lexicon, Spelling, everyday_words, stems
 from bot.core.texting import spelled_out
 from bot.errors import ConfigError, ModelError
 from memory.embeddings import LOCAL_E5_NAME, bounded, embed_each, local_e5_model
@@ -94,6 +94,8 @@ log = logging.getLogger(__name__)
 _Row = TypeVar("_Row")
 DATA_DIR = Path(__file__).with_name("router_data")
 NO_SKILL = "none"
+# The languages the router's examples are written in: their everyday words are never mended as slips.
+TEXT_LANGUAGES = ("en", "es")
 # How much better "none" must score than the best skill before nothing is chosen.
 NO_SKILL_MARGIN = 0.01
 # Share of other labels' examples that stay under a skill's calibrated threshold.
@@ -444,7 +446,8 @@ class EmbeddingRouter:
         thresholds = calibrate(vectors, rows, example_rows, lexical=lexical,
                                lexical_weight=LEXICAL_WEIGHT * stretch) if example_rows else {}
         thresholds.update(self.settings.thresholds)
-        return _Index(vectors, rows, lexicon, thresholds, centre, stretch, Spelling.learn(texts))
+        return _Index(vectors, rows, lexicon, thresholds, centre, stretch,
+                      Spelling.learn(texts, everyday_words(TEXT_LANGUAGES)))
 
     def _ensure_index(self) -> _Index:
         index = self._index
