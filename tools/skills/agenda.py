@@ -74,6 +74,11 @@ class AgendaSkill(SkillPlugin):
         cues=(
             # The day's overview ("what's on tomorrow?", "qué tengo hoy?") is the calendar and the to-dos.
             r"\bwhat'?s on (?:today|tonight|tomorrow|this|for)\b",
+            r"\bon (?:my|me) plate\b",  # "whats on me plate tomorrow, shifts n jobs"
+            # An outing put on a day at an hour: "ponme salida al monte el miércoles a las 8" (not "ponme un aviso…").
+            r"\bp[oó]n(?:me|le)\s+(?!(?:un|una|el|la)\s+(?:aviso|alarma|recordatorio|alerta)\b)(?:[^\W\d_]+\s+){1,4}?"
+            r"(?:el|este|pr[oó]ximo|ma[ñn]ana)\s+(?:(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo)\s+)?"
+            r"a\s+las\s+\d",
             r"\bwhat(?: have i|'?ve i| do i have| i have) (?:got )?(?:on )?(?:today|tonight|tomorrow|this)\b",
             r"\bq(?:u[eé])? (?:tengo|me toca) (?:hoy|ma[ñn]ana|mñn|pasado|esta|este)\b",
             # Asked as what is noted for a day, or how the day looks ("tengo algo pendiente para el viernes?",

@@ -647,6 +647,8 @@ class EnvironmentSkill(SkillPlugin):
             # Weather named by what it does, places by how near they are, positions by coordinates.
             r"\b(?:el|del) tiempo (?:de |para |en )?(?:hoy|ma[ñn]ana|mñn|pasado|el finde|este finde|el fin de semana|"
             r"esta (?:tarde|noche|semana))\b",
+            # "¿va a apretar la calor?": the heat as what the day will do.
+            r"\b(?:apret\w*|peg\w*|caer[aá]|cae)\s+(?:el|la|un)\s+calor\b",
             r"\b(?:hace|har[aá]|va a hacer)\s+(?:mucho |muchísimo |poco |bastante |demasiado )?"
             r"(?:fr[ií]o|calor|viento|sol|bueno|malo|buen tiempo|mal tiempo)\b",
             # Wind as people say it: "blowing a hooley", "gusts tonight?", "rachas de viento".
@@ -672,6 +674,11 @@ class EnvironmentSkill(SkillPlugin):
             r"\bweather\b",
             r"\bforecast\b",
             r"\brain(s|ing|y)?\b",
+            # Rain asked as its absence: "is it gonna be dry there first thing?", "will it stay dry?".
+            r"\b(?:it|it'?ll|gonna|going to) (?:be |stay |keep )?dry\b",
+            r"\b(?:stay|stays|staying|stop|stops|stopping|keep|keeps|keeping) dry\b",
+            # Heavy rain as Ireland and Britain say it: "will it be lashing for the 2 o'clock one".
+            r"\b(?:lashing|bucketing|pissing|chucking it|tipping it|teeming|pelting)(?: down)?\b",
             r"\bllover\b",
             r"\bllueve\b",
             r"\blluvia\b",

@@ -124,6 +124,7 @@ class InboxSkill(SkillPlugin):
             r"\bwebhook",
             # Sensors report through the inbox: "anything from the trough sensors?", "el sensor de las tinas".
             r"\bsensor(?:es|s)?\b",
+            r"\b(?:data ?)?loggers?\b",  # "anything from the vaccine fridge logger?"
             # What a CRM pushed, or a device the user names: "lo que ha entrado por el CRM", "anything from the
             # camera?".
             r"\bcrm\b",

@@ -91,6 +91,11 @@ class MemorySkill(SkillPlugin):
             r"\bi (?:told|mentioned to|said to) you\b",
             r"\bdid i (?:ever )?(?:tell|mention)\b",
             r"\bte (?:coment[eé]|mencion[eé]|habl[eé])\b",
+            # What the user passed on before: "el cel del arriero que te pasé la otra vez", "the number I gave you".
+            r"\b(?:que|q) te (?:pas[eé]|di|mand[eé]|envi[eé])\b",
+            r"\b(?:that|which) i (?:gave|sent|passed) you\b",
+            # A name asked in the past tense, as something once said: "¿cómo se llamaba el socio de las piezas?".
+            r"\bc[oó]mo se llamaba\b|\bwhat was (?:the name of|(?:his|her|their) name)\b",
         ),
         examples=(
             "what did I tell you about my brother's wedding?",

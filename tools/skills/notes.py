@@ -314,6 +314,8 @@ class NotesSkill(SkillPlugin):
             # What the user wrote down earlier is in a note ("lo que tengo apuntado", "what I wrote down").
             r"\blo (?:que )?(?:tengo )?apunt(?:ado|[eé])\b",
             r"\bwhat i (?:wrote|jotted) down\b",
+            # What the user wrote down is in the notes: "grab the chord changes i jotted down for…".
+            r"\bi (?:jotted|scribbled)(?: (?:down|up))?\b|\bdid i (?:write|jot|note) (?:it |that |this )?down\b",
         ),
         examples=(
             "search my notes for the wifi password",

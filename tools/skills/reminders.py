@@ -61,6 +61,7 @@ class RemindersSkill(SkillPlugin):
         cues=(
             # The day's overview ("what's on tomorrow?", "qué tengo hoy?") is the calendar and the to-dos.
             r"\bwhat'?s on (?:today|tonight|tomorrow|this|for)\b",
+            r"\bon (?:my|me) plate\b",  # "whats on me plate tomorrow, shifts n jobs"
             r"\bwhat(?: have i|'?ve i| do i have| i have) (?:got )?(?:on )?(?:today|tonight|tomorrow|this)\b",
             r"\bq(?:u[eé])? (?:tengo|me toca) (?:hoy|ma[ñn]ana|mñn|pasado|esta|este)\b",
             # Asked as what is noted for a day, or how the day looks ("tengo algo pendiente para el viernes?",
@@ -81,13 +82,15 @@ class RemindersSkill(SkillPlugin):
             r"el (?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo))\b",
             r"\bno se me olvide\b",
             r"\bdon'?t let me forget\b",
-            r"\bt[aá]chal[oa]\b",
+            # "tacha lo demás", "táchame el pan": crossed off a list.
+            r"\bt[aá]ch(?:al[oa]s?|a|ame(?:l[oa]s?)?|ar)\b",
             r"\b(?:tick|cross) (?:it |that |this )?off\b",
             r"\bremind me\b",
             r"\brecu[eé]rdame\b",
             # "Ponme aviso dos días antes", "métele una alarma": a reminder asked for by its noun.
             r"\b(?:ponme|p[oó]nle|pon|m[eé]teme|m[eé]tele|p[oó]ngame) (?:un |una )?(?:aviso|alarma)\b",
             r"\bav[ií]same\b",
+            r"\bme (?:avisas|avis[aá]s|recuerdas|record[aá]s)\b",  # "…y me avisas la noche antes"
             # "todo" unhyphenated is mostly Spanish ("lo quiero todo", "todo bien"): the English noun
             # is hyphenated, written as the list's name, or owned ("my todos"); alone it names the list.
             r"\bto-dos?\b",

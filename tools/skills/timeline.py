@@ -31,6 +31,10 @@ class TimelineSkill(SkillPlugin):
         cues=(
             # Something the user just did, said in the first person, or asked about by day.
             r"\b(?:hoy|esta ma[ñn]ana|esta tarde) he\b",
+            # The log of what happened, named: "check the log and my notes", "look in my logbook".
+            r"\b(?:check|in|on|from|look at|search) (?:the|my) log(?:book)?\b",
+            # What the user logged bit by bit: "las ventas que te fui anotando", "según lo q fui apuntando".
+            r"\b(?:que|q)\s+(?:te\s+)?(?:fui|he\s+ido|iba|vengo)\s+(?:anotando|apuntando|registrando|pasando)\b",
             r"\bacabo de (?:volver|llegar|terminar|hacer|correr|nadar|salir|ir)\b",
             r"\bjust (?:got back|finished|came back|done|did|worked|pulled)\b",
             # What happened, put down: "apunta que hubo un apagón de 1:10 a 1:45".

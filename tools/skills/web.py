@@ -346,6 +346,10 @@ class WebSkill(SkillPlugin):
             # Timetables: "cuándo sale el próximo barco a La Gomera?", "when's the next ferry to Arran?".
             r"\b(?:next|pr[oó]xim[oa]) (?:ferry|ferries|boat|train|coach|flight|barco|ferri|tren|autob[uú]s|guagua|"
             r"vuelo)\b",
+            # "a qué hora sale el barco pa La Palma", "what time does the last train leave?".
+            r"\b(?:a qu[eé] hora|cu[aá]ndo|when|what time) (?:sale|salen|leaves?|goes|departs?|does|do) "
+            r"(?:the |el |la |los )?(?:(?:first|last|early|primer|[uú]ltimo) )?"
+            r"(?:ferry|ferries|boat|barco|ferri|tren|train|bus|autob[uú]s|guagua|coach|vuelo|flight)s?\b",
             r"\b(?:a qu[eé] hora|cu[aá]ndo) juegan?\b",
             r"\bwhen (?:do|does|is) (?:the )?\w+(?: \w+)? play(?:ing)?\b",
             r"\bkick[- ]?off\b",
@@ -356,7 +360,7 @@ class WebSkill(SkillPlugin):
             r"\bprecio (?:de|del|actual)\b",
             r"\bcu[aá]nto (?:cuesta|cuestan|vale|valen)\b",
             # What a firm charges and what a thing fetched before: "cuánto cobra DHL…", "a cuánto estaba hace un año?".
-            r"\bcu[aá]nto (?:cobra|cobran)\b|\bcu[aá]nto (?:anda|andan|est[aá]n?|va|van) pagando\b",
+            r"\bcu[aá]nto (?:cobra|cobran)\b|\bcu[aá]nto (?:se )?(?:anda|andan|est[aá]n?|ta|tan|va|van) pagando\b",
             # A record of a race or a league: "en cuánto quedó el récord del maratón de Chicago?".
             r"\b(?:el|the) (?:r[eé]cord|world record|record) (?:del?|of|for|at)\b",
             r"\ba cu[aá]nto (?:est[aá]|estaba|estuvo|sal[ií]a|se pagaba)\b",

@@ -50,7 +50,7 @@ _ELLIPSIS_OPENERS = (
 )
 # Words that point at something said before: pronouns, "the other one", corrections, yes-please.
 _REFERENCES = frozenset("""
-it that those them him her one ones other another previous first second third same again instead else
+it that those them him her one ones other others another previous first second third same again instead else
 actually rather yes yeah yep sure former latter
 lo le les eso esa ese esos esas esto ello aquello otro otra otros otras anterior primero primera
 segundo segunda tercero tercera mismo misma sí dale venga porfa claro hazlo mejor better
@@ -136,10 +136,13 @@ hijo hija cariño cielo majo maja mate bro hun hon hen jefe jefa ya
 chacho mijo mija god lord nomás pal buddy bud dude ho klk habari gracies
 miarma asere pet hinny pana parce güey wey alright alreet areet awright hm mm mmm maje po pues dale hiya simón
 anyway anyways anyhow listo legend braw magic nojoda chévere sale mae aupa
+compa compadre comadre nen nena ace grand merci diolch fos
+bacán bacan sweet stoked tuanis reet gert lush innit then
+máquina maquina fiera figura campeón campeon hágale hagale uy preciate appreciated
 """.split())
 # Words of the list above that are there only for the phrases they build ("thank you so much", "eso
 # es todo", "de acuerdo"): alone they thank nobody, and one may name an object ("todo?" is the to-do list).
-_GLUE = frozenset("that s all it much so very muchas mil muy eso es todo de".split())
+_GLUE = frozenset("that s all it much so very muchas mil muy eso es todo de then".split())
 # Declining an offer ("want me to add it?" "nah, leave it") is small talk too: nothing to do.
 # ("Night night" is read as "night": a word said twice says it once.)
 _SMALL_TALK_PHRASES = ("good night", "night", "nighty night", "nite", "night all", "see you", "see you tomorrow",
@@ -190,6 +193,17 @@ _SMALL_TALK_PHRASES = ("good night", "night", "nighty night", "nite", "night all
                        # Spain's other languages: Basque, Galician, Catalan ("eskerrik asko", "grazas", "gràcies").
                        "eskerrik asko", "eskerrik asko bihotzez", "mila esker", "agur", "grazas", "moitas grazas",
                        "gràcies", "moltes gràcies", "adéu",
+                       # Thanks said as a blessing, or in full: "dios le pague", "thanks a million", "diolch yn fawr".
+                       "dios le pague", "dios te pague", "dios se lo pague", "dios te lo pague", "que dios te lo pague",
+                       "que dios se lo pague", "thanks a million", "thanks a mil", "diolch yn fawr", "merci beaucoup",
+                       "de verdad", "en serio", "appreciate it", "much appreciated", "preciate it",
+                       # Shrugging at news one expected: "ah sure what else is new 😂".
+                       "what else is new", "ah sure", "sure look", "lo de siempre",
+                       # The day remarked on: "gert lush day innit", "lovely day, isn't it".
+                       "lush day", "lovely day", "gorgeous day", "beautiful day", "nice day",
+                       "isn t it", "que buen día", "qué día más bueno", "qué día más bonito",
+                       # The heat or the cold remarked on ("fos qué calor. bueno gracias"): nothing to look up.
+                       "qué calor", "qué frío", "qué calorazo", "qué calor hace", "qué frío hace",
                        # Whom thanks or a greeting is said to, fondly: "buenos días mi niño", "ta, my love".
                        "mi niño", "mi niña", "mi amor", "mi vida", "mi rey", "mi reina", "my love", "my dear",
                        "así nomás", "déjalo así", "dejalo así", "perfecto así", "así está perfecto", "así perfecto",
@@ -664,6 +678,21 @@ def adds_to_it(text: str) -> bool:
             or (first in _ADDS_THAT and found[1] == "that" and found[2] in _FACT_OPENERS))
 
 
+# "Add the Spotted Cat, Fri the 12th, 6 to 9" after a note was shown: an add that names no place of its own adds to
+# the thing just shown. ("Add eggs to the shopping list" names its place.)
+_ADDS = re.compile(r"^\W*(?:(?:ok|okay|vale|and|y|also|tambi[eé]n|now|ahora|oh|ah)\W+)*(?:add|a[ñn]ade|agrega|"
+                   r"stick|pop|throw\s+in|put|pon|mete|apunta)\b", re.IGNORECASE)
+_A_PLACE = re.compile(r"\b(?:to|into|onto|on|in|en|a|al|para)\s+(?:(?:my|the|your|a|an|mi|mis|la|el|tu|tus|una?|los|"
+                      r"las|this|that|esta|este)\s+)?(?:[\w'-]+\s+){0,2}?(?:list|lists|note|notes|calendar|agenda|diary|"
+                      r"todo|to-do|todos|reminders?|lista|listas|nota|notas|calendario|tareas|pendientes|file|doc|"
+                      r"compra|shopping|memory|memoria)\b", re.IGNORECASE)
+
+
+def adds_with_no_place(text: str) -> bool:
+    """Whether the message adds something without saying where ("add the Spotted Cat, Fri the 12th")."""
+    return bool(_ADDS.match(text)) and not _A_PLACE.search(text)
+
+
 # A correction of what was just done, opened as one ("noo el miércoles", "ah no espera, a las 9 y media", "wait,
 # make that half 10", "sorry, it was 8 not 7"): about the same thing, whatever day or figure it gives.
 _CORRECTION_OPENING = re.compile(
@@ -746,7 +775,8 @@ _MODEL_ALONE = re.compile(
     r"what(?:'s| is) the time (?:in|over in) |what time is it (?:now )?(?:in|over in) |"
     r"(?:qu[eé]|q) hora es (?:ahora )?(?:en|all[aá] en) |"
     # The user's opinion asked for: "q opinas, merece la pena…?", "what's your take on…".
-    r"(?:y )?(?:t[uú] )?(?:qu[eé]|q) opin[aá]s|(?:qu[eé]|q) (?:t[uú] )?(?:crees|cre[eé]s|piensas|pens[aá]s)(?= ?,)|"
+    r"(?:y )?(?:t[uú] )?(?:qu[eé]|q) opin[aá]s|"
+    r"(?:t[uú] )?(?:qu[eé]|q) (?:t[uú] )?(?:crees|cre[eé]s|piensas|pens[aá]s)(?= ?,)|"
     r"(?:qu[eé]|q) (?:crees|cre[eé]s|piensas|pens[aá]s) t[uú]|(?:t[uú] )?(?:qu[eé]|q) dices(?= ?,)|"
     r"en tu opini[oó]n|what(?:'s| is) your (?:take|opinion)|"
     # The weekday a date falls on: the calendar of the world, core's. "¿Qué día cae el 4 de julio este año?"
@@ -781,7 +811,7 @@ _MODEL_ALONE = re.compile(
     # How many of one unit make another: "cuántos kilos es una arroba?", "how many ounces in a pound".
     r"(?:cu[aá]nt[oa]s|how many) [^\d\W]+ (?:es|son|hay en|tiene|is|are|in|make) (?:un|una|a|an|one) [^\d\W]+\b|"
     # What everyone can know: capitals, the year a thing was founded, the difference between two notions.
-    r"(?:cu[aá]l es la capital de|what(?:'s| is) the capital of) |"
+    r"(?:cu[aá]l es la capital de|what(?:'s| is) the capital of|capital (?:of|de)) |"
     r"(?:en )?qu[eé] a[ñn]o (?:se )?(?:fund[oó]|naci[oó]|muri[oó]|construy[oó]|invent[oó]|descubri[oó]|empez[oó]|"
     r"termin[oó]|fue fundad[oa]|fue construid[oa])\b|"
     r"what year (?:was|did|were) [^?]{1,60}? (?:founded|born|built|invented|discovered|die|died|start|end)\b|"
@@ -813,7 +843,7 @@ _MODEL_ALONE = re.compile(
 
 # A unit converted ("what's 65 mph in km/h?", "cuánto son 5 libras en kilos"); money is not (its rate is today's).
 # ("what's 72 in celsius?": the unit converted from goes without saying.)
-_CONVERSION = re.compile(r"^\W*(?:what(?:'s| is)|how much is|how many \w+ (?:is|are)|cu[aá]nto (?:es|son)) [\d.,]+ ?"
+_CONVERSION = re.compile(r"^\W*(?:what(?:'?s| is)|how much is|how many \w+ (?:is|are)|cu[aá]nto (?:es|son)) [\d.,]+ ?"
                          r"(?:[^\W\d_/°]+ ){0,2}(?:in|en) [a-z/°]+"
                          # The figure first: "15 grados celsius cuánto es en fahrenheit?", "72F what's that in C",
                          # "80 fahrenheit cuántos grados son?".
@@ -829,7 +859,9 @@ _MONEY = re.compile(r"[$€£¥]|\b[A-Z]{3}\b|(?i:\b(?:euros?|dollars?|d[oó]lar
 
 # What a text asked of the model alone is for: "… in english? for an email", "…, para un correo". It names the
 # thing the text will go in, not a skill to use. "De aquí al 15" counts from now, not from a place.
-_PURPOSE = re.compile(r"[\s,?]+(?:for|para|pa)\s+(?:an?|un|una|the|el|la|my|mi)\s+\w+(?:\s+\w+)?\W*$"
+# ("…, pa la clase de hoy, fáciles": a word or two of how it should be may follow.)
+_PURPOSE = re.compile(r"[\s,?]+(?:for|para|pa)\s+(?:an?|un|una|the|el|la|my|mi)\s+\w+(?:\s+\w+){0,3}?"
+                      r"(?:\s*,\s*\w+(?:\s+\w+)?)?\W*$"
                       r"|\bde aqu[ií] (?:a|al|hasta)\b", re.IGNORECASE)
 
 
@@ -852,13 +884,45 @@ _COMFORT = re.compile(
     r"\b(?:cheer me up|an[ií]mame|dame [aá]nimos?|give me (?:some )?(?:encouragement|a pep talk)|"
     r"(?:say|tell me) something (?:nice|kind|good|happy|positive|uplifting|to cheer me up)|"
     r"dime (?:algo|cosas) (?:bonit[oa]s?|lind[oa]s?|buen[oa]s?|positiv[oa]s?|"
-    r"(?:que|q) me (?:levante|anime|alegre|suba)))\b",
+    r"(?:que|q) me (?:levante|anime|alegre|suba)|(?:pa|para) (?:animarme|alegrarme|subirme el [aá]nimo))|"
+    # To be heard out: "quiero desahogarme del día que tuve", "I need to vent about work".
+    r"desahogarme|(?:need|want|have) to vent|let me vent|can i vent|(?:need|want) (?:a|to) rant)\b",
     re.IGNORECASE)
 
 
 def asks_for_comfort(text: str) -> bool:
     """Whether the message asks for kind words ("dime algo bonito…", "cheer me up"): small talk, whatever it tells."""
     return bool(_COMFORT.search(text))
+
+
+# News promised for later: "dale, mañana te cuento cómo salió la cena", "I'll let you know how the scan goes".
+# What it will be about is no request; a second clause may still make one ("…, y apúntame el lunes").
+_PROMISED_NEWS = re.compile(
+    r"^\W*(?:(?:dale|vale|ok|okay|bueno|listo|sale|va|right|cool|alright|sure)\W+)*"
+    r"(?:(?:ma[ñn]ana|luego|despu[eé]s|ya|m[aá]s tarde|el lunes|esta noche)\s+te\s+(?:cuento|digo|contar[eé])|"
+    r"te\s+(?:cuento|digo)\s+(?:ma[ñn]ana|luego|despu[eé]s|m[aá]s tarde)|"
+    r"(?:i'?ll|i will|will)\s+(?:let you know|tell you|fill you in|update you)(?:\s+(?:later|tomorrow|tonight))?)"
+    r"(?:\s+(?:c[oó]mo|qu[eé]|lo de|si|how|what|if|whether)\b[^,;.!?]{0,60})?[\W]*$",
+    re.IGNORECASE)
+
+
+def promises_news(text: str) -> bool:
+    """Whether the message only promises to tell how something went, later: small talk."""
+    return bool(_PROMISED_NEWS.match(text))
+
+
+# Off to bed, and why: "buenas noches, me voy a acostar q mañana entro a las 6", "night, off to bed cos early start".
+_OFF_TO_BED = re.compile(
+    r"^\W*(?:(?:buenas\s+noches|good\s?night|night|nite|all|everyone|bueno|vale|ok|okay|well|right)\W+)*"
+    r"(?:me\s+voy\s+a\s+(?:acostar|dormir|la\s+cama|sobar|planchar\s+la\s+oreja)|me\s+acuesto|me\s+voy\s+pa(?:ra)?\s+la\s+cama|"
+    r"(?:i'?m\s+)?(?:off|heading|going|away)\s+to\s+(?:bed|sleep|kip)|bedtime|hitting\s+the\s+(?:sack|hay))"
+    r"(?:\W+(?:que|q|porque|pq|xq|ya\s+que|cos|coz|cause|'cause|because|as|since)\s+[^,;.!?]{0,60})?[\W]*$",
+    re.IGNORECASE)
+
+
+def goes_to_bed(text: str) -> bool:
+    """Whether the message says goodnight, off to bed, perhaps with why ("…q mañana entro a las 6"): small talk."""
+    return bool(_OFF_TO_BED.match(text))
 
 
 def needs_only_the_model(text: str) -> bool:

@@ -51,6 +51,7 @@ from bot.core.routing import AllSkillsRouter, QueryEmbedding, RouteDecision, Rou
 from bot.core.routing.clauses import (
     acts_on_it,
     adds_to_it,
+    adds_with_no_place,
     after_the_question,
     answers_its_question,
     asks_for_comfort,
@@ -61,6 +62,7 @@ from bot.core.routing.clauses import (
     ends_leaning_back,
     first_leans_back,
     goes_on_with_a_fact,
+    goes_to_bed,
     is_elliptical,
     is_greeting,
     is_small_talk,
@@ -71,6 +73,7 @@ from bot.core.routing.clauses import (
     opens_on_a_thing_said,
     opens_with_a_greeting,
     picks_a_listed_item,
+    promises_news,
     refers_back,
     says_yes_and_more,
     split_clauses,
@@ -570,7 +573,8 @@ class EmbeddingRouter:
         vectors = vectors[:len(texts)]
         whole_scores = self.scores_for(request_words, vectors[0], available)
         # ("No, con el aviso me sobra" turns the offer down: nothing more to do.)
-        small_talk = is_small_talk(text) or declines_offer(text, request.previous_answer) or asks_for_comfort(text)
+        small_talk = (is_small_talk(text) or declines_offer(text, request.previous_answer) or asks_for_comfort(text)
+                      or promises_news(text) or goes_to_bed(text))
         previous = request.previous_skills & set(available)
         # A message leans back by its grammar ("bórralo", "and tomorrow?"), or when a short one names
         # something the last answer showed ("cancel book club" after the day's events were listed).
@@ -595,7 +599,8 @@ class EmbeddingRouter:
         # A yes to what the last answer offered ("sí, y recuérdame…") takes the offer up, and "añade que…"
         # adds to the thing just shown, whatever else the message asks.
         takes_up = says_yes_and_more(text, request.previous_answer) or (
-            bool(request.previous_answer) and (adds_to_it(text) or goes_on_with_a_fact(text)))
+            bool(request.previous_answer)
+            and (adds_to_it(text) or goes_on_with_a_fact(text) or adds_with_no_place(text)))
         corrects = bool(request.previous_answer) and corrects_it(text)
         # The detail the last answer asked for ("Sure — when?" "tmrw at lunch").
         answers = answers_its_question(text, request.previous_answer)
