@@ -60,7 +60,8 @@ class Sentence:
 _I = re.IGNORECASE
 
 # -- claim vocabulary -------------------------------------------------------------------
-_PART = r"(?:o|a|os|as|ito|ita|itos|itas)"  # Spanish participle endings, diminutives included
+# Spanish participle endings, diminutives included ("apuntadito", Asturias' "apuntadín", Galicia's "gardadiño").
+_PART = r"(?:o|a|os|as|ito|ita|itos|itas|[íi]n|ina|inos|inas|iño|iña)"
 # "Sigue en vigor otro año", "covered for another year": a validity that runs a period longer is what a
 # renewal leaves, told as a state ("sigue en vigor" alone is what a read found, and says it stayed).
 _PERIOD_ES = r"(?:años?|mes(?:es)?|semanas?|temporadas?|trimestres?|cursos?|periodos?|períodos?)"
@@ -115,7 +116,12 @@ _ES_STORE = (
     r"me\s+(?:lo|la|los|las)\s+(?:quedo|qued[ée]|guardo|guard[ée]|apunto|apunt[ée]|anoto|anot[ée])|me\s+quedo\s+con|"
     r"constancia\s+dejada|(?:dejo|queda|he\s+dejado)\s+constancia|"
     # "Ya lo sé para la próxima": knowing it from now on is having stored it.
-    r"ya\s+lo\s+s[ée]\s+para|ahora\s+ya\s+lo\s+s[ée]|"
+    r"ya\s+lo\s+s[ée]\s+para|ahora\s+ya\s+lo\s+s[ée]|ahora\s+que\s+(?:ya\s+)?(?:s[ée]|conozco)\b|"
+    # "Ahí te dejé el repaso en repaso-3", "la nota del repaso te espera": where it was put for the user.
+    r"te\s+(?:lo\s+|la\s+|los\s+|las\s+)?dej[ée]\b|(?:lo|la|los|las)\s+dej[ée]\s+(?:en|dentro)\b|"
+    # "Ahí está tu nota precios con las baleadas": the note shown as made, with what it holds.
+    r"ah[íi]\s+(?:est[áa]|la\s+tienes|tienes)\s+(?:tu|la)\s+(?:nota|lista)\b[^.!?\n]{0,40}?\bcon\b|"
+    r"(?:nota|lista)\s+(?:[\w-]+\s+){0,3}?te\s+espera(?:n)?\b|"
     # "Ya te aparece con el nombre nuevo": how the thing now shows, told as a change made.
     r"ya\s+te\s+aparece(?:n|r[áa]n?)?\b|"
     r"proced\w*\s+a\s+(?:la\s+|el\s+)?(?:registr|anot|guard|cre|actualiz|modific|a[ñn]ad|incorpor|inclu|program|"
@@ -176,14 +182,19 @@ _EN_STORE = (
     r"(?:i\s*'?ll|i\s+will)\s+(?:remember|keep|hang\s+on\s*to|hold\s+on\s*to)|won'?t\s+(?:be\s+)?forget(?:ting)?|"
     r"never\s+forget|(?:not|never)\s+(?:going\s+to|gonna)\s+forget|won'?t\s+slip\s+my\s+mind|"
     # "I know about your late shift", "I know about it now": kept, told as known.
-    r"i\s+(?:now\s+)?know\s+(?:about\s+)?your\b|i\s+know\s+(?:about\s+)?(?:it|that|this|them)\s+now|"
+    r"i\s+(?:now\s+)?know\s+(?:about\s+)?your\b|i\s+know\s+(?:about\s+)?(?:it|that|this|them)\s+now|now\s+that\s+i\s+know\b|"
+    # "Your pay note now flags the missing overtime": the note as the change left it.
+    r"(?:note|list|file|journal|diary|log|sheet)\s+(?:now|also)\s+(?:flags|lists|shows|has|includes|mentions|carries|"
+    r"holds|records|says|reads|notes|tracks)\b|"
     r"scheduled|booked|queued|marked|completed|archived|moved|activated|armed|(?:under|in)\s+your\s+name|"
     # Reworked: "I tidied the note up", "reformatted into bullets", "the note is cleaned up", "now goes by final-3",
     # "it's called contacts-home now", "the note is now contacts-home", "fitness-3 shows today's 8000 steps".
     r"tidied|reformatted|reorgani[sz]ed|rearranged|reordered|restructured|cleaned\s+(?:it\s+|them\s+)?up|"
     r"(?:now\s+)?goes\s+by|(?:is|'s|are)\s+(?:now\s+)?(?:called|named|titled)\b[^.!?\n]{0,40}?\bnow\b|"
     r"(?:is|'s)\s+now\s+(?:called\s+|named\s+)?" + _NOTE_NAME + "|"
-    + _NOTE_NAME + r"\s+(?:now\s+|also\s+|too\s+)?(?:shows|has|lists|includes|contains|holds)\b|"
+    # ("…md has been deleted" is what became of it, not what it holds.)
+    + _NOTE_NAME + r"\s+(?:now\s+|also\s+|too\s+)?(?:shows|has(?!\s+(?:been|gone|to)\b)|lists|includes|contains|"
+    r"holds)\b|"
     # "'Pay rent' shows as done now": what a tick leaves, told as how the item looks.
     r"(?:shows?|showing|appears?|displays?|(?:is|are)\s+listed)\s+(?:up\s+)?(?:now\s+)?as\s+(?:now\s+)?"
     r"(?:done|finished|complete|completed|ticked|checked|crossed\s+off|struck|closed|resolved|paid|sorted)|"
@@ -297,7 +308,11 @@ _ES_REMOVE = (
 _EN_REMOVE = (
     # ("Prices have gone up", "it had gone up in 1961": risen, built; not removed.)
     r"deleted|removed|erased|wiped|cleared|gone(?!\s+(?:up|down|on|over|through|well|fine|by))|got\s+rid|"
-    r"called\s+off|cancell?ed|forgotten|forgot|"
+    r"called\s+(?:it\s+|them\s+|that\s+)?off|cancell?ed|forgotten|forgot|"
+    # "Now that the old inventory's out of the way": gone, told as where it no longer is.
+    r"(?:(?<='s\s)|(?<=\bis\s)|(?<=\bare\s)|(?<='re\s)|(?<=\bnow\s))out\s+of\s+the\s+way|"
+    # Told the team it is off: "I already stood the medevac down", "the search was stood down".
+    r"stood\s+(?!up\b)(?:(?:the|a|an|my|your|his|her|our|their|that|this|it|them)\s+)?(?:[\w'-]+\s+){0,2}?down\b|"
     # ("…so you can shut off the water": advice; "shut" is also the verb's plain form.)
     r"(?:turned|switched|(?<!\bcan\s)(?<!\bto\s)(?<!\bwill\s)(?<!'ll\s)(?<!\bmust\s)(?<!\bcould\s)"
     r"(?<!\bshould\s)(?<!\byou\s)(?<!\bthen\s)shut)\s+off|disabled|deactivated|"
@@ -306,6 +321,9 @@ _EN_REMOVE = (
     # "Piranesi's off the list now".
     r"(?:is|are|'s|'re|now)\s+(?:(?:now|all|both)\s+)?off\s+(?:the|your|my)\s+(?:[\w-]+\s+)?(?:list|note|notes|agenda|"
     r"calendar|schedule|board)\b|"
+    # ("You're off every Monday", "she's off sick": a person's time off, not a thing switched off.)
+    r"(?<!\byou)(?<!\byou\s)(?<!\bI'm)(?<!\bI\sam)(?<!\bwe)(?<!\bwe\s)(?<!\bthey)(?<!\bthey\s)(?<!\bhe)(?<!\bhe\s)"
+    r"(?<!\bshe)(?<!\bshe\s)"
     r"(?:is|are|'s|'re|now)\s+(?:(?:now|all|both)\s+)?off(?!\s+(?:to|for|the|by|work|duty|today|tomorrow|sick|limits|"
     r"bounds|"
     r"(?:your|my|our|his|her|their)\s+(?:plate|back|hands?|mind|chest)))|"
@@ -638,7 +656,9 @@ _SUBORDINATE_NEGATION = re.compile(
 _NEGATION = re.compile(
     r"\b(?=[^\W\d_])(?:not|no|never|nothing|none|nobody|nowhere|neither|nor|without|cannot|can't|couldn't|didn't|"
     r"don't|doesn't|isn't|aren't|wasn't|weren't|haven't|hasn't|won't|wouldn't|unable|failed|fail|fails|"
-    r"error|denied|declined|rejected|expired|timed\s+out|missing|nunca|nada|ning[úu]n[oa]?|ni|sin|tampoco|jam[áa]s|"
+    # ("The missing OT is noted": a thing that was missing, named; not a denial.)
+    r"error|denied|declined|rejected|expired|timed\s+out|"
+    r"(?<!\bthe\s)(?<!\ba\s)(?<!\ban\s)(?<!\bany\s)(?<!\byour\s)(?<!\bmy\s)(?<!\bour\s)(?<!\btheir\s)missing|nunca|nada|ning[úu]n[oa]?|ni|sin|tampoco|jam[áa]s|"
     r"fall[óo]|fallado|falla|errores|denegad[oa]s?|rechazad[oa]s?|caducad[oa]s?|expirad[oa]s?|imposible)\b"
     r"|n't\b"
     # Saying things stay as they were is saying nothing was done.
@@ -680,6 +700,8 @@ _OFFER = re.compile(
     r"i'?d\s+(?:rather|prefer|like\s+to)|prefiero|preferir[íi]a|"
     r"please\s+(?:confirm|tell|send|give|share)|puedo|podr[íi]a|puedes|quieres|prefieres|"
     r"si\s+quieres|si\s+te\s+parece|si\s+me|si\s+necesitas|dime|d[ií]me(?:lo|la|los|las)|d[ií]game|ind[ií]came|av[ií]same|"
+    # The same asked with "vos": "decime de qué camioneta es", "avisame", "contame".
+    r"dec[ií]me(?:lo|la|los|las)?|cont[aá]me(?:lo)?|confirm[aá]me|indic[aá]me|"
     r"conf[ií]rmame|me\s+dices|te\s+parece|te\s+enseño|te\s+muestro|"
     # Asking for what is missing: "necesito saber a qué correo", "me falta saber la hora".
     r"necesito|necesitar[íi]a|me\s+(?:hace\s+)?falta(?:r[íi]a)?\s+(?:saber|conocer)|"
@@ -1171,11 +1193,26 @@ _TOPIC_FIRST = re.compile(
 # A question that takes what was asked as done: "¿algo más ahora que están las pilas?", "anything else
 # now that the milk's on it?". ("¿…ahora que está lloviendo?" is the weather.)
 _NOW_THAT_DONE = re.compile(
-    r"\b(?:ahora|now)\s+que\s+(?:ya\s+)?(?:est[áa]n?|qued[óa]|quedaron|figuran?)\s+(?:todo|lo\s+del?|el|la|los|las|ah[íi]|"
+    # "¿Quieres que además del aviso del jueves te ponga otro?", "¿algo más aparte de la bulería que ya está?",
+    # "anything else besides the reminder?": the question counts the thing asked for as there already.
+    r"\b(?:adem[áa]s|aparte)\s+(?:del|de\s+la|de\s+los|de\s+las)\s+(?:aviso|recordatorio|alarma|alerta|apunte|cita|"
+    r"evento|nota)s?\b|\b(?:adem[áa]s|aparte)\s+de\s+(?:la|el|lo|los|las)\s+[^,?]{1,40}?\s+(?:que|q)\s+ya\s+"
+    r"(?:est[áa]n?|tienes|hay|qued[óa])\b|\b(?:besides|apart\s+from|other\s+than|on\s+top\s+of|as\s+well\s+as)\s+"
+    r"(?:the|that|your)\s+(?:reminder|alarm|alert|note|entry|event|appointment)s?\b|"
+    r"\b(?:besides|apart\s+from|other\s+than|on\s+top\s+of)\s+(?:the\s+)?[^,?]{1,40}?\s+(?:that'?s|which\s+is|"
+    r"you'?ve\s+got)\s+(?:already|now)\b|"
+    r"\b(?:ahora|now)\s+que\s+(?:ya\s+)?(?:s[ée]|conozco)\s+(?:que|lo)\b|\bnow\s+that\s+i\s+know\b"
+    r"|\b(?:ahora|now)\s+que\s+(?:ya\s+)?(?:est[áa]n?|qued[óa]|quedaron|figuran?)\s+(?:todo|lo\s+del?|el|la|los|las|ah[íi]|"
     r"en\s|apuntad|anotad|guardad|incluid|a[ñn]adid|list[oa]s?|hech[oa]s?|fuera|borrad|cancelad|quitad)"
     r"|\bnow\s+that\s+(?:(?:the|your|my|that|this)\s+)?(?:[\w'-]+\s+){0,2}?(?:[\w-]+'s|[\w-]+\s+(?:is|are)|it'?s|they'?re)\s+"
-    r"(?:on|in|there|done|sorted|set|gone|added|saved|noted|booked|sent|cancell?ed|deleted|all\s+set|taken\s+care)\b",
+    r"(?:on|in|there|done|sorted|set|gone|added|saved|noted|booked|sent|cancell?ed|deleted|all\s+set|taken\s+care|"
+    r"out\s+of\s+the\s+way|cleared|binned|scrapped|wiped)\b",
     _I)
+
+
+def takes_as_done(text: str) -> bool:
+    """Whether a question counts the thing asked for as done ("¿algo más ahora que está lo del fontanero?")."""
+    return bool(_NOW_THAT_DONE.search(_QUOTED.sub(" ", text)))
 
 
 def _clause(text: str, last_of_question: bool) -> Clause:
@@ -1381,7 +1418,7 @@ _READY_ALONE = re.compile(r"^\W*(?:(?:ya|then|and)\s+)?(?:est[áa]|it'?s|it\s+is
                           r"(?:list[oa]|ready|done|hech[oa])?\W*$", _I)
 # A request to the user that opens an offer: "tell me…", "dime…", "send me…".
 _ASKS_USER = re.compile(r"^\W*(?:(?:just\s+)?(?:tell|send|give|show)\s+me|let\s+me\s+know|dime|"
-                        r"d[íi]me(?:lo|la|los|las)|m[áa]ndame|p[áa]same|ind[íi]ca(?:me|mel[oa])|"
+                        r"d[íi]me(?:lo|la|los|las)|m[áa]ndame|p[áa]same|ind[íi]ca(?:me|mel[oa])|dec[íi]me(?:lo|la)?|"
                         r"conf[íi]rma(?:me|mel[oa]))\b", _I)
 # A promise of the assistant's own: "I'll add it", "y lo apunto", "te lo pongo".
 _PROMISE = re.compile(r"\b(?:i'?ll|i\s+will|and\s+i\s+can)\b|^\W*(?:and|y)\s+(?:te\s+|se\s+)?(?:lo|la|los|las)\s+"

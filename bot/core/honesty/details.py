@@ -82,7 +82,8 @@ _ES_WORD_TIME = re.compile(
     # ("Solo hice una de las dos", "lo puse en las dos": the two things, not two o'clock.)
     r"\b(?<!\buna\sde\s)(?<!\buno\sde\s)(?<!ninguna\sde\s)(?<!ninguno\sde\s)(?<!alguna\sde\s)(?<!alguno\sde\s)"
     r"(?<!cualquiera\sde\s)(?<!ambas\sde\s)(?<!\ben\s)(?<!\d\sde\s)(?<!\bdos\sde\s)(?<!\btres\sde\s)"
-    rf"(?:(?:a\s+la|a\s+las|la|las)\s+({_ES_HOUR})(?:\s+(y|menos)\s+({_ES_MIN})\b"
+    # ("La 9" alone is the number nine thing, "lo de la 14 y la 9": of the hours only one is "la una".)
+    rf"(?:(?:a\s+la|a\s+las|las|la(?=\s+(?:una|0?1)\b))\s+({_ES_HOUR})(?:\s+(y|menos)\s+({_ES_MIN})\b"
     rf"|(?=\s+(?:y|menos|de\s+la|en\s+punto|horas?)\b|\s*[.,;:!?)](?!\d)|\s*$))"
     rf"|({_ES_HOUR})\s+(y|menos)\s+(cuarto|media)"
     r"|(mediod[ií]a|medianoche))\b",
@@ -253,7 +254,8 @@ _GROUPED = r"\d{1,3}(?:\.\d{3})+,\d{1,2}(?!\d)|\d{1,3}(?:,\d{3})+\.\d{1,2}(?!\d)
 _THOUSANDS = re.compile(r"(?<![\w.,])(\d{1,4})\s?(?:grand|k|mil|lucas)\b", re.IGNORECASE)
 _GLUED_FIGURE = re.compile(r"(?<![\w.,])(\d{1,4})(?:s|k|x)\b", re.IGNORECASE)
 _AMOUNT = re.compile(
-    rf"(?<![\w.,])([€$£]\s?)?({_GROUPED}|\d{{1,9}}(?:[.,]\d{{1,3}})?)(?:(?:\s?|-)({_UNIT}))?(?![\w])",
+    # (Prefixed as Latin America writes them: "Q1,450" quetzales, "S/ 45" soles, "R$ 35", "Bs 120", "RD$ 500".)
+    rf"(?<![\w.,])([€$£]\s?|(?-i:Q|S/|Bs\.?|R\$|C\$|US\$|RD\$|MX\$)\s?(?=\d{{1,3}}[.,]\d|\d{{2}}))?({_GROUPED}|\d{{1,9}}(?:[.,]\d{{1,3}})?)(?:(?:\s?|-)({_UNIT}))?(?![\w])",
     re.IGNORECASE,
 )
 _EN_UNITS = {**_EN_NUMBERS, "zero": 0, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
@@ -571,6 +573,7 @@ class Details:
     # (sources only) the user asks how many or how much of something they have, have left or owe
     # ("how many vacation days have I got left?"): a count or a span is then a fact of their world
     asked_own_amount: bool = False
+    asked_record: bool = False  # what a record of theirs says ("what did the scan say?")
     # (sources only) the user asks what to do ("what else can I do?", "¿qué me recomiendas?"): with
     # nothing looked up, the spans and counts of the answer are its suggestions ("in a week or ten days")
     asked_advice: bool = False
@@ -961,6 +964,7 @@ _PARTICULAR = re.compile(
     r"este\s+(?:fin|mes|a[ñn]o)|aqu[íi]|cerca|fuera|afuera|por\s+aqu[íi]|"
     r"weather|forecast|rain|snow|tiempo\s+(?:hace|hará|har[áa])|llover|lluvia|pron[óo]stico|"
     r"price|cost|costs|fee|bill|rent|fare|cuesta|cuestan|precio|cuota|factura|tarifa|alquiler|"
+    r"paying|charging|pagando|cobrando|"
     r"open|opens|close|closes|abre|cierra|horario|"
     r"airport|station|pharmacy|gym|shop|store|restaurant|bank|office|school|hospital|clinic|dentist|doctor|"
     r"supermarket|cinema|hotel|garage|flight|train|bus|gate|platform|meeting|class|appointment|party|concert|"
@@ -1002,7 +1006,8 @@ _SUGGESTS = re.compile(
     r"\b(?:could|might|try|aim\s+for|start\s+(?:with|by)|i'?d\s+(?:suggest|recommend|go\s+for)|suggest|recommend|"
     r"a\s+(?:good|gentle|simple|easy|realistic)\s+(?:plan|start|goal|routine)|podr[íi]as|podr[íi]a\s+ser|"
     r"puedes\s+(?:empezar|probar)|prueba\s+(?:a|con)|te\s+(?:recomiendo|sugiero|propongo)|recomiendo|sugiero|"
-    r"intenta|empieza\s+(?:con|por)|un\s+(?:buen|plan)\b|"
+    r"intenta|empieza\s+(?:con|por)|un\s+(?:buen|plan)\b|vale\s+la\s+pena|merece\s+la\s+pena|conviene|capaz\s+que|"
+    r"(?:it'?s|it\s+might\s+be|might\s+be)\s+worth|"
     # What the assistant would do in the user's place: "yo aprovecharía para…", "I'd use the time to…".
     r"yo\s+[^\W\d_]+r[íi]a\b|i'?d\s+(?:use|take|spend|start|focus|look|check|go|do|put)\b)",
     re.IGNORECASE,
@@ -1217,6 +1222,7 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
         asked_duration=bool(_DURATION_QUESTION.search(user_text)),
         asked_zone=bool(_ZONE_QUESTION.search(user_text)),
         asked_own_amount=_asks_own_amount(user_text),
+        asked_record=bool(_RECORD_QUESTION.search(user_text[:MAX_SCAN_CHARS])),
         asked_advice=bool(_ADVICE_QUESTION.search(user_text)),
         asked_name=(asked_name := bool(_NAME_QUESTION.search(user_text))),
         source_text=" ".join(t.lower() for t in texts) if asked_name or looked_up else "",
@@ -1297,7 +1303,9 @@ nada todo ambos cada uno una eso esto aquello también tambien""".split())
 
 # A name that is the whole answer, or opens it set apart: "Ramiro, el de la nota de casa", "Ramiro Ortega.".
 _OPENING_NAME = re.compile(
-    r"^\W*(?-i:(?P<name>[A-ZÁÉÍÓÚÑ][^\W\d_]{2,}))(?=\s*(?:[,—–(:;.!]|$)|\s+(?-i:[A-ZÁÉÍÓÚÑ])[^\W\d_]+\s*(?:[,—–(:;.!]|$))")
+    # ("Trelawny's your man": the name, said to be the one.)
+    r"^\W*(?-i:(?P<name>[A-ZÁÉÍÓÚÑ][^\W\d_]{2,}))(?=\s*(?:[,—–(:;.!]|$)|\s+(?-i:[A-ZÁÉÍÓÚÑ])[^\W\d_]+\s*(?:[,—–(:;.!]|$)"
+    r"|['’]s\s+(?:your|the|our)\s+(?:man|woman|guy|lad|fella|one|person|contact|inspector)\b)")
 # Words that open an answer set apart by a comma without being anyone's name.
 _OPENERS = frozenset("""yes yeah yep sure okay hello hmm right done here thanks sorry well great perfect alright
 sí vale claro perfecto hola listo hecho aquí gracias perdona perdón bueno genial según mira oye venga dale
@@ -1401,8 +1409,10 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     rule = (not known.looked_up and not claims_action and not known.asked_code and not known.asked_number
             and not known.asked_own_amount and bool(text)
             and bool(said.measures or said.figures or said.minutes or said.days) and _cites_a_rule(text))
+    # (Nor is the figure asked for as such: "what was Marta's split at the relay? need the number".)
     textbook = rule or ((known.general or advice or (not known.looked_up and bool(_SUGGESTS.search(text))))
-                and not claims_action and not known.asked_code and bool(said.measures or said.figures)
+                and not claims_action and not known.asked_code and not known.asked_number
+                and bool(said.measures or said.figures)
                 and bool(text) and not (_PARTICULAR.search(text[:MAX_PARTICULAR_CHARS]) if advice
                                         else _is_particular(text, known.general_names)))
     sentence_words = {w.casefold() for w in re.findall(r"[^\W\d_]{4,}", text[:MAX_PARTICULAR_CHARS])}
@@ -1454,10 +1464,15 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
                       and not (arithmetic and (f in derived or _derived_number(f, said, known, derived))))
     missing += sorted(p for p in said.phones if not any(p in k or k in p for k in known.phones))
     missing += sorted(f"code {c}" for c in said.codes - known.codes)
-    if known.asked_number or known.asked_price:  # "which platform?" "Del siete.": the number is the answer
+    # (And what a record of theirs says: "what did the scan say?" "A grade two sprain.")
+    # (So is what the user's own records hold: "¿a cuánto vendimos el cordero?" "A 9,80"; but of the things a
+    # lookup listed, "1 of the 2 is unpaid" counts them.)
+    own = known.asked_own_amount and not (known.asked_number or known.asked_price or known.asked_record)
+    if known.asked_number or known.asked_price or known.asked_record or known.asked_own_amount:
         counted = _counted(text, known.listed)  # "your three bills" after a read listing three
         missing += sorted(n for n in said.spoken_numbers - said.figures - said.amounts
                           if n not in known.numbers and n.replace(".", "") not in plain and n not in counted
+                          and not (own and n.isdigit() and int(n) <= known.listed)
                           and not (arithmetic and _derived_number(n, said, known)))
     if known.asked_code:  # "what's the wifi password?" "It's Sunflower-88.": however it is cased
         missing += sorted(f"code {c}" for c in said.coded_words - said.codes if c not in known.codes)
@@ -1499,7 +1514,8 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
         spans = {m // 60 for m in said.minutes} | set(said.days) | set(said.minutes)
         missing += [f"count {n}" for n in sorted(said.spoken_numbers - said.amounts - said.figures)
                     if n.isdigit() and int(n) > known.listed and n not in known.numbers and int(n) not in spans]
-    if known.today is not None and dates_something:
+    # (Advice dates nothing of the user's: "si se te acabaron antes de las 2, vale la pena preparar más mañana".)
+    if known.today is not None and dates_something and (claims_action or not _SUGGESTS.search(text[:MAX_SCAN_CHARS])):
         missing += [f"{word} ({day:%d/%m})" for offset, word in sorted(_RELATIVE_LABELS.items())
                     if offset in said.relative_days
                     and ((day := known.today + timedelta(days=offset)).month, day.day) not in known.dates]
@@ -1858,7 +1874,9 @@ _DURATION_QUESTION = re.compile(
 _NAME_QUESTION = re.compile(
     r"\b(?:c[óo]mo\s+se\s+(?:llama|llamaba|llaman)|qu[ée]\s+nombre|(?:cu[áa]l|qu[ée])\s+(?:es|era)\s+el\s+nombre|"
     r"what(?:'s|\s+is|\s+was)\s+(?:the|its|his|her|their)\s+name|what\s+(?:is|was)\s+it\s+called|"
-    r"what\s+(?:was|is)\s+the\s+[^\W\d_]+\s+called|who\s+(?:is|was)\s+(?:my|the)|qui[ée]n\s+(?:es|era)\s+(?:mi|el|la)|"
+    r"what\s+(?:was|is)\s+the\s+[^\W\d_]+\s+called|who(?:'s|\s+is|\s+was)\s+(?:my|the)|qui[ée]n\s+(?:es|era)\s+(?:mi|el|la)|"
+    # Who is coming or doing it: "who's coming to inspect?", "¿quién viene a revisar?".
+    r"who(?:'s|\s+is)\s+(?:coming|doing|taking|running|covering)\b|qui[ée]n\s+(?:viene|vendr[áa]|cubre|lleva)\b|"
     # "¿Me recuerdas el nombre del fontanero?", "remind me of the name of the plumber".
     r"(?:the|el|su|his|her|their|its)\s+(?:name|nombre)\s+(?:of|de|del)\b|"
     r"(?:which|what)\s+(?:restaurant|hotel|shop|store|doctor|dentist|bar|caf[ée]|company|school|clinic|client|"
@@ -1913,7 +1931,23 @@ _OWN_AMOUNT_QUESTION = re.compile(
     r"did\s+I|me\s+quedan?|nos\s+quedan?|tengo|ten[íi]a|llevo|llevamos|(?:le\s+|les\s+)?debo|he\s+\w+[ae]do|"
     # What the user is paid: "¿cuánto me pagan la hora?", "how much did the co-op pay me per kilo?".
     r"me\s+(?:pagan|pagaron|pag[óo]|pagaba|pagaban|pagar[áa]n?|dan|dieron)|(?:\w+\s+){0,3}?pa(?:y|id)\s+(?:me|us)|"
-    r"(?:are|is)\s+(?:they|\w+)\s+paying\s+(?:me|us))\b",
+    r"(?:are|is)\s+(?:they|\w+)\s+paying\s+(?:me|us)|"
+    # What the user set, sold or made: "¿a cuánto puse el ticket de niños?", "how many did we sell?".
+    r"puse|pusimos|hice|hicimos|cobr[ée]|cobramos|vend[íi]|vendimos|sacamos|ganamos|perdimos|gast[ée]|pagu[ée]|"
+    r"compr[ée]|compramos|llev[ée]|fij[ée]|(?:I|we)\s+(?:put|set|charged|sold|made|got|paid|spent|bought)|did\s+we|"
+    # Or what their latest batch gave: "¿cuántos litros salieron de la última destilada?".
+    r"(?:del?|en)\s+(?:la|el)\s+[úu]ltim[oa]|(?:from|in|off)\s+(?:the|our)\s+(?:last|latest))\b",
+    re.IGNORECASE,
+)
+# What a record of the user's says: "what did the scan say about Owen's knee?", "¿qué dijo el informe del perito?".
+# Only that record can give its figures, however it words them ("a grade two sprain").
+_RECORD_QUESTION = re.compile(
+    r"\bwhat\s+(?:did|does|do|has|have)\s+(?:the|his|her|their|my|our|[A-Z]\w+'s)\s+(?:[\w'-]+\s+){0,2}?(?:scan|x-?rays?|mri|"
+    r"report|results?|tests?|bloods|letter|email|invoice|quote|survey|inspection|assessment|ultrasound|biopsy|vet|"
+    r"doctor|gp|consultant|physio|mechanic|surveyor|inspector|lab)\s+(?:say|show|find|said|showed|found|come\s+back)\b"
+    r"|\bqu[ée]\s+(?:dijo|dice|dec[íi]a|sali[óo]|mostr[óo]|ha\s+dicho|ha\s+salido)\s+(?:en\s+)?(?:el|la|los|las|mi|su)\s+"
+    r"(?:resonancia|radiograf[íi]a|esc[áa]ner|informe|an[áa]lisis|anal[íi]tica|resultados?|prueba|ecograf[íi]a|carta|"
+    r"presupuesto|inspecci[óo]n|veterinari[oa]|m[ée]dic[oa]|mec[áa]nico|perito|laboratorio|fisio)\b",
     re.IGNORECASE,
 )
 # What anyone is allowed by the rules, not what the user holds: "¿cuántos días tengo para devolver algo?",
@@ -1928,7 +1962,8 @@ _ALLOWED_BY_RULE = re.compile(
 def _asks_own_amount(user_text: str) -> bool:
     """How much or how many the user has, owes or has left: an answer only their own records give."""
     text = user_text[:MAX_SCAN_CHARS]
-    return bool(_OWN_AMOUNT_QUESTION.search(text)) and not _ALLOWED_BY_RULE.search(text)
+    return ((bool(_OWN_AMOUNT_QUESTION.search(text)) and not _ALLOWED_BY_RULE.search(text))
+            or bool(_RECORD_QUESTION.search(text)))
 
 
 _COUNT_QUESTION = re.compile(r"\bhow\s+many\b|\bcu[áa]nt[oa]s\b|\bnumber\s+of\b|\bn[úu]mero\s+de\b", re.IGNORECASE)
@@ -1997,6 +2032,14 @@ _NUMBER_QUESTION = re.compile(
     rf"(?:{_PLACES}|number|n[úu]mero|desk|line|l[íi]nea|bus|autob[úu]s)\b"
     # A mark the user got: "what mark did I get?", "¿cuánto saqué?", "¿qué nota me pusieron?".
     r"|\b(?:what|which)\s+(?:grade|mark|score)\b|\bwhat\s+did\s+i\s+(?:get|score)\s+(?:in|on|for)\b"
+    # The number itself asked for: "necesito el número", "give me the figure".
+    r"|\b(?:necesito|dame|dime|p[áa]same)\s+(?:el|la)\s+(?:n[úu]mero|cifra|dato)\b"
+    r"|\b(?:need|give\s+me|tell\s+me|what'?s)\s+the\s+(?:number|figure|reading)\b"
+    # A measure someone reached: "what was Yeison's exit velo at the tryout?", "¿cuál fue el tiempo de Ana?".
+    r"|\bwhat\s+(?:was|is|were)\s+(?:[A-Z]\w+'s|his|her|their|my|our)\s+(?:[\w-]+\s+){0,2}?(?:velo(?:city)?|speed|"
+    r"time|score|weight|height|reading|pace|temp(?:erature)?|pressure|level|best)\b"
+    r"|\bcu[áa]l\s+(?:fue|es|era)\s+(?:la|el)\s+(?:velocidad|tiempo|marca|peso|lectura|cifra|temperatura|"
+    r"presi[óo]n|nivel)\b"
     r"|\bcu[áa]nto\s+(?:saqu[ée]|he\s+sacado|me\s+(?:pusieron|dieron|han\s+puesto|han\s+dado))\b"
     r"|\bqu[ée]\s+(?:nota|calificaci[óo]n|puntuaci[óo]n)\s+(?:me\s+(?:pusieron|dieron|han\s+puesto|han\s+dado)|"
     r"saqu[ée]|he\s+sacado)\b",
@@ -2074,8 +2117,16 @@ def _asks_in_general(user_text: str) -> bool:
     text = _PURPOSE_AFTER.sub("?", whole)
     return (_GENERAL_QUESTION.search(text) is not None and not _is_particular(text, _names(text))
             and not _POSSESSIVE.search(text) and not _REFERS_BACK.search(text)
-            and not _asks_own_amount(text)
+            and not _asks_own_amount(text) and not _NUMBERED_THING.search(text)
             and len(re.findall(r"[^\W\d_]+", whole)) >= MIN_GENERAL_WORDS)
+
+
+# One of the user's things told apart by its number: "el jamón más gordo del lote 14", "batch 3", "la camioneta 9".
+_NUMBERED_THING = re.compile(
+    r"\b(?:lote|lot|batch|camioneta|cami[óo]n|truck|van|room|habitaci[óo]n|pen|corral|field|parcela|bancal|plot|tank|"
+    r"tanque|dep[óo]sito|barrica|barrel|cask|hive|colmena|bay|nave|row|fila|table|mesa|unit|unidad|box|caja|cage|"
+    r"jaula|stall|cuadra|pallet|palet|order|pedido|job|obra|site|shift|turno)\s+(?:n[º°o]\.?\s*|#\s*)?\d{1,5}\b",
+    re.IGNORECASE)
 
 
 # Asking what something costs.
@@ -2086,7 +2137,9 @@ _PRICE_QUESTION = re.compile(
     r"[^.?!\n]{0,60}?\b(?:cost|costs|price|pay|paid|owe|charge|fee|fare|bill|rent|subscription|ticket|"
     r"cuesta|cuestan|cost[óo]|vale|valen|cobra|cobran|pago|pagu[ée]|pagar|pagan|pag[óo]|pagaron|pagaba|pagaban|"
     r"debo|precio|cuota|factura|tarifa|"
-    r"alquiler|abono|sale|salen|sali[óo]|salieron|cobr[óo]|cobraron|gast[ée]|spent|charged)\b"
+    r"alquiler|abono|sale|salen|sali[óo]|salieron|cobr[óo]|cobraron|gast[ée]|spent|charged|pagando|cobrando)\b"
+    # What a buyer pays now: "what's the co-op paying for hardshell today?", "cuánto ta pagando la aceitera?".
+    r"|\bwhat(?:'s|\s+is|\s+are)\s+(?:the\s+)?(?:[\w'-]+\s+){0,2}?(?:paying|charging|offering|asking)\s+(?:for|per|a|an)\b"
     r"|\b(?:qu[ée]\s+precio|what(?:'s|\s+is|\s+was)\s+the\s+(?:price|cost|fee|fare)|"
     r"how\s+much\s+(?:is|are|was|were|does|do|did|will|would)|cu[áa]nto\s+(?:es|son|fue|fueron|ser[áa]))\b",
     re.IGNORECASE,

@@ -25,7 +25,7 @@ _LEAD = (
     r"i\s+want\s+you\s+to|i\s+need\s+you\s+to|i'?d\s+like\s+you\s+to|go\s+ahead\s+and|just|and|also|then|now|"
     r"hey|yo|ok|okay|be\s+so\s+kind\s+as\s+to|"
     r"por\s+favor|porfa|porfis|xfa|puedes|pod[ée]s|podr[íi]as|me\s+puedes|quiero\s+que|necesito\s+que|y|tambi[ée]n|"
-    r"luego|ahora|oye|vale|haz(?:me)?\s+el\s+favor\s+de|h[áa]game\s+el\s+favor\s+de|"
+    r"luego|ahora|oye|vale|pues|venga|haz(?:me)?\s+el\s+favor\s+de|h[áa]game\s+el\s+favor\s+de|"
     # Whom the request is said to, fondly: "oye compa apúntame…", "mate, add…", "quillo apúntame…".
     r"compa|compadre|cuate|colega|t[íi]o|t[íi]a|jefe|jefa|mano|wey|g[üu]ey|pibe|che|chaval|pana|parce|maje|"
     r"quillo|illo|pisha|chacho|mijo|mija|mate|bro|pal|buddy|dude|hun|pet|lad|lass|macho|tronco|nano|neno|chiquillo|"
@@ -126,6 +126,9 @@ _VERBS: dict[ActionKind, str] = {
         # Correcting a note changes it: "fix my court-dates note", "corrige la lista", "incorpora al expediente".
         r"fix|correct|amend|incorporate|corrige|corr[íi]ge(?:lo|la)|corregir|arregla(?:r)?|arr[ée]gla(?:lo|la)|"
         r"incorpora(?:r)?|incorp[óo]ra(?:lo|la)|"
+        # Put into a note: "pásame eso a una nota repaso-3", "pasa la receta a mi lista".
+        r"p[áa]sa(?:me|nos)?\s+(?:[\w'-]+\s+){0,5}?(?:a|en|al)\s+(?:(?:una|un|la|el|mi|mis|tu|nueva)\s+)+"
+        r"(?:nota|lista|archivo|fichero|documento)s?\b|"
         # Moving to another day: "pasá lo de fumigar del lunes al miércoles", "pásalo al viernes".
         r"pasa(?:lo|la|los|las)|pasa\s+(?:[\w'-]+\s+){1,8}?(?:al?|para\s+el)\s+(?:lunes|martes|miercoles|jueves|"
         r"viernes|sabado|domingo|dia\s+\d|\d)|"
@@ -136,7 +139,8 @@ _VERBS: dict[ActionKind, str] = {
         r"a[ñn]ade|a[ñn]adir|a[ñn][áa]de(?:me|lo|la|le|les|selo|sela)|"
         # "Haz dos notas", "hazme una nota": making the thing, said by its noun. ("Hazme una lista de
         # ideas" may be asked for in the chat.)
-        r"haz(?:me)?\s+(?:una?|la|el|las|los|dos|tres|\d+)\s+(?:nuevas?\s+)?(?:notas?|entradas?|tareas?)\b|"
+        # (Said with "vos": "hacé una nota precios con…".)
+        r"(?:haz|hac[ée])(?:me)?\s+(?:una?|la|el|las|los|dos|tres|\d+)\s+(?:nuevas?\s+)?(?:notas?|entradas?|tareas?)\b|"
         r"agrega(?:r|me)?|pon(?:me|lo|la|le|er)?|mete(?:r|me)?|apunta(?:r|me)?|"
         r"ap[úu]nta(?:me|lo|la)|anota(?:r)?|an[óo]ta(?:me|lo|la)|escribe|escr[íi]be(?:lo|la)|escr[íi]beme(?!\s+(?:un|una|unos|unas)\s+(?!(?:nota|entrada|tarea|recordatorio)\b)\w)|crea(?:r)?|"
         r"cr[ée]a(?:me|la|lo)|guarda(?:r)?|gu[áa]rda(?:te|me|lo|la|melo|mela)|registra(?:r)?|recuerda(?:\s+que)?|"
@@ -518,6 +522,10 @@ def reported_actions(user_text: str) -> frozenset[ActionKind]:
         window = text[match.start():match.end() + 40]
         kinds |= claimed_kinds(window[: len(match.group(0)) + 1])
         kinds |= claimed_kinds(match.group(0))
+        # A verb with its particle after the object: "I already stood the medevac down", "we called it off".
+        particle = _PARTICLE_AFTER.match(text, match.end())
+        if particle:
+            kinds |= claimed_kinds(match.group(0) + particle.group(0))
         # "I paid the bill and booked the car in": the verbs after "and" have the same subject.
         sentence = _SENTENCE_END.split(text[match.end():match.end() + 300], maxsplit=1)[0]
         for verb in _COORDINATED_PAST.finditer(sentence):
@@ -535,6 +543,7 @@ _SAID_AS_DONE = re.compile(
     r"|\b\w+(?:é|í|amos|imos)\b",
     _I,
 )
+_PARTICLE_AFTER = re.compile(r"\s+(?:[\w'-]+\s+){0,3}?(?:down|off)\b", _I)
 _WHO_DID = re.compile(r"\b(?:who|qui[ée]n(?:es)?)\s+(?:(?:me|te|le|les|nos|lo|la|se\s+lo|se\s+la)\s+)?"
                       r"([^\W\d_]{3,})", _I)
 _SENTENCE_END = re.compile(r"[.;!?\n]")

@@ -38,6 +38,7 @@ from bot.core.honesty.claims import (
     parse,
     row_cells,
     speaks_of_self,
+    takes_as_done,
     tells_a_state,
     told_as_own,
     without_asking_just,
@@ -279,7 +280,8 @@ def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[Ac
 
 
 # The user's own deed, in the first person: "ya he podado…", "I've already posted…", "I just sent…".
-_USERS_DEED = re.compile(r"\b(?:ya\s+)?(?:he|hemos)\s+[^\W\d_]+(?:ado|ido|to|cho)\b|"
+# ("He terminao", "hemos salío": the participle as it is said, without its d.)
+_USERS_DEED = re.compile(r"\b(?:ya\s+)?(?:he|hemos)\s+[^\W\d_]+(?:ado|ido|to|cho|ao|[ií]o)\b|"
                          r"\bi(?:'ve|\s+have)?\s+(?:already\s+|just\s+)[^\W\d_]+(?:ed|t|de|ne)\b", re.I)
 # Words that praise or weigh a deed, not name a thing: "lo gordo ya está hecho", "the main bits are done".
 _DEED_WORDS = frozenset("""
@@ -495,7 +497,8 @@ def _unread_asked_thing(clause: Clause, turn: _Turn) -> str | None:
 
 # "That's done", "eso ya está hecho": done, said of nothing named.
 _DONE_ALONE = re.compile(r"^\W*(?:that'?s|that\s+is|it'?s|eso|esto|ya)?\s*(?:ya\s+)?(?:est[áa]\s+)?"
-                         r"(?:done|hecho|hecha|listo|lista|sorted)\W*$", re.I)
+                         r"(?:done|hecho|hecha|listo|lista|sorted)(?:\s+(?:y\s+bien\s+hech[oa]|and\s+well\s+done|"
+                         r"and\s+dusted))?\W*$", re.I)
 
 
 # A list opened as what is left to do: "Here's what still needs doing:", "Lo que te falta:".
@@ -717,6 +720,11 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
     if clause.closer and turn.guessed and _UNDERSTOOD.match(clause.text):
         # "Got it — if he said Thursday, that's the new slot": understood, said to news the classifier only
         # guessed was a request ("fish guy said delivery moved to thursday").
+        return None
+    if (clause.closer and turn.guessed and turn.users_deed and not turn.unsettled and not turn.own_effects
+            and _DONE_ALONE.match(clause.text)):
+        # "¡Hecho y bien hecho!" to "ya he terminao de salar el lote 15!!": the user's deed, praised; only the
+        # classifier guessed a request.
         return None
     if clause.closer and turn.asked:
         kinds |= _closed_kinds(clause, turn, row)  # "Listo", "All set": claims what was asked
@@ -1053,7 +1061,7 @@ def check(
     # Asked what someone answered ("did he accept?") or what the assistant knows of the user ("what do you
     # remember about me?"), the answer tells it from what was looked up or given, never from nowhere.
     head = user_text[:MAX_SCAN_CHARS]
-    asks_reply = not turn.read_ok and bool(_ASKS_REPLY.search(head))
+    asks_reply = not turn.read_ok and _asks_reply(head)
     asks_memory = not turn.read_ok and bool(_ASKS_MEMORY.search(head))
     given_text = _norm(" ".join(s[:MAX_LOOKED_UP_CHARS] for s in sources)) if asks_reply or asks_memory else ""
     reply_given = asks_reply and bool(_REPLY_TOLD.search(given_text))
@@ -1122,7 +1130,10 @@ def check(
             continue
         # A question or an offer proposes its times ("¿te lo pongo a las 9?"); it states none. Advice on
         # when to go after a lookup keeps them: they must lie near what the lookup found.
-        offered = all(c.stance in _PROPOSING for c in sentence.clauses)
+        # (A question that takes the thing asked for as done, "¿además del aviso del jueves te pongo otro el
+        # viernes?", still only proposes its own day.)
+        proposed = [c.stance in _PROPOSING or ("?" in c.text and takes_as_done(c.text)) for c in sentence.clauses]
+        offered = all(proposed)
         advises = known.looked_up and advises_timing(sentence.text)
         stated = without_assumptions(sentence.text)
         if offered and not advises:
@@ -1134,7 +1145,7 @@ def check(
         said = extract_details(stated)
         missing = unsourced(said, known,
                             claims_action=any(c.kinds and c.stance is Stance.AFFIRMATIVE and not _not_ours(c, turn)
-                                              for c in sentence.clauses),
+                                              and not asks for c, asks in zip(sentence.clauses, proposed, strict=True)),
                             text=sentence.text, proposes=offered, worked_out=frozenset(worked_out), advises=advises,
                             worked_spans=tuple(worked_spans))
         if documents.several and any((said.times, said.dates, said.amounts, said.figures, said.codes, said.phones,
@@ -1193,6 +1204,24 @@ _ASKS_REPLY = re.compile(
     r"|\b(?:ya\s+)?(?:contest[óo]|respondi[óo]|acept[óo]|confirm[óo]|ha\s+(?:contestado|respondido|aceptado|"
     r"confirmado))\b",
     re.I)
+# A sentence of the user's: up to a full stop, a question mark or an exclamation mark.
+_USER_SENTENCE = re.compile(r"[^.?!\n]+[.?!\n]*")
+
+
+def _asks_reply(user_text: str) -> bool:
+    """Whether the user asks what someone answered: "did Marcus accept?", "¿ya contestó Ana?", "contestó marta"
+    (typed without its question mark). Telling it to the assistant, "me lo confirmó su guía", asks nothing."""
+    for sentence in _USER_SENTENCE.finditer(user_text):
+        text = sentence.group(0)
+        found = _ASKS_REPLY.search(text)
+        if found and ("?" in text or "¿" in text or not _TOLD_TO_ME.search(text[:found.start()])):
+            return True
+    return False
+
+
+_TOLD_TO_ME = re.compile(r"\b(?:me|nos)\s+(?:(?:lo|la|los|las)\s+)?(?:ya\s+)?$", re.I)
+
+
 # Someone's answer told as given: "Marcus accepted", "she said yes", "ya confirmó", "dijo que sí".
 _REPLY_TOLD = re.compile(
     r"\b(?:accepted|declined|confirmed|replied|answered|responded|rsvp'?d|said\s+(?:yes|no)|got\s+back|agreed|"
