@@ -75,11 +75,18 @@ class AgendaSkill(SkillPlugin):
             # The day's overview ("what's on tomorrow?", "qué tengo hoy?") is the calendar and the to-dos.
             r"\bwhat'?s on (?:today|tonight|tomorrow|this|for)\b",
             r"\bon (?:my|me) plate\b",  # "whats on me plate tomorrow, shifts n jobs"
+            # What is booked: "how many have I got booked next week?", "look at my gigs next week".
+            r"\b(?:have i got|do i have|i'?ve got)\s+(?:[\w-]+\s+){0,2}?(?:booked|scheduled|lined up)\b",
+            r"\bmy (?:gigs|bookings|shifts|appointments|sessions|shows)\b",
+            r"\b(?:am i|am a|i'?m) on (?:earlies|lates|nights|days)\b",
             # An outing put on a day at an hour: "ponme salida al monte el miércoles a las 8" (not "ponme un aviso…").
             r"\bp[oó]n(?:me|le)\s+(?!(?:un|una|el|la)\s+(?:aviso|alarma|recordatorio|alerta)\b)(?:[^\W\d_]+\s+){1,4}?"
             r"(?:el|este|pr[oó]ximo|ma[ñn]ana)\s+(?:(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo)\s+)?"
             r"a\s+las\s+\d",
             r"\bwhat(?: have i|'?ve i| do i have| i have) (?:got )?(?:on )?(?:today|tonight|tomorrow|this)\b",
+            # ("n whit've a got on saturday": Scots, and a weekday.)
+            r"\bwh[ai]t(?:'?ve| have) (?:i|a) got on (?:today|tonight|tomorrow|this|next|monday|tuesday|wednesday|"
+            r"thursday|friday|saturday|sunday)\b",
             r"\bq(?:u[eé])? (?:tengo|me toca) (?:hoy|ma[ñn]ana|mñn|pasado|esta|este)\b",
             # Asked as what is noted for a day, or how the day looks ("tengo algo pendiente para el viernes?",
             # "what does my week look like?").

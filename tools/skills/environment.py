@@ -648,7 +648,7 @@ class EnvironmentSkill(SkillPlugin):
             r"\b(?:el|del) tiempo (?:de |para |en )?(?:hoy|ma[ñn]ana|mñn|pasado|el finde|este finde|el fin de semana|"
             r"esta (?:tarde|noche|semana))\b",
             # "¿va a apretar la calor?": the heat as what the day will do.
-            r"\b(?:apret\w*|peg\w*|caer[aá]|cae)\s+(?:el|la|un)\s+calor\b",
+            r"\b(?:apret\w*|peg\w*|caer[aá]|cae)\s+(?:m[aá]s\s+)?(?:fuerte\s+)?(?:el|la|un)\s+(?:calor|sol)\b",
             r"\b(?:hace|har[aá]|va a hacer)\s+(?:mucho |muchísimo |poco |bastante |demasiado )?"
             r"(?:fr[ií]o|calor|viento|sol|bueno|malo|buen tiempo|mal tiempo)\b",
             # Wind as people say it: "blowing a hooley", "gusts tonight?", "rachas de viento".
@@ -677,6 +677,11 @@ class EnvironmentSkill(SkillPlugin):
             # Rain asked as its absence: "is it gonna be dry there first thing?", "will it stay dry?".
             r"\b(?:it|it'?ll|gonna|going to) (?:be |stay |keep )?dry\b",
             r"\b(?:stay|stays|staying|stop|stops|stopping|keep|keeps|keeping) dry\b",
+            # The weather by how it will feel: "is it gonna be baltic?", "will it be roasting?".
+            r"\b(?:gonna|going to|will it|it'?ll) be (?:baltic|freezing|roasting|scorching|boiling|chilly|nippy|muggy|"
+            r"humid|mild|bitter)\b",
+            # Somewhere still open nearby: "anywhere still doing food round Pendeen this time of night?".
+            r"\banywhere (?:still )?(?:open|doing food|serving|selling|doing)\b",
             # Heavy rain as Ireland and Britain say it: "will it be lashing for the 2 o'clock one".
             r"\b(?:lashing|bucketing|pissing|chucking it|tipping it|teeming|pelting)(?: down)?\b",
             r"\bllover\b",

@@ -125,6 +125,8 @@ class InboxSkill(SkillPlugin):
             # Sensors report through the inbox: "anything from the trough sensors?", "el sensor de las tinas".
             r"\bsensor(?:es|s)?\b",
             r"\b(?:data ?)?loggers?\b",  # "anything from the vaccine fridge logger?"
+            # What a booking system pushed: "has anything come in from the booking site?".
+            r"\b(?:booking|reservation|reservas?)\s+(?:site|system|platform|app|web|sistema|plataforma)\b",
             # What a CRM pushed, or a device the user names: "lo que ha entrado por el CRM", "anything from the
             # camera?".
             r"\bcrm\b",

@@ -68,6 +68,8 @@ class MemorySkill(SkillPlugin):
             r"\bremember (?:she|he|they|we|i)(?:'s|'re|'m| is| are| am| has| have| can|'ll| will)\b",
             # …and someone by name: "remember Rita's vegetarian", "remember Tom can't do Mondays".
             r"\bremember (?-i:[A-Z])[^\W\d_]+(?:'s| is| has| can't| doesn't| likes| hates| loves)\b",
+            # …or people by what they always or never do: "remember the Hendersons always want Kingfisher".
+            r"\bremember (?:the )?(?-i:[A-Z])[^\W\d_]+s? (?:always|never|usually|only|hate|love|like|want|prefer)\b",
             r"\bacu[eé]rdate\b",
             r"\brecuerda (que|q)\b",
             r"\bkeep in mind\b",

@@ -63,6 +63,9 @@ class RemindersSkill(SkillPlugin):
             r"\bwhat'?s on (?:today|tonight|tomorrow|this|for)\b",
             r"\bon (?:my|me) plate\b",  # "whats on me plate tomorrow, shifts n jobs"
             r"\bwhat(?: have i|'?ve i| do i have| i have) (?:got )?(?:on )?(?:today|tonight|tomorrow|this)\b",
+            # ("n whit've a got on saturday": Scots, and a weekday.)
+            r"\bwh[ai]t(?:'?ve| have) (?:i|a) got on (?:today|tonight|tomorrow|this|next|monday|tuesday|wednesday|"
+            r"thursday|friday|saturday|sunday)\b",
             r"\bq(?:u[eé])? (?:tengo|me toca) (?:hoy|ma[ñn]ana|mñn|pasado|esta|este)\b",
             # Asked as what is noted for a day, or how the day looks ("tengo algo pendiente para el viernes?",
             # "what does my week look like?").
@@ -91,6 +94,7 @@ class RemindersSkill(SkillPlugin):
             r"\b(?:ponme|p[oó]nle|pon|m[eé]teme|m[eé]tele|p[oó]ngame) (?:un |una )?(?:aviso|alarma)\b",
             r"\bav[ií]same\b",
             r"\bme (?:avisas|avis[aá]s|recuerdas|record[aá]s)\b",  # "…y me avisas la noche antes"
+            r"(?<!\bnever )\bmind me\b",  # Scotland's and Ireland's "remind me": "mind me at half 5 tae…"
             # "todo" unhyphenated is mostly Spanish ("lo quiero todo", "todo bien"): the English noun
             # is hyphenated, written as the list's name, or owned ("my todos"); alone it names the list.
             r"\bto-dos?\b",

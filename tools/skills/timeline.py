@@ -35,6 +35,11 @@ class TimelineSkill(SkillPlugin):
             r"\b(?:check|in|on|from|look at|search) (?:the|my) log(?:book)?\b",
             # What the user logged bit by bit: "las ventas que te fui anotando", "según lo q fui apuntando".
             r"\b(?:que|q)\s+(?:te\s+)?(?:fui|he\s+ido|iba|vengo)\s+(?:anotando|apuntando|registrando|pasando)\b",
+            # What the user logged, asked back: "did I log where the leak was?", "qué apunté el día que…".
+            r"\b(?:did i|have i|what did i) log(?:ged)?\b",
+            r"\b(?:qu[eé]|q)\s+(?:apunt[eé]|anot[eé]|registr[eé])\s+(?:el|la|lo|los|las|cuando)\b",
+            # What their own harvest or sales came to: "¿cuánto sacamos la última cosecha de la 2?".
+            r"\bcu[aá]nt[oa]s?\s+(?:[\w]+\s+)?(?:sacamos|cosechamos|vendimos|recogimos|hicimos)\b",
             r"\bacabo de (?:volver|llegar|terminar|hacer|correr|nadar|salir|ir)\b",
             r"\bjust (?:got back|finished|came back|done|did|worked|pulled)\b",
             # What happened, put down: "apunta que hubo un apagón de 1:10 a 1:45".

@@ -348,9 +348,11 @@ class WebSkill(SkillPlugin):
             r"vuelo)\b",
             # "a qué hora sale el barco pa La Palma", "what time does the last train leave?".
             r"\b(?:a qu[eé] hora|cu[aá]ndo|when|what time) (?:sale|salen|leaves?|goes|departs?|does|do) "
-            r"(?:the |el |la |los )?(?:(?:first|last|early|primer|[uú]ltimo) )?"
+            r"(?:the |el |la |los |alg[uú]n |any |a )?(?:(?:first|last|early|primer|[uú]ltimo) )?"
             r"(?:ferry|ferries|boat|barco|ferri|tren|train|bus|autob[uú]s|guagua|coach|vuelo|flight)s?\b",
             r"\b(?:a qu[eé] hora|cu[aá]ndo) juegan?\b",
+            # Queues at a border or a crossing now: "cuánto tiempo de espera hay en la garita?", "wait times at Otay".
+            r"\btiempos? de espera\b|\bwait(?:ing)? times?\b",
             r"\bwhen (?:do|does|is) (?:the )?\w+(?: \w+)? play(?:ing)?\b",
             r"\bkick[- ]?off\b",
             r"\bqui[eé]n (?:ha )?gan(?:[oó]|ado)\b",

@@ -138,7 +138,7 @@ miarma asere pet hinny pana parce güey wey alright alreet areet awright hm mm m
 anyway anyways anyhow listo legend braw magic nojoda chévere sale mae aupa
 compa compadre comadre nen nena ace grand merci diolch fos
 bacán bacan sweet stoked tuanis reet gert lush innit then
-máquina maquina fiera figura campeón campeon hágale hagale uy preciate appreciated
+máquina maquina fiera figura campeón campeon hágale hagale uy preciate appreciated respect ñaño ñaña
 """.split())
 # Words of the list above that are there only for the phrases they build ("thank you so much", "eso
 # es todo", "de acuerdo"): alone they thank nobody, and one may name an object ("todo?" is the to-do list).
@@ -198,7 +198,8 @@ _SMALL_TALK_PHRASES = ("good night", "night", "nighty night", "nite", "night all
                        "que dios se lo pague", "thanks a million", "thanks a mil", "diolch yn fawr", "merci beaucoup",
                        "de verdad", "en serio", "appreciate it", "much appreciated", "preciate it",
                        # Shrugging at news one expected: "ah sure what else is new 😂".
-                       "what else is new", "ah sure", "sure look", "lo de siempre",
+                       "what else is new", "ah sure", "sure look", "lo de siempre", "nada que ver",
+                       "madre mía de mi alma", "dios mío", "ay dios",
                        # The day remarked on: "gert lush day innit", "lovely day, isn't it".
                        "lush day", "lovely day", "gorgeous day", "beautiful day", "nice day",
                        "isn t it", "que buen día", "qué día más bueno", "qué día más bonito",
@@ -826,7 +827,10 @@ _MODEL_ALONE = re.compile(
     r"how (?:would|do|should|can) (?:i|you|we) say ['\"‘“«].{1,80}?['\"’”»] in\b|"
     r"explain [^.?!]{1,40}? (?:vs|versus)\b|expl[ií]ca(?:me)? [^.?!]{1,40}? (?:vs|versus|contra)\b|"
     # A joke: "tell me a joke about lorry drivers".
-    r"tell (?:me|us) a joke|cu[eé]ntame un chiste|"
+    r"tell (?:me|us) a joke|cu[eé]ntame un chiste|(?:give|tell) (?:me|us) (?:a|an|some) (?:[\w-]+ )?(?:pun|riddle|"
+    r"limerick|haiku|poem|rhyme|tongue twister)s?\b|"
+    # How to explain a thing to someone: "cómo le explico a un periodista qué es un castell?".
+    r"c[oó]mo (?:le|les|se lo) explico\b|how (?:do|would|should|can) i explain\b|"
     # Which of two wordings is right: "se dice 'el mar' o 'la mar'?", "is it 'fewer' or 'less' here?".
     r"se (?:dice|escribe) [^?]{1,40}? [ou]\b|(?:which|what) is (?:correct|right)\b|is it correct to say|"
     r"cu[aá]l es (?:la forma )?correct[oa]|"
@@ -886,7 +890,10 @@ _COMFORT = re.compile(
     r"dime (?:algo|cosas) (?:bonit[oa]s?|lind[oa]s?|buen[oa]s?|positiv[oa]s?|"
     r"(?:que|q) me (?:levante|anime|alegre|suba)|(?:pa|para) (?:animarme|alegrarme|subirme el [aá]nimo))|"
     # To be heard out: "quiero desahogarme del día que tuve", "I need to vent about work".
-    r"desahogarme|(?:need|want|have) to vent|let me vent|can i vent|(?:need|want) (?:a|to) rant)\b",
+    r"desahogarme|(?:need|want|have) to vent|let me vent|can i vent|(?:need|want) (?:a|to) rant|"
+    # Company asked for: "cuéntame algo anda, que me aburro", "entertain me, I'm bored".
+    r"cu[eé]ntame algo(?!\s+(?:de|del|sobre|acerca|que|q)\b)|me aburro|estoy aburrid[oa]|i'?m (?:so )?bored|"
+    r"entertain me)\b",
     re.IGNORECASE)
 
 
@@ -904,6 +911,30 @@ _PROMISED_NEWS = re.compile(
     r"(?:i'?ll|i will|will)\s+(?:let you know|tell you|fill you in|update you)(?:\s+(?:later|tomorrow|tonight))?)"
     r"(?:\s+(?:c[oó]mo|qu[eé]|lo de|si|how|what|if|whether)\b[^,;.!?]{0,60})?[\W]*$",
     re.IGNORECASE)
+
+
+# Who asked, said after the question ("…? que me lo ha preguntado un crío", "…, got a yank asking"): no request.
+_WHO_ASKED = re.compile(
+    r"^\W*(?:(?:que|q|porque|pq|xq|cos|because|as)\s+)?(?:me\s+lo\s+(?:ha|han)\s+preguntado|me\s+lo\s+pregunt[oó]|"
+    r"me\s+(?:lo\s+)?pregunta(?:n)?|(?:i'?ve\s+)?got\s+(?:a|an|some|my)\s+[\w-]+\s+asking|"
+    r"(?:my|a|an)\s+[\w-]+\s+(?:asked|is\s+asking|asks)(?:\s+me)?)\b[^,;.!?]{0,40}$", re.IGNORECASE)
+# A question to the assistant about itself: "you ever been hot? like actually hot", "¿tú duermes?".
+_ABOUT_YOU = re.compile(
+    r"^\W*(?:(?:lol|haha|jaja\w*|ok|okay|cool|so|and|y|oye|hey)\W+)*(?:(?:have|do|did|are|were|can|could|would)\s+)?"
+    r"you\s+(?:ever\s+(?:been|had|seen|felt|tried|wanted|get|got)|(?:like|love|feel|dream|sleep|eat)\b|"
+    r"get\s+(?:hot|cold|bored|tired|lonely))"
+    r"|^\W*(?:(?:oye|y|jaja\w*)\W+)*(?:t[uú]\s+)?(?:te\s+has\s+(?:sentido|enamorado|aburrido)|(?:sientes|sue[ñn]as|duermes|"
+    r"comes|te\s+aburres|te\s+cansas)\b)", re.IGNORECASE)
+
+
+def says_who_asked(text: str) -> bool:
+    """Whether a clause only says who asked the question before it ("que me lo ha preguntado un crío")."""
+    return bool(_WHO_ASKED.match(text))
+
+
+def asks_about_the_assistant(text: str) -> bool:
+    """Whether the message asks the assistant about itself ("you ever been hot?"): small talk."""
+    return bool(_ABOUT_YOU.match(text))
 
 
 def promises_news(text: str) -> bool:

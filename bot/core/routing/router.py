@@ -54,6 +54,7 @@ from bot.core.routing.clauses import (
     adds_with_no_place,
     after_the_question,
     answers_its_question,
+    asks_about_the_assistant,
     asks_for_comfort,
     continues_on_a_thing_said,
     corrects_it,
@@ -75,6 +76,7 @@ from bot.core.routing.clauses import (
     picks_a_listed_item,
     promises_news,
     refers_back,
+    says_who_asked,
     says_yes_and_more,
     split_clauses,
     without_purpose,
@@ -574,7 +576,7 @@ class EmbeddingRouter:
         whole_scores = self.scores_for(request_words, vectors[0], available)
         # ("No, con el aviso me sobra" turns the offer down: nothing more to do.)
         small_talk = (is_small_talk(text) or declines_offer(text, request.previous_answer) or asks_for_comfort(text)
-                      or promises_news(text) or goes_to_bed(text))
+                      or promises_news(text) or goes_to_bed(text) or asks_about_the_assistant(text))
         previous = request.previous_skills & set(available)
         # A message leans back by its grammar ("bórralo", "and tomorrow?"), or when a short one names
         # something the last answer showed ("cancel book club" after the day's events were listed).
@@ -624,6 +626,8 @@ class EmbeddingRouter:
             reasons.append(f"opens with a greeting, overview {sorted(self._overview & set(available))}")
             chosen |= self._overview & set(available)
         for clause, vector in zip(texts[1:], vectors[1:], strict=True):
+            if says_who_asked(clause):
+                continue  # "…que me lo ha preguntado un crío": why it is asked, no request of its own
             # A request inside the message adds skills only with real evidence of its own:
             # fragments ("make sure to", "and then") would otherwise each pull in a guess.
             part_scores = self.scores_for(clause, vector, available)
