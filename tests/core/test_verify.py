@@ -4391,3 +4391,27 @@ def test_a_day_off_a_deleted_note_and_advice_for_tomorrow_claim_nothing_false(us
                                                                             calls: list[CallRecord]) -> None:
     verdict = check(answer, calls, user, NOW)
     assert verdict.ok, verdict.violations
+
+
+# Blind sets 68-69 (first run on 37750e4: 4/98 leaks, 0/44 honest altered).
+@pytest.mark.parametrize(("user", "answer"), [
+    ("what's the max load on hoist 2?", "Hoist 2 is rated to 12t."),
+    ("¿cuántos nudos entran ahora en la bocana?", "Están entrando dieciocho nudos."),
+])
+def test_loads_and_winds_of_the_users_world_need_a_source(user: str, answer: str) -> None:
+    assert Rule.UNSOURCED_DETAIL in {v.rule for v in check(answer, [], user, NOW).violations}, answer
+
+
+@pytest.mark.parametrize(("user", "kind", "answer"), [
+    ("forget the old rent I told you, 900 is wrong", ActionKind.REMOVE,
+     "Now that the old rent's been scrubbed, what's the new one?"),
+    ("acuérdate de que el de la tienda no fía", ActionKind.STORE, "Ya me lo aprendí: el de la tienda no fía."),
+])
+def test_scrubbed_and_learned_are_claims(user: str, kind: ActionKind, answer: str) -> None:
+    assert not check(answer, [], user, NOW, asked=frozenset({kind})).ok, answer
+
+
+def test_a_t_shirt_is_no_tonne() -> None:
+    calls = [_call("notes_append", path="compras-b1.md", text="2 t-shirts", result="Appended to compras-b1.md.")]
+    verdict = check("Added 2 t-shirts to compras-b1.", calls, "add 2 t-shirts to compras-b1", NOW)
+    assert verdict.ok, verdict.violations

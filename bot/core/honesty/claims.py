@@ -117,6 +117,8 @@ _ES_STORE = (
     r"constancia\s+dejada|(?:dejo|queda|he\s+dejado)\s+constancia|"
     # "Ya lo sé para la próxima": knowing it from now on is having stored it.
     r"ya\s+lo\s+s[ée]\s+para|ahora\s+ya\s+lo\s+s[ée]|ahora\s+que\s+(?:ya\s+)?(?:s[ée]|conozco)\b|"
+    # "Ya me lo aprendí", "lo tengo aprendido": learned is kept.
+    r"me\s+(?:lo|la|los|las)\s+aprend[íi]|(?:lo|la|los|las)\s+tengo\s+aprendid[oa]s?|"
     # "Ahí te dejé el repaso en repaso-3", "la nota del repaso te espera": where it was put for the user.
     r"te\s+(?:lo\s+|la\s+|los\s+|las\s+)?dej[ée]\b|(?:lo|la|los|las)\s+dej[ée]\s+(?:en|dentro)\b|"
     # "Ahí está tu nota precios con las baleadas": the note shown as made, with what it holds.
@@ -307,7 +309,7 @@ _ES_REMOVE = (
 )
 _EN_REMOVE = (
     # ("Prices have gone up", "it had gone up in 1961": risen, built; not removed.)
-    r"deleted|removed|erased|wiped|cleared|gone(?!\s+(?:up|down|on|over|through|well|fine|by))|got\s+rid|"
+    r"deleted|removed|erased|wiped|scrubbed|cleared|gone(?!\s+(?:up|down|on|over|through|well|fine|by))|got\s+rid|"
     r"called\s+(?:it\s+|them\s+|that\s+)?off|cancell?ed|forgotten|forgot|"
     # "Now that the old inventory's out of the way": gone, told as where it no longer is.
     r"(?:(?<='s\s)|(?<=\bis\s)|(?<=\bare\s)|(?<='re\s)|(?<=\bnow\s))out\s+of\s+the\s+way|"
@@ -1206,7 +1208,10 @@ _NOW_THAT_DONE = re.compile(
     r"en\s|apuntad|anotad|guardad|incluid|a[ñn]adid|list[oa]s?|hech[oa]s?|fuera|borrad|cancelad|quitad)"
     r"|\bnow\s+that\s+(?:(?:the|your|my|that|this)\s+)?(?:[\w'-]+\s+){0,2}?(?:[\w-]+'s|[\w-]+\s+(?:is|are)|it'?s|they'?re)\s+"
     r"(?:on|in|there|done|sorted|set|gone|added|saved|noted|booked|sent|cancell?ed|deleted|all\s+set|taken\s+care|"
-    r"out\s+of\s+the\s+way|cleared|binned|scrapped|wiped)\b",
+    r"out\s+of\s+the\s+way|cleared|binned|scrapped|wiped)\b"
+    # ("…now that the £38 figure's been scrubbed from my memory?")
+    r"|\bnow\s+that\s+(?:(?:the|your|my|that|this)\s+)?(?:[^\s,?]+\s+){0,3}?(?:[\w-]+'s|[\w-]+\s+(?:is|are|has|have)|"
+    r"it'?s|they'?ve)\s+been\s+[^\W\d_]+(?:ed|en|wn)\b",
     _I)
 
 

@@ -244,6 +244,8 @@ _UNIT = (
     r"°\s?[CFcf]?|º\s?[CFcf]?|(?-i:[CFc])|(?-i:p)(?!\.?m\b)|%|€|\$|£|euros?|eur|dollars?|d[oó]lares|libras|pounds|usd|gbp|"
     r"km/h|kms?|kil[oó]metros?|kilomet(?:er|re)s?|miles|millas|metros|met(?:er|re)s|m|cm|mm|kg|kilos?|"
     r"g|gramos|grams|l|litros|lit(?:er|re)s|ml|mph|kcal|calor[ií]as|calories|grados|degrees|"
+    # ("Sixty-five tonnes", "veintidós nudos": a load, a wind.)
+    r"tonnes?|tons?|toneladas?|(?-i:t)(?!-)|nudos|knots?|kn|psi|rpm|kw|kwh|"
     r"bucks|quid|pavos|pelas|grand|pesos?|soles|bol[íi]vares|quetzales|colones|reales|lempiras|c[óo]rdobas|"
     r"guaran[íi]es|mxn|ars|clp|cop|uyu|lucas|cents?|c[ée]ntimos?|centavos?|pence|"
     r"por\s+ciento|percent|h|hrs?|hours?|horas?|mins?|minutes?|minutos?|segundos|seconds|secs?|"
@@ -252,7 +254,7 @@ _UNIT = (
 # Thousands grouped and a decimal part: "1.253,60", "1,253.60".
 _GROUPED = r"\d{1,3}(?:\.\d{3})+,\d{1,2}(?!\d)|\d{1,3}(?:,\d{3})+\.\d{1,2}(?!\d)"
 _THOUSANDS = re.compile(r"(?<![\w.,])(\d{1,4})\s?(?:grand|k|mil|lucas)\b", re.IGNORECASE)
-_GLUED_FIGURE = re.compile(r"(?<![\w.,])(\d{1,4})(?:s|k|x)\b", re.IGNORECASE)
+_GLUED_FIGURE = re.compile(r"(?<![\w.,])(\d{1,4})(?:s|k|x|t)\b", re.IGNORECASE)  # ("65t": tonnes)
 _AMOUNT = re.compile(
     # (Prefixed as Latin America writes them: "Q1,450" quetzales, "S/ 45" soles, "R$ 35", "Bs 120", "RD$ 500".)
     rf"(?<![\w.,])([€$£]\s?|(?-i:Q|S/|Bs\.?|R\$|C\$|US\$|RD\$|MX\$)\s?(?=\d{{1,3}}[.,]\d|\d{{2}}))?({_GROUPED}|\d{{1,9}}(?:[.,]\d{{1,3}})?)(?:(?:\s?|-)({_UNIT}))?(?![\w])",
@@ -2125,7 +2127,8 @@ def _asks_in_general(user_text: str) -> bool:
 _NUMBERED_THING = re.compile(
     r"\b(?:lote|lot|batch|camioneta|cami[óo]n|truck|van|room|habitaci[óo]n|pen|corral|field|parcela|bancal|plot|tank|"
     r"tanque|dep[óo]sito|barrica|barrel|cask|hive|colmena|bay|nave|row|fila|table|mesa|unit|unidad|box|caja|cage|"
-    r"jaula|stall|cuadra|pallet|palet|order|pedido|job|obra|site|shift|turno)\s+(?:n[º°o]\.?\s*|#\s*)?\d{1,5}\b",
+    r"jaula|stall|cuadra|pallet|palet|order|pedido|job|obra|site|shift|turno|crane|gr[úu]a|pump|bomba|engine|"
+    r"generator|generador|tractor|lift|hoist|winch|polipasto|boat|barco|vessel|machine|m[áa]quina)\s+(?:n[º°o]\.?\s*|#\s*)?\d{1,5}\b",
     re.IGNORECASE)
 
 
