@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.routing.clauses import asks_for_comfort, is_small_talk, needs_only_the_model, promises_news
+from bot.core.routing.clauses import asks_for_comfort, is_small_talk, needs_only_the_model, only_chats
 from bot.core.routing.lexicon import Spelling, everyday_words
 from tests.router.turns import request
 
@@ -35,13 +35,13 @@ async def test_thanks_to_a_mate_after_a_list_keeps_nothing(make_router, availabl
 @pytest.mark.parametrize("text", ["vale, luego te cuento qué tal la entrevista",
                                   "ok I'll let you know how the MOT goes", "mañana te digo"])
 def test_news_promised_for_later_is_small_talk(text: str) -> None:
-    assert promises_news(text)
+    assert only_chats(text)
 
 
 @pytest.mark.parametrize("text", ["luego te cuento, y apúntame el taller el martes",
                                   "I'll tell you what, add milk to the list"])
 def test_a_request_beside_the_promise_is_still_one(text: str) -> None:
-    assert not promises_news(text)
+    assert not only_chats(text)
 
 
 @pytest.mark.parametrize("text", ["necesito desahogarme un rato, vaya turno",

@@ -12,9 +12,9 @@ import pytest
 from bot.core.routing.clauses import (
     adds_with_no_place,
     asks_for_comfort,
-    goes_to_bed,
     is_small_talk,
     needs_only_the_model,
+    only_chats,
     refers_back,
 )
 from tests.router.turns import request
@@ -28,12 +28,12 @@ def test_more_thanks_and_remarks_are_small_talk(text: str) -> None:
 
 @pytest.mark.parametrize("text", ["me voy a dormir que mañana madrugo", "night all, off to bed cos early shift"])
 def test_off_to_bed_with_the_reason_is_small_talk(text: str) -> None:
-    assert goes_to_bed(text)
+    assert only_chats(text)
 
 
 @pytest.mark.parametrize("text", ["me voy a dormir, recuérdame a las 6", "off to bed, add milk to the list"])
 def test_a_request_beside_going_to_bed_is_still_one(text: str) -> None:
-    assert not goes_to_bed(text)
+    assert not only_chats(text)
 
 
 async def test_off_to_bed_with_a_shift_named_routes_to_nothing(make_router, available) -> None:

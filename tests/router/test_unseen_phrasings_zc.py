@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.routing.clauses import asks_about_the_assistant, asks_for_comfort, needs_only_the_model, says_who_asked
+from bot.core.routing.clauses import asks_for_comfort, needs_only_the_model, only_chats, says_who_asked
 from tests.router.turns import request
 
 
 @pytest.mark.parametrize("text", ["haha you ever been cold? like properly cold", "oye, ¿tú duermes alguna vez?"])
 def test_a_question_to_the_assistant_about_itself(text: str) -> None:
-    assert asks_about_the_assistant(text)
+    assert only_chats(text)
 
 
 def test_a_question_about_a_skill_is_not_about_the_assistant() -> None:
-    assert not asks_about_the_assistant("have you got my calendar for tomorrow")
+    assert not only_chats("have you got my calendar for tomorrow")
 
 
 @pytest.mark.parametrize("text", ["cuéntame algo, que estoy aburrido en el almacén", "entertain me, I'm bored stiff"])

@@ -932,16 +932,6 @@ def says_who_asked(text: str) -> bool:
     return bool(_WHO_ASKED.match(text))
 
 
-def asks_about_the_assistant(text: str) -> bool:
-    """Whether the message asks the assistant about itself ("you ever been hot?"): small talk."""
-    return bool(_ABOUT_YOU.match(text))
-
-
-def promises_news(text: str) -> bool:
-    """Whether the message only promises to tell how something went, later: small talk."""
-    return bool(_PROMISED_NEWS.match(text))
-
-
 # Off to bed, and why: "buenas noches, me voy a acostar q mañana entro a las 6", "night, off to bed cos early start".
 _OFF_TO_BED = re.compile(
     r"^\W*(?:(?:buenas\s+noches|good\s?night|night|nite|all|everyone|bueno|vale|ok|okay|well|right)\W+)*"
@@ -951,9 +941,14 @@ _OFF_TO_BED = re.compile(
     re.IGNORECASE)
 
 
-def goes_to_bed(text: str) -> bool:
-    """Whether the message says goodnight, off to bed, perhaps with why ("…q mañana entro a las 6"): small talk."""
-    return bool(_OFF_TO_BED.match(text))
+# However many words they have, these ask for nothing.
+_ONLY_CHAT = (_PROMISED_NEWS, _OFF_TO_BED, _ABOUT_YOU)
+
+
+def only_chats(text: str) -> bool:
+    """Whether the message only promises news for later, says it is off to bed (and why), or asks the assistant
+    about itself ("you ever been hot?"): small talk."""
+    return any(pattern.match(text) for pattern in _ONLY_CHAT)
 
 
 def needs_only_the_model(text: str) -> bool:

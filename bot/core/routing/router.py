@@ -54,7 +54,6 @@ from bot.core.routing.clauses import (
     adds_with_no_place,
     after_the_question,
     answers_its_question,
-    asks_about_the_assistant,
     asks_for_comfort,
     continues_on_a_thing_said,
     corrects_it,
@@ -63,7 +62,6 @@ from bot.core.routing.clauses import (
     ends_leaning_back,
     first_leans_back,
     goes_on_with_a_fact,
-    goes_to_bed,
     is_elliptical,
     is_greeting,
     is_small_talk,
@@ -71,10 +69,10 @@ from bot.core.routing.clauses import (
     names_shown,
     needs_only_the_model,
     offer_taken_up,
+    only_chats,
     opens_on_a_thing_said,
     opens_with_a_greeting,
     picks_a_listed_item,
-    promises_news,
     refers_back,
     says_who_asked,
     says_yes_and_more,
@@ -576,7 +574,7 @@ class EmbeddingRouter:
         whole_scores = self.scores_for(request_words, vectors[0], available)
         # ("No, con el aviso me sobra" turns the offer down: nothing more to do.)
         small_talk = (is_small_talk(text) or declines_offer(text, request.previous_answer) or asks_for_comfort(text)
-                      or promises_news(text) or goes_to_bed(text) or asks_about_the_assistant(text))
+                      or only_chats(text))
         previous = request.previous_skills & set(available)
         # A message leans back by its grammar ("bórralo", "and tomorrow?"), or when a short one names
         # something the last answer showed ("cancel book club" after the day's events were listed).
