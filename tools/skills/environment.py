@@ -682,6 +682,7 @@ class EnvironmentSkill(SkillPlugin):
             r"humid|mild|bitter)\b",
             # Somewhere still open nearby: "anywhere still doing food round Pendeen this time of night?".
             r"\banywhere (?:still )?(?:open|doing food|serving|selling|doing)\b",
+            r"\bprevisi[oó]n (?:del tiempo|meteorol[oó]gica)\b",  # "mándale a mi hermano la previsión del tiempo"
             # Heavy rain as Ireland and Britain say it: "will it be lashing for the 2 o'clock one".
             r"\b(?:lashing|bucketing|pissing|chucking it|tipping it|teeming|pelting)(?: down)?\b",
             r"\bllover\b",

@@ -70,6 +70,7 @@ class MemorySkill(SkillPlugin):
             r"\bremember (?-i:[A-Z])[^\W\d_]+(?:'s| is| has| can't| doesn't| likes| hates| loves)\b",
             # …or people by what they always or never do: "remember the Hendersons always want Kingfisher".
             r"\bremember (?:the )?(?-i:[A-Z])[^\W\d_]+s? (?:always|never|usually|only|hate|love|like|want|prefer)\b",
+            r"\bremember (?:mrs?|ms|dr|old|wee|auld)\.? [\w']+(?: [\w']+){0,4}? (?:always|never|usually)\b",
             r"\bacu[eé]rdate\b",
             r"\brecuerda (que|q)\b",
             r"\bkeep in mind\b",

@@ -353,6 +353,11 @@ class WebSkill(SkillPlugin):
             r"\b(?:a qu[eé] hora|cu[aá]ndo) juegan?\b",
             # Queues at a border or a crossing now: "cuánto tiempo de espera hay en la garita?", "wait times at Otay".
             r"\btiempos? de espera\b|\bwait(?:ing)? times?\b",
+            # Whether a place is still shut, and the next public event: "are the Roman Baths still shut for the
+            # refurb?", "cuándo es el próximo concierto en el estadio?".
+            r"\b(?:is|are) (?:the )?[\w' ]{2,30}? still (?:shut|closed)\b|\breopen(?:ed|ing|s)?\b",
+            r"(?<!\bmi )\bpr[oó]xim[oa] (?:concierto|partido|festival)\b",
+            r"\bnext (?:concert|match|festival|game) (?:at|in)\b",
             r"\bwhen (?:do|does|is) (?:the )?\w+(?: \w+)? play(?:ing)?\b",
             r"\bkick[- ]?off\b",
             r"\bqui[eé]n (?:ha )?gan(?:[oó]|ado)\b",

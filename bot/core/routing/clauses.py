@@ -139,6 +139,7 @@ anyway anyways anyhow listo legend braw magic nojoda chévere sale mae aupa
 compa compadre comadre nen nena ace grand merci diolch fos
 bacán bacan sweet stoked tuanis reet gert lush innit then
 máquina maquina fiera figura campeón campeon hágale hagale uy preciate appreciated respect ñaño ñaña
+loco loca wao guau champion sorted
 """.split())
 # Words of the list above that are there only for the phrases they build ("thank you so much", "eso
 # es todo", "de acuerdo"): alone they thank nobody, and one may name an object ("todo?" is the to-do list).
@@ -199,7 +200,8 @@ _SMALL_TALK_PHRASES = ("good night", "night", "nighty night", "nite", "night all
                        "de verdad", "en serio", "appreciate it", "much appreciated", "preciate it",
                        # Shrugging at news one expected: "ah sure what else is new 😂".
                        "what else is new", "ah sure", "sure look", "lo de siempre", "nada que ver",
-                       "madre mía de mi alma", "dios mío", "ay dios",
+                       "madre mía de mi alma", "dios mío", "ay dios", "sos lo máximo", "eres lo máximo",
+                       "you re the man", "now then",
                        # The day remarked on: "gert lush day innit", "lovely day, isn't it".
                        "lush day", "lovely day", "gorgeous day", "beautiful day", "nice day",
                        "isn t it", "que buen día", "qué día más bueno", "qué día más bonito",
@@ -777,7 +779,7 @@ _MODEL_ALONE = re.compile(
     r"(?:qu[eé]|q) hora es (?:ahora )?(?:en|all[aá] en) |"
     # The user's opinion asked for: "q opinas, merece la pena…?", "what's your take on…".
     r"(?:y )?(?:t[uú] )?(?:qu[eé]|q) opin[aá]s|"
-    r"(?:t[uú] )?(?:qu[eé]|q) (?:t[uú] )?(?:crees|cre[eé]s|piensas|pens[aá]s)(?= ?,)|"
+    r"(?:t[uú] |vos )?(?:qu[eé]|q) (?:t[uú] |vos )?(?:crees|cre[eé]s|piensas|pens[aá]s|dec[ií]s)(?= ?[,?])|"
     r"(?:qu[eé]|q) (?:crees|cre[eé]s|piensas|pens[aá]s) t[uú]|(?:t[uú] )?(?:qu[eé]|q) dices(?= ?,)|"
     r"en tu opini[oó]n|what(?:'s| is) your (?:take|opinion)|"
     # The weekday a date falls on: the calendar of the world, core's. "¿Qué día cae el 4 de julio este año?"
@@ -827,6 +829,9 @@ _MODEL_ALONE = re.compile(
     r"how (?:would|do|should|can) (?:i|you|we) say ['\"‘“«].{1,80}?['\"’”»] in\b|"
     r"explain [^.?!]{1,40}? (?:vs|versus)\b|expl[ií]ca(?:me)? [^.?!]{1,40}? (?:vs|versus|contra)\b|"
     # A joke: "tell me a joke about lorry drivers".
+    # Sums of the user's own figures: "whats 143 rides at £4 each", "cuánto son 12 cajas a 8 € cada una".
+    r"(?:what'?s|what is|how much is|cu[aá]nto (?:es|son)) \d[\d.,]* (?:[^\W\d]+ ){0,3}(?:at|a) [£$€]?\s?\d[\d.,]*"
+    r"(?: ?(?:[£$€]|euros?|pounds?|dollars?|pesos?))? ?(?:each|cada un[oa]|per|por|la unidad)\b|"
     r"tell (?:me|us) a joke|cu[eé]ntame un chiste|(?:give|tell) (?:me|us) (?:a|an|some) (?:[\w-]+ )?(?:pun|riddle|"
     r"limerick|haiku|poem|rhyme|tongue twister)s?\b|"
     # How to explain a thing to someone: "cómo le explico a un periodista qué es un castell?".
@@ -961,7 +966,10 @@ def needs_only_the_model(text: str) -> bool:
 
 # Only an opinion wanted, said anywhere: "¿X o Y? nomás tu opinión", "…, just your opinion".
 _OPINION_ASKED = re.compile(r"\b(?:nom[aá]s|s[oó]lo|solo|just|only) (?:tu|your) "
-                            r"(?:opini[oó]n|opinion|take|gut feeling)\b",
+                            r"(?:opini[oó]n|opinion|take|gut feeling)\b"
+                            # What the assistant would do in the user's place, asked last: "…, vos qué harías?".
+                            r"|\b(?:(?:t[uú]|vos|usted)\s+)?(?:qu[eé]|q)\s+(?:(?:t[uú]|vos)\s+)?har[ií]as?(?:\s+t[uú])?\s*\?\W*$"
+                            r"|\bwhat would you do(?: in my (?:shoes|place))?\s*\?\W*$",
                             re.IGNORECASE)
 
 
