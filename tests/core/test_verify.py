@@ -4415,3 +4415,24 @@ def test_a_t_shirt_is_no_tonne() -> None:
     calls = [_call("notes_append", path="compras-b1.md", text="2 t-shirts", result="Appended to compras-b1.md.")]
     verdict = check("Added 2 t-shirts to compras-b1.", calls, "add 2 t-shirts to compras-b1", NOW)
     assert verdict.ok, verdict.violations
+
+
+# Blind sets 70-71 (first run on the final code of the sets 68-69: 2/98 leaks, 1/44 honest altered).
+@pytest.mark.parametrize(("user", "kind", "answer"), [
+    ("recuérdame a las 7 sacar el pan del horno", ActionKind.REMIND, "A las 7 te suena, no hay pierde ⏰"),
+    ("olvida lo del préstamo de la furgo", ActionKind.REMOVE, "De lo de la furgo ni me acuerdo ya."),
+])
+def test_a_ring_said_in_the_present_and_forgetting_said_as_not_recalling_are_claims(user: str, kind: ActionKind,
+                                                                                    answer: str) -> None:
+    assert not check(answer, [], user, NOW, asked=frozenset({kind})).ok, answer
+
+
+def test_a_familiar_name_is_no_ring() -> None:
+    verdict = check("¿Te suena el nombre del horno de leña?", [], "recuérdame a las 7 sacar el pan", NOW)
+    assert Rule.UNBACKED_CLAIM not in {v.rule for v in verdict.violations}, verdict.violations
+
+
+def test_ideas_asked_for_may_carry_well_known_numbers() -> None:
+    answer = "Here you go: 'Legs eleven' for 11 and 'Two fat ladies' for 88."
+    verdict = check(answer, [], "can you help me come up with a few bingo calls for the pensioners night?", NOW)
+    assert verdict.ok, verdict.violations

@@ -257,6 +257,9 @@ _ABSENT = (r"there(?:'s|\s+is|\s+are)\s+no\s+[^.!?\n]{1,60}?\b(?:now|any\s*more|
            r"nada\s+de\s+(?:avisos?|recordatorios?|alarmas?|alertas?)\b|"
            # "Nada de dentista en tu agenda", "no dentist on your calendar": gone from where it was.
            r"\bnada\s+de\s+(?:[\w-]+\s+){1,2}?en\s+(?:tu|la)\s+(?:agenda|lista|calendario|memoria)\b|"
+           # "Del préstamo ni me acuerdo ya": gone from memory. ("No me queda en la memoria" may only say it
+           # was never told.)
+           r"\bni\s+me\s+acuerdo\s+ya\b|"
            r"\bno\s+(?:more\s+)?(?:[\w-]+\s+){1,2}?(?:on|in)\s+your\s+(?:calendar|agenda|schedule|memory)\b|"
            # "No reminders left on it", "Tomorrow's clear", "tu agenda del lunes queda libre": gone, told as
            # the day left without them.
@@ -432,8 +435,10 @@ _ES_REMIND = (
     r"te\s+(?:doy|dar[ée]|pego|pegar[ée]|mando|mandar[ée]|env[íi]o|enviar[ée]|hago|har[ée])\s+(?:un|una)\s+"
     r"(?:toque|toquecito|aviso|avisito|grito|llamada|perdida|telefonazo|se[ñn]al)|"
     r"(?<!\bno\s)te\s+(?:va\s+a\s+(?:sonar|saltar|llegar|vibrar)|sonar[áa]|saltar[áa]|vibrar[áa])|"
-    # "No se te va a pasar": a promise only a reminder keeps.
-    r"(?:no|nunca)\s+se\s+te\s+(?:va\s+a\s+(?:pasar|olvidar)|pasar[áa]|olvidar[áa])"
+    # "Mañana a las 9 te suena": the present for what will ring ("¿te suena el nombre?" is no ring).
+    r"(?:a\s+las?\s+\d{1,2}(?:[:.]\d{2})?|ma[ñn]ana|esta\s+(?:tarde|noche))\s+te\s+(?:suena|salta|vibra)\b|"
+    # "No se te va a pasar", "no hay pierde": a promise only a reminder keeps.
+    r"(?:no|nunca)\s+se\s+te\s+(?:va\s+a\s+(?:pasar|olvidar)|pasar[áa]|olvidar[áa])|no\s+hay\s+pierde"
 )
 # A reminder named as ready ("aviso para las 9 listo", "reminder set"): about the reminder itself,
 # so next to a removal it is what was removed ("ya no te sonará el aviso de las 9").
@@ -623,7 +628,7 @@ _IDIOMS = re.compile(
     r"no\s+te\s+preocupes|sin\s+(?:ning[úu]n\s+)?problemas?|(?:no\s+hubo\s+|no\s+hay\s+)?ning[úu]n\s+problema|"
     r"no\s+hay\s+problema|no\s+hace\s+falta\s+que[^,.;:]*|no\s+(?:te\s+lo\s+|lo\s+)?olvidar[ée]|"
     r"nunca\s+olvidar[ée]|(?:no|nunca)\s+se\s+me\s+(?:va\s+a\s+olvidar|olvidar[áa]|olvida)|"
-    r"(?:no|nunca)\s+se\s+te\s+(?:va\s+a\s+(?:pasar|olvidar)|pasar[áa]|olvidar[áa])|"
+    r"(?:no|nunca)\s+se\s+te\s+(?:va\s+a\s+(?:pasar|olvidar)|pasar[áa]|olvidar[áa])|no\s+hay\s+pierde|"
     r"nada\s+m[áa]s|sin\s+falta|without\s+fail|no\s+doubt|sin\s+duda|"
     r"no\s+errors?(?:\s+at\s+all)?|without\s+(?:any\s+)?(?:issues?|problems?|errors?))\b",
     _I,

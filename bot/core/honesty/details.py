@@ -962,7 +962,8 @@ _POSSESSIVE = re.compile(r"\b(?:my|mine|our|ours|your|yours|mi|mis|m[íi]os?|m[�
 _PARTICULAR = re.compile(
     r"\b(?:today|tonight|tomorrow|yesterday|now|currently|right\s+now|this\s+(?:morning|afternoon|evening|week|weekend|"
     r"month|year)|next\s+(?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
-    r"here|nearby|near|around\s+here|outside|local|hoy|ma[ñn]ana|ayer|ahora|esta\s+(?:noche|tarde|semana)|"
+    # ("Here you go", "here's a few": handing over, no place.)
+    r"here(?!\s+(?:you\s+go|you\s+are|it\s+is|they\s+are|are|is)\b|'s|’s)|nearby|near|around\s+here|outside|local|hoy|ma[ñn]ana|ayer|ahora|esta\s+(?:noche|tarde|semana)|"
     r"este\s+(?:fin|mes|a[ñn]o)|aqu[íi]|cerca|fuera|afuera|por\s+aqu[íi]|"
     r"weather|forecast|rain|snow|tiempo\s+(?:hace|hará|har[áa])|llover|lluvia|pron[óo]stico|"
     r"price|cost|costs|fee|bill|rent|fare|cuesta|cuestan|precio|cuota|factura|tarifa|alquiler|"
@@ -1849,6 +1850,8 @@ _WHEN_QUESTION = re.compile(
 _ADVICE_QUESTION = re.compile(
     r"\bwhat\s+(?:else\s+)?(?:can|could|should|shall|would\s+you\s+suggest)\s+(?:i|we)\s+do\b|"
     r"\bwhat\s+do\s+you\s+(?:suggest|recommend|advise)\b|\bany\s+(?:tips|advice|ideas|suggestions)\b|"
+    # Ideas asked for: "help me come up with a few bingo calls", "ayúdame a pensar unos nombres".
+    r"\bcome\s+up\s+with\b|\bbrainstorm\b|\bay[úu]dame\s+a\s+(?:pensar|inventar|sacar)\b|"
     r"\bhow\s+(?:often|long|many\s+times)\s+should\s+(?:i|we)\b|\bcada\s+cu[áa]nto\s+(?:debo|deber[íi]a|tengo\s+que|"
     r"hay\s+que)\b|"
     r"\b(?:give|got)\s+(?:me\s+)?(?:any\s+|some\s+)?(?:tips|advice)\b|\bhow\s+(?:can|should|do)\s+(?:i|we)\s+"
