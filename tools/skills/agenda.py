@@ -80,7 +80,10 @@ class AgendaSkill(SkillPlugin):
             r"\bmy (?:gigs|bookings|shifts|appointments|sessions|shows)\b",
             r"\b(?:am i|am a|i'?m) on (?:earlies|lates|nights|days)\b",
             # Time blocked out: "bloquéame de 4 a 6", "block that hour as lunch".
-            r"\bbloqu[eé]a(?:me|lo|la|r)?\b|\bblock (?:out |off )?(?:that|this|the|an?|my|me|some|\d)\b",
+            # ("Block the ads on this page" blocks no time.)
+            r"\bbloqu[eé]a(?:me|lo|la|r)?\b",
+            r"\bblock (?:out |off )?(?:(?:that|this|the|an?|my|some)\s+)?(?:[\w-]+\s+)?(?:hours?|time|slot|morning|"
+            r"afternoon|evening|day|lunch)\b|\bblock (?:me )?(?:out )?(?:from )?\d",
             # An outing put on a day at an hour: "ponme salida al monte el miércoles a las 8" (not "ponme un aviso…").
             r"\bp[oó]n(?:me|le)\s+(?!(?:un|una|el|la)\s+(?:aviso|alarma|recordatorio|alerta)\b)(?:[^\W\d_]+\s+){1,4}?"
             r"(?:el|este|pr[oó]ximo|ma[ñn]ana)\s+(?:(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo)\s+)?"

@@ -37,7 +37,9 @@ class TimelineSkill(SkillPlugin):
             r"\b(?:que|q)\s+(?:te\s+)?(?:fui|he\s+ido|iba|vengo)\s+(?:anotando|apuntando|registrando|pasando)\b",
             # What the user logged, asked back: "did I log where the leak was?", "qué apunté el día que…".
             r"\b(?:did i|have i|what did i) log(?:ged)?\b",
-            r"\b(?:qu[eé]|q)\s+(?:apunt[eé]|anot[eé]|registr[eé])\s+(?:el|la|lo|los|las|cuando)\b",
+            # ("Dile que apunte la cita" asks someone else to note it.)
+            r"(?<!\bdile\s)(?<!\bd[ií]gale\s)(?<!\bp[ií]dele\s)(?<!\bdecile\s)(?<!\bdecirle\s)"
+            r"\b(?:qu[eé]|q)\s+(?:apunt|anot|registr)[eé]\s+(?:el|la|lo|los|las|cuando)\b",
             # What their own harvest or sales came to: "¿cuánto sacamos la última cosecha de la 2?".
             r"\bcu[aá]nt[oa]s?\s+(?:[\w]+\s+)?(?:sacamos|cosechamos|vendimos|recogimos|hicimos)\b",
             r"\bacabo de (?:volver|llegar|terminar|hacer|correr|nadar|salir|ir)\b",
