@@ -38,6 +38,7 @@ from bot.core.honesty.claims import (
     parse,
     row_cells,
     speaks_of_self,
+    split_sentences,
     takes_as_done,
     tells_a_state,
     told_as_own,
@@ -1204,15 +1205,11 @@ _ASKS_REPLY = re.compile(
     r"|\b(?:ya\s+)?(?:contest[óo]|respondi[óo]|acept[óo]|confirm[óo]|ha\s+(?:contestado|respondido|aceptado|"
     r"confirmado))\b",
     re.I)
-# A sentence of the user's: up to a full stop, a question mark or an exclamation mark.
-_USER_SENTENCE = re.compile(r"[^.?!\n]+[.?!\n]*")
-
-
 def _asks_reply(user_text: str) -> bool:
     """Whether the user asks what someone answered: "did Marcus accept?", "¿ya contestó Ana?", "contestó marta"
     (typed without its question mark). Telling it to the assistant, "me lo confirmó su guía", asks nothing."""
-    for sentence in _USER_SENTENCE.finditer(user_text):
-        text = sentence.group(0)
+    for start, end in split_sentences(user_text):
+        text = user_text[start:end]
         found = _ASKS_REPLY.search(text)
         if found and ("?" in text or "¿" in text or not _TOLD_TO_ME.search(text[:found.start()])):
             return True
