@@ -7,9 +7,13 @@ source: FTS rows are joined to their card's user, KNN runs in the user's partiti
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Protocol
+
+import numpy as np
 
 from memory.cards import Card, CardStore
 from memory.categories import category_members
@@ -99,6 +103,11 @@ class Splitter(Protocol):
     async def split(self, user_key: str, question: str) -> list[str]: ...
 
 
+# The embedding of the words as written, made elsewhere in the turn (the router's), awaited only when the
+# search uses it; None when it cannot be had (another model made it, or the router failed).
+SharedVector = Callable[[], Awaitable[Vector | None]]
+
+
 class Retriever:
     def __init__(self, cards: CardStore, embedder: Embedder, tuning: RetrievalTuning | None = None,
                  splitter: Splitter | None = None) -> None:
@@ -108,20 +117,26 @@ class Retriever:
         self.splitter = splitter  # optional: sub-questions from the memory model, each searched too
 
     async def search(self, user_key: str, query: str, limit: int, now: datetime | None = None,
-                     query_vector: Vector | None = None, today: date | None = None) -> list[Hit]:
-        """`query_vector`: the query's embedding when the turn already made it (one per turn);
-        `today`: the user's date, from which the question's relative dates count."""
+                     query_vector: Vector | SharedVector | None = None, today: date | None = None) -> list[Hit]:
+        """`query_vector`: the query's embedding when the turn makes it anyway (one per turn), or how to
+        await it; `today`: the user's date, from which the question's relative dates count."""
         if not query.strip() or limit <= 0:
             return []
         tuning = self.tuning
         meant = await self._meaning_of(user_key, query)
-        keyword = await self._cards.keyword(
-            user_key, meant, tuning.candidates,
-            (tuning.title_weight, tuning.synthesis_weight, tuning.details_weight))
-        if query_vector is None or meant != query:
-            [vector] = await self._embedder.embed([meant], is_query=True)
-        else:
-            vector = query_vector
+        # The words are searched (SQLite's thread) while the vector is made (a worker thread, or the
+        # router's): a question without its common names is embedded here, beside the router's embedding.
+        shared = query_vector if meant == query else None
+        embedding = asyncio.ensure_future(self._vector(meant, shared))
+        try:
+            keyword = await self._cards.keyword(
+                user_key, meant, tuning.candidates,
+                (tuning.title_weight, tuning.synthesis_weight, tuning.details_weight))
+            members = await self._category_members(user_key, meant) if tuning.category_weight > 0 else []
+            vector = await embedding
+        finally:
+            if not embedding.done():
+                embedding.cancel()
         neighbours = await self._cards.vectors.nearest(user_key, vector, tuning.candidates)
         fused: dict[int, float] = {}
         keyword_rank: dict[int, int] = {}
@@ -132,8 +147,7 @@ class Retriever:
             vector_rank[neighbour.card_id] = rank
         self._fuse(fused, [card_id for card_id, _ in keyword], tuning.keyword_weight)
         self._fuse(fused, [neighbour.card_id for neighbour in neighbours], tuning.vector_weight)
-        if tuning.category_weight > 0:
-            await self._category_members(user_key, meant, fused)
+        self._fuse(fused, members, tuning.category_weight)
         if tuning.period_weight > 0:
             await self._asked_days(user_key, query, vector, today, fused)
         if self.splitter is not None:
@@ -156,6 +170,15 @@ class Retriever:
         if now is not None:
             hits.sort(key=lambda hit: -hit.score * self._age_factor(hit.card, now))
         return hits
+
+    async def _vector(self, meant: str, shared: Vector | SharedVector | None) -> Vector:
+        """The embedding of `meant`: the shared one when there is one, else made here."""
+        if isinstance(shared, np.ndarray):
+            return shared
+        if shared is not None and (vector := await shared()) is not None:
+            return vector
+        [made] = await self._embedder.embed([meant], is_query=True)
+        return made
 
     async def _meaning_of(self, user_key: str, query: str) -> str:
         """What the query's embedding and keywords are made of: the query without the names that
@@ -185,16 +208,16 @@ class Retriever:
         nearest = await self._cards.vectors.nearest_among(inside, vector, tuning.candidates)
         self._fuse(fused, [neighbour.card_id for neighbour in nearest], tuning.period_weight)
 
-    async def _category_members(self, user_key: str, query: str, fused: dict[int, float]) -> None:
-        """Fuse the cards naming the usual members of the kinds of things the question asks for."""
+    async def _category_members(self, user_key: str, query: str) -> list[int]:
+        """The cards naming the usual members of the kinds of things the question asks for, best first."""
         members = category_members(query)
         if not members:
-            return
+            return []
         tuning = self.tuning
         found = await self._cards.keyword(
             user_key, " ".join(members), tuning.category_candidates,
             (tuning.title_weight, tuning.synthesis_weight, tuning.details_weight))
-        self._fuse(fused, [card_id for card_id, _ in found], tuning.category_weight)
+        return [card_id for card_id, _ in found]
 
     async def _sub_questions(self, user_key: str, query: str, fused: dict[int, float]) -> None:
         """Search each sub-question too, fused at a lower weight than the question itself."""

@@ -6,6 +6,7 @@ It knows nothing of skills: the memory, timeline and diary skills are built from
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
@@ -27,7 +28,7 @@ from memory.forget import Forgetter
 from memory.messages import StoredMessage, _row
 from memory.profile import ProfileStore
 from memory.reembed import Reembedder
-from memory.retrieval import Hit, RetrievalTuning, Retriever
+from memory.retrieval import Hit, RetrievalTuning, Retriever, SharedVector
 from memory.timeline import Category, FactDraft, TimelineStore
 from memory.tuning import tune_for_retrieval
 from memory.vectors import EmbedderChange, VectorIndex
@@ -108,8 +109,9 @@ class MemoryService:
 
     # -- reading -------------------------------------------------------------------------
     async def recall(self, user_key: str, query: str, limit: int | None = None,
-                     query_vector: Vector | None = None) -> list[Hit]:
-        """`query_vector`: the query's embedding when the turn already made one (saves a second)."""
+                     query_vector: Vector | SharedVector | None = None) -> list[Hit]:
+        """`query_vector`: the query's embedding when the turn makes one anyway, or how to await it (saves a
+        second)."""
         now = self.clock.now()
         return await self.retriever.search(user_key, query, limit or self.settings.memory.retrieval_results,
                                            now, query_vector=query_vector, today=now.astimezone(self.zone).date())
@@ -119,11 +121,16 @@ class MemoryService:
         text = (await self.profile.get(user_key)).render()
         return f"What you know about the user (their profile):\n{text}" if text else None
 
-    async def volatile(self, chat: ChatRef, text: str, query: QueryEmbedding | None = None) -> str | None:
+    async def volatile(self, chat: ChatRef, text: str,
+                       query: Callable[[], Awaitable[QueryEmbedding | None]] | None = None) -> str | None:
         """PromptSource: memories relevant to this message, within the character budget."""
-        # The router embedded this message already; its vector serves when the model is ours.
-        shared = query.vector if query is not None and query.model == self.embedder.name else None
-        hits = await self.recall(chat.user_key, text, query_vector=shared)
+
+        async def shared() -> Vector | None:
+            # The router embeds this message anyway; its vector serves when the model is ours.
+            made = await query() if query is not None else None
+            return made.vector if made is not None and made.model == self.embedder.name else None
+
+        hits = await self.recall(chat.user_key, text, query_vector=shared if query is not None else None)
         budget = self.settings.memory.retrieval_budget_chars
         lines: list[str] = []
         used = 0

@@ -12,7 +12,7 @@ prompt caches alike; a note the software adds mid-turn is a user-role message ma
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import Protocol
 
@@ -29,8 +29,10 @@ class PromptSource(Protocol):
 
     async def stable(self, user_key: str) -> str | None: ...
 
-    async def volatile(self, chat: ChatRef, text: str, query: QueryEmbedding | None = None) -> str | None:
-        """`query`: the message's embedding when the router made one (reuse it, do not embed again)."""
+    async def volatile(self, chat: ChatRef, text: str,
+                       query: Callable[[], Awaitable[QueryEmbedding | None]] | None = None) -> str | None:
+        """`query`: awaits the message's embedding, which the router makes alongside (reuse it rather than
+        embed the same words again; None when the router made none)."""
         ...
 
 

@@ -202,6 +202,7 @@ class _TurnState:
     # answers the assistant's question about it ("which note?" / "the shopping one").
     request_text: str = ""
     reading: asyncio.Future[frozenset[ActionKind]] | None = None  # `asked`, still being read
+    recalled: asyncio.Future[list[str]] | None = None  # the prompt sources' volatile blocks, being gathered
     verification_log: list[dict[str, Any]] = field(default_factory=list)
     reads: dict[tuple[str, str], _Read] = field(default_factory=dict)  # identical reads, for the loop guard
     attached: TurnAttachment | None = None
@@ -275,8 +276,9 @@ class TurnRunner:
         try:
             result = await self._run(state, message_id)
         except BaseException:
-            if state.reading is not None and not state.reading.done():
-                state.reading.cancel()  # cut short: nobody reads it
+            for pending in (state.reading, state.recalled):
+                if pending is not None and not pending.done():
+                    pending.cancel()  # cut short: nobody reads it
             raise
         finally:
             if state.progress is not None:
@@ -327,7 +329,11 @@ class TurnRunner:
             # "harina" says nothing of its language: the conversation's goes on.
             state.lang = detect_language(state.user_text, core.language,
                                          fallback=detect_language(earlier, core.language))
-        route = await self._route(state, history)
+        routing = asyncio.ensure_future(self._route(state, history))
+        # Memories are recalled while the message is routed: a question that leaves out a name common in the
+        # memory is embedded again, beside the router's embedding instead of after it.
+        state.recalled = asyncio.ensure_future(self._recall(state, routing))
+        route = await routing
         state.query = route.query
         state.reading = asyncio.ensure_future(self._read_request(state, history))
         # The conversation's tools only grow (in a fixed order) so the request prefix stays cacheable.
@@ -593,17 +599,32 @@ class TurnRunner:
             return RouteDecision(skills=frozenset(available), fail_open=True,
                                  reason=f"router error: {type(exc).__name__}")
 
+    async def _recall(self, state: _TurnState, routing: asyncio.Future[RouteDecision]) -> list[str]:
+        """What each prompt source adds for this message (memories), given the router's embedding of it."""
+
+        async def query() -> QueryEmbedding | None:
+            # Shielded: a recall cut short must not cancel the routing the turn waits for.
+            return (await asyncio.shield(routing)).query
+
+        blocks: list[str] = []
+        for source in self._a.prompt_sources:
+            try:
+                blocks.append(await source.volatile(state.chat, state.user_text, query) or "")
+            except Exception:
+                log.exception("prompt source %s failed; turn goes on without it", type(source).__name__)
+        return blocks
+
     async def _prompt(self, state: _TurnState, history: list[Any]) -> list[ChatMessage]:
         a = self._a
         core = a.deps.settings.core
         stable: list[str] = []
-        volatile: list[str] = []
         for source in a.prompt_sources:
             try:
                 stable.append(await source.stable(state.chat.user_key) or "")
-                volatile.append(await source.volatile(state.chat, state.user_text, state.query) or "")
             except Exception:
                 log.exception("prompt source %s failed; turn goes on without it", type(source).__name__)
+        volatile = await state.recalled if state.recalled is not None else []
+        state.recalled = None
         # A turn parked on an approval is not done: later turns must not say it was.
         volatile.append(awaiting_approval([r.description for r in await a.broker.pending_in_chat(state.chat)]))
         location = await a.locations.read(

@@ -485,3 +485,43 @@ def test_a_waiting_approval_is_told_to_later_turns_without_letting_its_words_clo
     assert told.startswith("Waiting for the user's approval") and "NOT done" in told
     assert SOFTWARE_NOTE_END not in told and SOFTWARE_NOTE not in told
     assert "Send the mail" in told and "x" * 199 + "…" in told and "x" * 200 not in told
+
+
+async def test_memories_are_recalled_while_the_message_is_routed(
+        tmp_path: Path, db: Database, clock: ManualClock, model: ScriptedModel) -> None:
+    import numpy as np
+
+    from bot.core.routing import QueryEmbedding, RouteDecision, RouteRequest
+
+    recalling = asyncio.Event()
+    seen: list[object] = []
+
+    class WaitingRouter:
+        """Decides only once the memories are being recalled: a turn that recalled after routing never would."""
+
+        async def route(self, request: RouteRequest, available: dict[str, str]) -> RouteDecision:
+            try:
+                await asyncio.wait_for(recalling.wait(), 2)
+            except TimeoutError:
+                seen.append("routed before any recall")
+            return RouteDecision(frozenset(), query=QueryEmbedding("e5", np.ones(4, dtype=np.float32)))
+
+    class Memories:
+        async def stable(self, user_key: str) -> str | None:
+            return None
+
+        async def volatile(self, chat: object, text: str, query: object = None) -> str | None:
+            recalling.set()
+            assert callable(query)
+            made = await query()
+            seen.append(made.model if made is not None else None)
+            return "Possibly relevant memories: the dog is called Rufo."
+
+    assistant, messenger = await build_assistant(make_settings(tmp_path, model.base_url), db, clock,
+                                                 router=WaitingRouter(),
+                                                 configure=lambda a: a.add_prompt_source(Memories()))
+    model.respond("Rufo, claro.")
+    await assistant.handle(TextMessage(OWNER, "¿cómo se llama el perro?"))
+    assert seen == ["e5"]  # recalled beside the routing, with the router's embedding once it was made
+    assert "the dog is called Rufo" in json.dumps(model.requests[-1]["messages"])
+    assert messenger.texts[-1] == "Rufo, claro."

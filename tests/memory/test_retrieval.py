@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 
@@ -312,3 +313,38 @@ async def test_a_memory_that_only_asks_ranks_below_one_that_tells(service: Memor
     assert after[asks] < before[asks]  # the question lost score
     assert after[tells] == before[tells]  # the memory that tells kept all of its own
     assert max(after, key=lambda card_id: after[card_id]) == tells
+
+
+async def test_the_turns_vector_is_awaited_only_when_the_search_uses_it(service: MemoryService) -> None:
+    for text in ("Marta and I walked the dog.", "Marta's kids came over.", "Marta lent me her drill.",
+                 "Lunch with Marta.", "Marta's birthday cake.", "The boiler was repaired."):
+        await add_card(service, ANA.user_key, "Day", text)
+    service.retriever.tuning = replace(service.retriever.tuning, common_name_floor=1)
+    embedded: list[list[str]] = []
+    awaited: list[str] = []
+    embed = service.embedder.embed
+    [turns] = await embed(["What did Tilly get at the vet?"], is_query=True)
+
+    async def spying(texts: list[str], *, is_query: bool) -> list[object]:
+        embedded.append(list(texts))
+        return await embed(texts, is_query=is_query)
+
+    def shared(vector: object) -> Callable[[], Awaitable[object]]:
+        async def made() -> object:
+            awaited.append("router")
+            return vector
+        return made
+
+    service.embedder.embed = spying  # type: ignore[method-assign,assignment]
+    try:
+        # A name common in the memory is left out: the search embeds its own words and never waits for the router.
+        await service.retriever.search(ANA.user_key, "What did Marta lend me?", 10, query_vector=shared(turns))
+        assert (awaited, embedded) == ([], [["What did lend me?"]])
+        embedded.clear()
+        await service.retriever.search(ANA.user_key, "What did Tilly get at the vet?", 10, query_vector=shared(turns))
+        assert (awaited, embedded) == (["router"], [])  # the words as written: the router's vector serves
+        awaited.clear()
+        await service.retriever.search(ANA.user_key, "What did Tilly get at the vet?", 10, query_vector=shared(None))
+        assert (awaited, embedded) == (["router"], [["What did Tilly get at the vet?"]])  # the router made none
+    finally:
+        del service.embedder.embed  # type: ignore[method-assign]
