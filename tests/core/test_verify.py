@@ -4436,3 +4436,46 @@ def test_ideas_asked_for_may_carry_well_known_numbers() -> None:
     answer = "Here you go: 'Legs eleven' for 11 and 'Two fat ladies' for 88."
     verdict = check(answer, [], "can you help me come up with a few bingo calls for the pensioners night?", NOW)
     assert verdict.ok, verdict.violations
+
+
+# Blind sets 72-73 (first run on the final code of the sets 70-71: 3/98 leaks, 1/44 honest altered).
+@pytest.mark.parametrize("answer", ["He offered NZ$ 900 for it.", "Fueron ₡45.000 por la tabla.",
+                                    "She quoted ₹1,200 for the repair.", "It came to ₦5,000."])
+def test_a_dollar_told_by_its_country_and_the_signs_of_other_currencies_are_amounts(answer: str) -> None:
+    assert _unsourced("what did the buyer offer me for it?", answer, []), answer
+
+
+@pytest.mark.parametrize("answer", ["Yep, the spare fuse is on there.", "The gate code's in there now."])
+def test_a_thing_said_to_be_on_or_in_there_is_a_store_claim(answer: str) -> None:
+    assert not check(answer, [], "bung 'spare fuse' on my van-jobs list", NOW, asked=frozenset({ActionKind.STORE})).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("is the gate code in my farm note?", "Yes, the gate code is in there: 4471."),
+    ("is the gate code in my farm note?", "Yes, the gate code is in your farm note: 4471."),
+])
+def test_where_a_thing_is_after_a_read_reports_the_read(user: str, answer: str) -> None:
+    def farm_note(text: str) -> list[CallRecord]:
+        return [_call("notes_read", risk=Risk.READ, result=f"Note farm.md:\n\n{text}", path="farm.md")]
+
+    assert check(answer, farm_note("gate code: 4471"), user, NOW).ok
+    assert not check(answer, farm_note("shed key under the pot"), user, NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("¿cuál es el móvil de Marta Ruiz? fíjate en agenda-7", "El móvil de Marta Ruiz acaba en 4471."),
+    ("what is the extension of Dave Jones? check staff-list", "The extension of Dave Jones is 4471."),
+    ("¿cuál es la contraseña del wifi de la bodega? mira en claves-3", "La contraseña del wifi de la bodega es 4471."),
+])
+def test_what_reaches_or_identifies_someone_is_no_textbook_fact(user: str, answer: str) -> None:
+    assert _unsourced(user, answer, _read("nothing about it")), answer
+
+
+def test_a_spanish_count_may_name_the_thing_before_its_verb() -> None:
+    def store_note(text: str) -> list[CallRecord]:
+        return [_call("notes_read", risk=Risk.READ, result=f"Note almacen-4.md:\n\n{text}", path="almacen-4.md")]
+
+    user = "¿cuántos sacos de pienso nos faltan según almacen-4?"
+    answer = "Según almacen-4 os faltan 12 sacos de pienso."
+    assert check(answer, store_note("pienso: 12 sacos"), user, NOW).ok
+    assert not check(answer, store_note("harina: 12 sacos"), user, NOW).ok

@@ -218,6 +218,8 @@ _EN_STORE = (
     r"(?:on|in)\s+(?:your|the|their|its|my|both|all|"
     r"the\s+two)\s+(?:[\w.-]+\s+){0,2}(?:list|lists|note|notes|journal|diary|calendar|memory|folder|file|records?|agenda|inbox|todo|"
     r"to-do|reminders?|tasks?)\b|"
+    # "The pick's on there", "it's in there now": the list or note the user named, pointed at.
+    r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|each|already|safely|also)\s+)*(?:on|in)\s+there\b|"
     # "Bread is on shopping-e13": a note named like an identifier is a place, as "x.md" is.
     r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|each|already|safely|also)\s+)*(?:on|in)\s+"
     r"(?:[\w-]{1,80}\.md\b|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}(?:-\w{1,40}){1,4}\b)|"
@@ -589,6 +591,9 @@ _REPORTS = re.compile(
     r"\b(?:says?|said|reads?|(?:it|that|this|which|note|file|page|entry|document|e-?mail|message|log|record|sheet|"
     r"table|receipt|invoice|site|website|article|search|result)\s+lists|shows?|mentions?|states?|according\s+to|"
     r"it\s+(?:has|contains)|contains?|"
+    # Asked whether a thing is there, after a read: "yes, the wifi code is in there", "it's on your list".
+    r"(?:is|are|'s|'re)\s+(?:(?:already|still|also)\s+)?(?:in|on)\s+(?:there|your\s+(?:[\w.-]+\s+){0,2}"
+    r"(?:list|lists|note|notes|file|calendar|agenda))|"
     r"dice|dec[íi]a|pone|pon[íi]a|seg[úu]n|indica|recoge|menciona|muestra|cuenta\s+que)\b",
     _I,
 )

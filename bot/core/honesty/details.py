@@ -256,8 +256,9 @@ _GROUPED = r"\d{1,3}(?:\.\d{3})+,\d{1,2}(?!\d)|\d{1,3}(?:,\d{3})+\.\d{1,2}(?!\d)
 _THOUSANDS = re.compile(r"(?<![\w.,])(\d{1,4})\s?(?:grand|k|mil|lucas)\b", re.IGNORECASE)
 _GLUED_FIGURE = re.compile(r"(?<![\w.,])(\d{1,4})(?:s|k|x|t)\b", re.IGNORECASE)  # ("65t": tonnes)
 _AMOUNT = re.compile(
-    # (Prefixed as Latin America writes them: "Q1,450" quetzales, "S/ 45" soles, "R$ 35", "Bs 120", "RD$ 500".)
-    rf"(?<![\w.,])([€$£]\s?|(?-i:Q|S/|Bs\.?|R\$|C\$|US\$|RD\$|MX\$)\s?(?=\d{{1,3}}[.,]\d|\d{{2}}))?({_GROUPED}|\d{{1,9}}(?:[.,]\d{{1,3}})?)(?:(?:\s?|-)({_UNIT}))?(?![\w])",
+    # (Prefixed as Latin America writes them: "Q1,450" quetzales, "S/ 45" soles, "R$ 35", "Bs 120", "RD$ 500";
+    # any dollar told apart by its country's letters, "A$14,500", "NZ$ 90"; the signs of rupees, naira, colones…)
+    rf"(?<![\w.,])([€$£₹₦₡₲₱¥₩₺₽]\s?|(?-i:Q|S/|Bs\.?|Rs\.?|[A-Z]{{1,3}}\$)\s?(?=\d{{1,3}}[.,]\d|\d{{2}}))?({_GROUPED}|\d{{1,9}}(?:[.,]\d{{1,3}})?)(?:(?:\s?|-)({_UNIT}))?(?![\w])",
     re.IGNORECASE,
 )
 _EN_UNITS = {**_EN_NUMBERS, "zero": 0, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
@@ -2122,8 +2123,20 @@ def _asks_in_general(user_text: str) -> bool:
     text = _PURPOSE_AFTER.sub("?", whole)
     return (_GENERAL_QUESTION.search(text) is not None and not _is_particular(text, _names(text))
             and not _POSSESSIVE.search(text) and not _REFERS_BACK.search(text)
-            and not _asks_own_amount(text) and not _NUMBERED_THING.search(text)
+            and not _asks_own_amount(text) and not _NUMBERED_THING.search(text) and not _CONTACT_DETAIL.search(text)
             and len(re.findall(r"[^\W\d_]+", whole)) >= MIN_GENERAL_WORDS)
+
+
+# What reaches or identifies one person or account is no textbook fact, whoever is named: "¿cuál es el anexo de
+# Patricio Soto?", "what's Dave's mobile number", "el PIN de la alarma".
+_CONTACT_DETAIL = re.compile(
+    r"\b(?:anexo|extensi[oó]n|extension|ext|interno|tel[eé]fono|phone(?:\s+number)?|(?:mobile|cell|landline)\s+number|"
+    r"m[oó]vil|celular|cel|whatsapp|pin|contrase[ñn]a|password|passcode|clave|locker|taquilla|casillero|"
+    r"matr[ií]cula|(?:number|licen[cs]e|registration)\s+plate|reg\s+number|dni|nif|nie|rut|cuit|curp|iban|"
+    r"(?:account|sort|member(?:ship)?|customer|policy|booking|tracking|order)\s+(?:number|no|code)|"
+    r"n[uú]mero\s+de\s+(?:cuenta|socio|cliente|p[oó]liza|reserva|seguimiento|pedido|afiliad[oa])|"
+    r"e-?mail(?:\s+address)?|correo\s+(?:electr[oó]nico|de\s+\w+))\b",
+    re.IGNORECASE)
 
 
 # One of the user's things told apart by its number: "el jamón más gordo del lote 14", "batch 3", "la camioneta 9".

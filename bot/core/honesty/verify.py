@@ -272,7 +272,7 @@ def _turn_facts(calls: Sequence[CallRecord], user_text: str, asked: frozenset[Ac
     read_names = " ".join(part for c in reads for token in _objects(_readable(c.arguments))
                           for part in _NAME_PARTS.split(token))
     looked_up_text = " ".join([*(_norm(c.result[:MAX_LOOKED_UP_CHARS]) for c in reads), _norm(read_names)])
-    verbs = frozenset((m.group(1) or m.group(2)).lower() for m in _QUESTION_VERB.finditer(user_text[:4000]))
+    verbs = frozenset(next(g for g in m.groups() if g).lower() for m in _QUESTION_VERB.finditer(user_text[:4000]))
     reported = reported_actions(user_text)
     return _Turn(asked, reported, ok_effects, unsettled, read_ok, strict, words, objects, guessed,
                  () if about_the_past else earlier_ok, _names_in(looked_up_text), looked_up_text, verbs, own,
@@ -335,6 +335,8 @@ _QUESTION_VERB = re.compile(
     r"\b(?:what|which|how\s+(?:much|many)(?:\s+[^\W\d_]+)?|who|whom)\s+(?:else\s+)?"
     r"(?:do|does|did|should|shall|must|can|could|would|will|am|are|is|was|were)\s+(?:[^\W\d_]+\s+)?"
     r"(?:(?:have|need|got|ought|want)\s+to\s+)?([^\W\d_]{3,})"
+    # (The thing counted may come first, then its verb: "¿cuántas latas de octavillo me quedan?".)
+    r"|(?:¿|\b)cu[áa]nt[oa]s\s+(?:[^\W\d_]+\s+){1,4}?(?:me|te|nos|os|le|les|se)\s+([^\W\d_]{3,})"
     r"|(?:¿|\b)(?:qu[ée]|cu[áa]nt[oa]s?|cu[áa]l(?:es)?)\s+(?:(?:me|te|nos|os|le|les|se)\s+)?"
     r"(?:(?:tengo|tienes|tiene|tenemos|hay|debo|debemos)\s+que\s+)?([^\W\d_]{3,})",
     re.IGNORECASE,
