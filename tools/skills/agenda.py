@@ -85,9 +85,11 @@ class AgendaSkill(SkillPlugin):
             r"\bblock (?:out |off )?(?:(?:that|this|the|an?|my|some)\s+)?(?:[\w-]+\s+)?(?:hours?|time|slot|morning|"
             r"afternoon|evening|day|lunch)\b|\bblock (?:me )?(?:out )?(?:from )?\d",
             # An outing put on a day at an hour: "ponme salida al monte el miércoles a las 8" (not "ponme un aviso…").
-            r"\bp[oó]n(?:me|le)\s+(?!(?:un|una|el|la)\s+(?:aviso|alarma|recordatorio|alerta)\b)(?:[^\W\d_]+\s+){1,4}?"
+            # (Or on a day and a part of it, as the River Plate says it: "poneme el sábado de tarde la rambla".)
+            r"\bp(?:[oó]n|one)(?:me|le)\s+(?!(?:un|una|el|la)\s+(?:aviso|alarma|recordatorio|alerta)\b)"
+            r"(?:[^\W\d_]+\s+){0,4}?"
             r"(?:el|este|pr[oó]ximo|ma[ñn]ana)\s+(?:(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo)\s+)?"
-            r"a\s+las\s+\d",
+            r"(?:a\s+las\s+\d|(?:de|por\s+la|a\s+la|en\s+la)\s+(?:tarde|ma[ñn]ana|noche))",
             r"\bwhat(?: have i|'?ve i| do i have| i have) (?:got )?(?:on )?(?:today|tonight|tomorrow|this)\b",
             # ("n whit've a got on saturday": Scots, and a weekday.)
             r"\bwh[ai]t(?:'?ve| have) (?:i|a) got on (?:today|tonight|tomorrow|this|next|monday|tuesday|wednesday|"

@@ -649,7 +649,7 @@ class EnvironmentSkill(SkillPlugin):
             r"esta (?:tarde|noche|semana))\b",
             # "¿va a apretar la calor?": the heat as what the day will do.
             r"\b(?:apret\w*|peg\w*|caer[aá]|cae)\s+(?:m[aá]s\s+)?(?:fuerte\s+)?(?:el|la|un)\s+(?:calor|sol)\b",
-            r"\b(?:hace|har[aá]|va a hacer)\s+(?:mucho |muchísimo |poco |bastante |demasiado )?"
+            r"\b(?:hace|har[aá]|va a hacer)\s+(?:much[oa] |much[ií]sim[oa] |poco |bastante |demasiado |tant[oa] )?"
             r"(?:fr[ií]o|calor|viento|sol|bueno|malo|buen tiempo|mal tiempo)\b",
             # Wind as people say it: "blowing a hooley", "gusts tonight?", "rachas de viento".
             r"\bblow(?:ing|s)? a (?:hooley|gale)\b|\bblowy\b|\bgales?\b|\bgusts?\b|\bgusty\b|\brachas?\b",

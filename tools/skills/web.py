@@ -421,6 +421,12 @@ class WebSkill(SkillPlugin):
             r"\bhow much (?:is|are|does|do)\b[^.?!]{1,50}\b"
             r"(?:atm|right now|at the moment|currently|nowadays|these days)\b",
             r"\b(?:ipc|cpi|eur[ií]bor|inflation rate|tasa de inflaci[oó]n)\b",
+            # What a crop or a lot fetches now: "what's leatherwood honey fetching wholesale per kilo".
+            r"\b(?:fetching|going for|selling for|trading at)\b[^.?!]{0,40}\b(?:wholesale|per (?:kilo|kg|lb|pound|"
+            r"tonne|ton|litre|liter|head|box|tray|bale)|at the moment|atm|right now|these days|currently|nowadays)\b",
+            # A maker's figures for a model: "torque spec for the wheel nuts on a 79 series", "el par de apriete de…".
+            r"\b(?:torque|tyre|tire) (?:spec|specs|settings?|pressures?) (?:for|on|of)\b|\bfiring order\b|"
+            r"\bpar de apriete\b|\bficha t[eé]cnica\b",
             # The tides are published tables, not the weather: "high tide at Whitby", "a qué hora es la pleamar".
             r"\btides?\b|\bmareas?\b|\bpleamar\b|\bbajamar\b",
             # How accessible a place is for a wheelchair is the place's own information.

@@ -202,6 +202,8 @@ _SMALL_TALK_PHRASES = ("good night", "night", "nighty night", "nite", "night all
                        "what else is new", "ah sure", "sure look", "lo de siempre", "nada que ver",
                        "madre mía de mi alma", "dios mío", "ay dios", "sos lo máximo", "eres lo máximo",
                        "you re the man", "now then",
+                       # Kiwi "sweet as" (fine), Central America's "a la gran" and Puerto Rico's "ay bendito" (oh my).
+                       "sweet as", "a la gran", "a la gran puchica", "ay bendito",
                        # The day remarked on: "gert lush day innit", "lovely day, isn't it".
                        "lush day", "lovely day", "gorgeous day", "beautiful day", "nice day",
                        "isn t it", "que buen día", "qué día más bueno", "qué día más bonito",
@@ -661,7 +663,10 @@ def says_yes_and_more(text: str, answer: str) -> bool:
 
 # One more fact for the thing just kept: "ah y que el de la puerta del patio es el mismo", "and that she's vegan".
 _AND_THAT = re.compile(r"^\W*(?:(?:ah|oh|ay|uy|vale|ok|oye)\W+)?(?:y|e|and)\s+(?:tambi[eé]n\s+|also\s+)?"
-                       r"(?:que|q|that)\s+[^\W\d_]", re.IGNORECASE)
+                       r"(?:que|q|that)\s+[^\W\d_]"
+                       # "oh and the council inspector came round": one more thing that happened, for the same record.
+                       r"|^\W*(?:ah|oh|ay|uy)\W+(?:y|e|and)\s+(?:also\s+|tambi[eé]n\s+)?"
+                       r"(?:the|my|our|el|la|los|las|mi|mis|nuestr[oa]s?)\s+[^\W\d_]", re.IGNORECASE)
 
 
 def goes_on_with_a_fact(text: str) -> bool:
@@ -775,7 +780,7 @@ _MODEL_ALONE = re.compile(
     r"(?:(?:kindly|please|pls|por favor|can you|could you|puedes|podr[ií]as|me puedes)\s+)?"
     r"(?:c[oó]mo se (?:dice|escribe|pronuncia|traduce)|qu[eé] (?:significa|quiere decir)|"
     # The time in another city: the clock (core) and what everyone knows of time zones.
-    r"what(?:'s| is) the time (?:in|over in) |what time is it (?:now )?(?:in|over in) |"
+    r"what(?:'?s| is) the time (?:now )?(?:in|over in) |what time is it (?:now )?(?:in|over in) |"
     r"(?:qu[eé]|q) hora es (?:ahora )?(?:en|all[aá] en) |"
     # The user's opinion asked for: "q opinas, merece la pena…?", "what's your take on…".
     r"(?:y )?(?:t[uú] )?(?:qu[eé]|q) opin[aá]s|"
@@ -832,7 +837,11 @@ _MODEL_ALONE = re.compile(
     # Sums of the user's own figures: "whats 143 rides at £4 each", "cuánto son 12 cajas a 8 € cada una".
     r"(?:what'?s|what is|how much is|cu[aá]nto (?:es|son)) \d[\d.,]* (?:[^\W\d]+ ){0,3}(?:at|a) [£$€]?\s?\d[\d.,]*"
     r"(?: ?(?:[£$€]|euros?|pounds?|dollars?|pesos?))? ?(?:each|cada un[oa]|per|por|la unidad)\b|"
-    r"tell (?:me|us) a joke|cu[eé]ntame un chiste|(?:give|tell) (?:me|us) (?:a|an|some) (?:[\w-]+ )?(?:pun|riddle|"
+    r"tell (?:me|us) a joke|cu[eé]ntame un chiste|"
+    # A fact or a curiosity to pass the time: "contame un dato de tango", "tell me a fun fact about octopuses".
+    r"(?:cu[eé]ntame|contame|dime|decime|tell (?:me|us)|give (?:me|us))\s+(?:un|una|a|an|some|otro|otra|another)\s+"
+    r"(?:fun\s+|random\s+|interesting\s+)?(?:dato|datos|curiosidad|curiosidades|fact|facts|trivia)\b|"
+    r"(?:give|tell) (?:me|us) (?:a|an|some) (?:[\w-]+ )?(?:pun|riddle|"
     r"limerick|haiku|poem|rhyme|tongue twister)s?\b|"
     # How to explain a thing to someone: "cómo le explico a un periodista qué es un castell?".
     r"c[oó]mo (?:le|les|se lo) explico\b|how (?:do|would|should|can) i explain\b|"
@@ -922,14 +931,19 @@ _PROMISED_NEWS = re.compile(
 _WHO_ASKED = re.compile(
     r"^\W*(?:(?:que|q|porque|pq|xq|cos|because|as)\s+)?(?:me\s+lo\s+(?:ha|han)\s+preguntado|me\s+lo\s+pregunt[oó]|"
     r"me\s+(?:lo\s+)?pregunta(?:n)?|(?:i'?ve\s+)?got\s+(?:a|an|some|my)\s+[\w-]+\s+asking|"
-    r"(?:my|a|an)\s+[\w-]+\s+(?:asked|is\s+asking|asks)(?:\s+me)?)\b[^,;.!?]{0,40}$", re.IGNORECASE)
+    r"(?:my|a|an)\s+[\w-]+\s+(?:asked|is\s+asking|asks)(?:\s+me)?|"
+    # Someone asking from the place asked about: "…? the owner's calling from there", "me llama desde allá".
+    r"(?:the|my|a|an|el|la|mi)\s+[\w-]+(?:'s|\s+is|\s+are)\s+(?:calling|ringing|phoning|texting)\s+(?:me\s+)?from\s+there|"
+    r"(?:me\s+)?(?:llama|est[aá]\s+llamando|escribe)\s+desde\s+(?:all[aá]|all[ií]|ah[ií]))\b[^,;.!?]{0,40}$",
+    re.IGNORECASE)
 # A question to the assistant about itself: "you ever been hot? like actually hot", "¿tú duermes?".
 _ABOUT_YOU = re.compile(
     r"^\W*(?:(?:lol|haha|jaja\w*|ok|okay|cool|so|and|y|oye|hey)\W+)*(?:(?:have|do|did|are|were|can|could|would)\s+)?"
     r"you\s+(?:ever\s+(?:been|had|seen|felt|tried|wanted|get|got)|(?:like|love|feel|dream|sleep|eat)\b|"
     r"get\s+(?:hot|cold|bored|tired|lonely))"
-    r"|^\W*(?:(?:oye|y|jaja\w*)\W+)*(?:t[uú]\s+)?(?:te\s+has\s+(?:sentido|enamorado|aburrido)|(?:sientes|sue[ñn]as|duermes|"
-    r"comes|te\s+aburres|te\s+cansas)\b)", re.IGNORECASE)
+    r"|^\W*(?:(?:oye|y|jaja\w*|che|eh|ey)\W+)*(?:(?:t[uú]|vos)\W+)?(?:te\s+has\s+(?:sentido|enamorado|aburrido)|"
+    r"(?:sientes|sent[ií]s|sue[ñn]as|so[ñn][aá]s|duermes|dorm[ií]s|comes|com[eé]s|te\s+aburres|te\s+aburr[ií]s|"
+    r"te\s+cansas|te\s+cans[aá]s)\b)", re.IGNORECASE)
 
 
 def says_who_asked(text: str) -> bool:
@@ -946,13 +960,33 @@ _OFF_TO_BED = re.compile(
     re.IGNORECASE)
 
 
+# How worn out the user is, said alone: "ay bendito estoy muerta del cansancio 😩", "I'm absolutely knackered".
+_WORN_OUT = re.compile(
+    r"^\W*(?:(?:ay|uf|puf|buf|ugh|oof|man|bro|t[ií]o|lol|jaja\w*|dios|madre\s+m[ií]a|ay\s+bendito|honestly|god)\W+)*"
+    r"(?:estoy|ando|me\s+siento|i'?m|i\s+am|feeling|i\s+feel)\s+"
+    r"(?:(?:so|tan|re|bien|muy|super|s[uú]per|completely|absolutely|totally|bloody|proper|dead|well|un\s+poco)\s+)*"
+    r"(?:muert[oa]|reventad[oa]|agotad[oa]|molid[oa]|hech[oa]\s+polvo|cansad[oa]|rendid[oa]|fundid[oa]|"
+    r"destruid[oa]|frit[oa]|knackered|shattered|exhausted|wrecked|beat|wiped(?:\s+out)?|tired|cream\s+crackered|"
+    r"done\s+in|buggered|cooked|fried|drained|zonked|pooped|bushed|spent)"
+    r"(?:\s+(?:del|de)\s+(?:cansancio|sue[ñn]o)|\s+(?:today|tonight|hoy|ya))?[\W]*$",
+    re.IGNORECASE)
+# A day or a week exclaimed at: "a la gran, que semana mas pesada vos", "qué día más largo llevo".
+_DAY_EXCLAIMED = re.compile(
+    r"^\W*(?:(?:a\s+la\s+gran|uf|puf|buf|ay|dios|madre\s+m[ií]a|jo|buah|uy|chuta|hijole|[oó]rale)\W+)*"
+    r"(?:qu[eé]|vaya|menud[oa])\s+(?:d[ií]a|d[ií]ita|semana|semanita|mes|tarde|noche|ma[ñn]ana|finde|turno|jornada|"
+    r"temporada)\s+(?:m[aá]s\s+|tan\s+)?[^\W\d_]+"
+    r"(?:\s+(?:vos|t[ií]o|t[ií]a|che|mano|wey|g[uü]ey|loco|hermano|po|llevo|llevamos|tuve|tuvimos|hemos\s+tenido))*"
+    r"[\W]*$",
+    re.IGNORECASE)
+
+
 # However many words they have, these ask for nothing.
-_ONLY_CHAT = (_PROMISED_NEWS, _OFF_TO_BED, _ABOUT_YOU)
+_ONLY_CHAT = (_PROMISED_NEWS, _OFF_TO_BED, _ABOUT_YOU, _WORN_OUT, _DAY_EXCLAIMED)
 
 
 def only_chats(text: str) -> bool:
-    """Whether the message only promises news for later, says it is off to bed (and why), or asks the assistant
-    about itself ("you ever been hot?"): small talk."""
+    """Whether the message only promises news for later, says it is off to bed (and why), asks the assistant
+    about itself ("you ever been hot?"), says how worn out the user is, or exclaims at the day: small talk."""
     return any(pattern.match(text) for pattern in _ONLY_CHAT)
 
 
