@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 from bot.core.texting import closing_question
 
@@ -353,10 +355,34 @@ def _once(found: list[str]) -> list[str]:
     return [word for i, word in enumerate(found) if i == 0 or word.lower() != found[i - 1].lower()]
 
 
-def _without_phrases(plain: str, phrases: tuple[str, ...]) -> str:
-    for phrase in phrases:
-        plain = plain.replace(f" {phrase} ", " ")
-    return plain
+@dataclass(frozen=True)
+class _PhraseList:
+    """Phrases to take out of a text, longest first. Only those whose every word the text has can be in it,
+    and a text has few words while the lists have hundreds of phrases: each word says which to try."""
+
+    phrases: tuple[str, ...]
+    words: tuple[frozenset[str], ...]
+    by_word: Mapping[str, tuple[int, ...]]
+
+    @classmethod
+    def of(cls, phrases: tuple[str, ...]) -> _PhraseList:
+        words = tuple(frozenset(phrase.split()) for phrase in phrases)
+        by_word: dict[str, list[int]] = {}
+        for position, found in enumerate(words):
+            for word in found:
+                by_word.setdefault(word, []).append(position)
+        return cls(phrases, words, {word: tuple(positions) for word, positions in by_word.items()})
+
+    def taken_from(self, plain: str) -> str:
+        present = set(plain.split())
+        for position in sorted({i for word in present for i in self.by_word.get(word, ())}):
+            if self.words[position] <= present:
+                plain = plain.replace(f" {self.phrases[position]} ", " ")
+        return plain
+
+
+_SMALL_TALK_PHRASE_LIST = _PhraseList.of(_PLAIN_SMALL_TALK_PHRASES)
+_GREETING_LIST = _PhraseList.of(_PLAIN_GREETINGS)
 
 
 _TODAY = frozenset(("hoy", "today"))
@@ -371,7 +397,7 @@ def is_small_talk(text: str) -> bool:
     if is_greeting(text):
         return False
     plain = _normal(text)
-    found = _without_phrases(plain, _PLAIN_SMALL_TALK_PHRASES).split()
+    found = _SMALL_TALK_PHRASE_LIST.taken_from(plain).split()
     if found != plain.split():
         # Asking after the assistant "today" ("y tú qué tal estás hoy?") still asks for nothing.
         found = [word for word in found if word not in _TODAY]
@@ -384,10 +410,10 @@ def is_small_talk(text: str) -> bool:
 
 def is_greeting(text: str) -> bool:
     """A greeting, perhaps with thanks or small talk, and nothing else ("buenos diass ☀️", "morning!")."""
-    plain = _without_phrases(_normal(text), _PLAIN_SMALL_TALK_PHRASES)
+    plain = _SMALL_TALK_PHRASE_LIST.taken_from(_normal(text))
     if not any(f" {g} " in plain for g in _PLAIN_GREETINGS):
         return False
-    rest = [word for word in _without_phrases(plain, _PLAIN_GREETINGS).split() if word not in _PLAIN_SMALL_TALK]
+    rest = [word for word in _GREETING_LIST.taken_from(plain).split() if word not in _PLAIN_SMALL_TALK]
     if not rest or all(word in _GREETED for word in rest):
         return True
     return (len(rest) == 1 or (len(rest) == 2 and rest[0] in ("mi", "my"))) and _ADDRESSED_GREETING.fullmatch(
