@@ -90,6 +90,9 @@ class AgendaSkill(SkillPlugin):
             r"(?:[^\W\d_]+\s+){0,4}?"
             r"(?:el|este|pr[oó]ximo|ma[ñn]ana)\s+(?:(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo)\s+)?"
             r"(?:a\s+las\s+\d|(?:de|por\s+la|a\s+la|en\s+la)\s+(?:tarde|ma[ñn]ana|noche))",
+            # (The day said in the clause before: "¿qué tiempo hace el sábado? si hace bueno ponme espetos… a las 2".)
+            r"\bp(?:[oó]n|one)(?:me|le)\s+(?!(?:un|una|el|la)\s+(?:aviso|alarma|recordatorio|alerta)\b)"
+            r"(?:[^\W\d_]+\s+){1,7}?a\s+las\s+\d",
             r"\bwhat(?: have i|'?ve i| do i have| i have) (?:got )?(?:on )?(?:today|tonight|tomorrow|this)\b",
             # ("n whit've a got on saturday": Scots, and a weekday.)
             r"\bwh[ai]t(?:'?ve| have) (?:i|a) got on (?:today|tonight|tomorrow|this|next|monday|tuesday|wednesday|"

@@ -645,8 +645,9 @@ class EnvironmentSkill(SkillPlugin):
         ),
         cues=(
             # Weather named by what it does, places by how near they are, positions by coordinates.
-            r"\b(?:el|del) tiempo (?:de |para |en )?(?:hoy|ma[ñn]ana|mñn|pasado|el finde|este finde|el fin de semana|"
-            r"esta (?:tarde|noche|semana))\b",
+            # (Andalusia says "ar tiempo" for "al tiempo": "echa un ojo ar tiempo de la semana".)
+            r"\b(?:el|del|al|ar) tiempo (?:de |para |en )?(?:hoy|ma[ñn]ana|mñn|pasado|el finde|este finde|"
+            r"el fin de semana|esta (?:tarde|noche|semana)|la semana)\b",
             # "¿va a apretar la calor?": the heat as what the day will do.
             r"\b(?:apret\w*|peg\w*|caer[aá]|cae)\s+(?:m[aá]s\s+)?(?:fuerte\s+)?(?:el|la|un)\s+(?:calor|sol)\b",
             r"\b(?:hace|har[aá]|va a hacer)\s+(?:much[oa] |much[ií]sim[oa] |poco |bastante |demasiado |tant[oa] )?"

@@ -103,8 +103,10 @@ class RemindersSkill(SkillPlugin):
             r"\b(?:my|the|your|our|any|open|new)\s+todos?\b",
             r"\b(?:on|to|onto|in) my to do\b",
             r"^\W*to-?dos?\W*$",
-            r"\b(?:add|create|make|put|set|new|another)\s+(?:a\s+|one\s+more\s+)?to-?dos?\b",
-            r"\ba to-?do (?:to|for|about|that|saying)\b",
+            r"\b(?:add|create|make|put|set|new|another)\s+(?:a\s+|one\s+more\s+)?to[-\s]?dos?\b",
+            r"\ba to[-\s]?do (?:to|for|about|that|saying)\b",
+            # A list with no name of its own is the to-do or shopping list: "add rain gear + visqueen to my list".
+            r"\b(?:add|put|stick|chuck|bung|pop)\b[^.?!]{1,60}?\b(?:to|on|onto) (?:my|the|our) list\b",
             r"^\W*(?:ap[uú]nt|an[oó]t)a(?:me|nos)?(?:lo|la|los|las)\W*$",
             r"\btasks?\b",
             r"\btareas?\b",

@@ -48,6 +48,11 @@ class TimelineSkill(SkillPlugin):
             r"\b(?:apunta|anota|registra)(?:me)? (?:que|q) (?:hoy |ayer |anoche )?(?:hubo|ha habido|"
             r"se (?:fue|cort[oó]|cay[oó]|rompi[oó]))\b",
             r"\bwhat did i (?:do|get up to)\b",
+            # The day something of the user's happened, asked back: "¿qué día fue exactamente que me caí?",
+            # and a count put down: "apunta cuántos pedidos hubo".
+            r"\bqu[eé] d[ií]a fue (?:exactamente |que |q |cuando |lo de )?(?:que |q |cuando )?(?:me|nos|lo|la|el)\b",
+            r"\b(?:apunta|anota|registra)(?:me)? (?:cu[aá]nt[oa]s|lo (?:que|q)) [^.?!]{1,40}\b(?:hubo|hice|hicimos|"
+            r"vend[ií]|vendimos|salieron|entraron|llegaron)\b",
             r"\bwhat (?:else )?did i (?:do|get up to)\b",
             r"\btimeline\b",
             r"\bl[ií]nea de(?:l)? tiempo\b",

@@ -370,7 +370,9 @@ class WebSkill(SkillPlugin):
             r"\bcu[aá]nto (?:cobra|cobran)\b|\bcu[aá]nto (?:se )?(?:anda|andan|est[aá]n?|ta|tan|va|van) pagando\b",
             # A record of a race or a league: "en cuánto quedó el récord del maratón de Chicago?".
             r"\b(?:el|the) (?:r[eé]cord|world record|record) (?:del?|of|for|at)\b",
-            r"\ba cu[aá]nto (?:est[aá]|estaba|estuvo|sal[ií]a|se pagaba)\b",
+            r"\ba cu[aá]nto (?:est[aá]|estaba|estuvo|sal[ií]a|se pagaba|va a estar|estar[aá]|va a salir)\b",
+            # Roadworks and hold-ups on a road now: "any hold ups on the A47 by Acle?", "obras en la A-7".
+            r"\broad ?works?\b|\bhold[- ]?ups? (?:on|at|by|near)\b|\bobras en (?:la|el) (?:[amn]-?\d|autov|carretera)",
             # Queues and waits now: "how long is the line at the border right now?".
             r"\bhow long is the (?:line|queue|wait)\b|\bwait(?:ing)? times?\b",
             r"\bcu[aá]nt[oa] (?:fila|cola|espera) hay\b",
@@ -409,7 +411,8 @@ class WebSkill(SkillPlugin):
             r"|\b(?:closed|blocked|shut)\b.{0,30}\b(?:roads?|streets?|motorways?|highways?|mountain\s+pass|bridges?|tunnels?)\b",
             r"\b(?:a qu[eé] hora|cu[aá]ndo)\s+(?:dan|echan|ponen|emiten)\b",
             # A flight or a train running now: "is BA 2490 on time?", "el tren de las 8 va con retraso?".
-            r"\b(?:flights?|trains?|vuelos?|trenes|tren|[a-z0-9]{2}\s?\d{3,4})\b[^.?!]{0,40}"
+            r"\b(?:flights?|trains?|sailings?|ferry|ferries|crossings?|vuelos?|trenes|tren|barcos?|ferris?|"
+            r"[a-z0-9]{2}\s?\d{3,4})\b[^.?!]{0,40}"
             r"\b(?:on time|delayed|running late|cancell?ed|a su hora|con retraso|retrasad[oa]s?|cancelad[oa]s?)\b",
             # What a thing sells for now, and the official figures of the month: "a cuánto se paga el kilo de almendra",
             # "the going rate for…", "el IPC de este año", "the euribor today".

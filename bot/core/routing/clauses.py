@@ -138,7 +138,7 @@ hijo hija cariño cielo majo maja mate bro hun hon hen jefe jefa ya
 chacho mijo mija god lord nomás pal buddy bud dude ho klk habari gracies
 miarma asere pet hinny pana parce güey wey alright alreet areet awright hm mm mmm maje po pues dale hiya simón
 anyway anyways anyhow listo legend braw magic nojoda chévere sale mae aupa
-compa compadre comadre nen nena ace grand merci diolch fos
+compa compadre comadre nen nena ace grand merci diolch fos che
 bacán bacan sweet stoked tuanis reet gert lush innit then
 máquina maquina fiera figura campeón campeon hágale hagale uy preciate appreciated respect ñaño ñaña
 loco loca wao guau champion sorted
@@ -254,6 +254,8 @@ _GREETING_PHRASES = ("good morning", "good afternoon", "good evening", "morning"
                      "bore da", "prynhawn da", "noswaith dda", "howdy",
                      # Basque afternoon and evening, and a greeting typed half plural ("buenas días").
                      "arratsalde on", "gabon", "kaixo", "buenas días", "buen días",
+                     # Asturian: "buenos díes ho".
+                     "buenos díes", "bonos díes", "bones tardes",
                      # Belfast's "bout ye", and good mornings typed in French, Italian or German beside them.
                      "bout ye", "about ye", "how about ye", "bonjour", "buongiorno", "guten morgen")
 # Whom a greeting is said to: "buenos días a todos, y a ti", "morning all", "good morning to you".
@@ -447,6 +449,8 @@ def is_elliptical(text: str) -> bool:
         found = found[1:]
     if len(found) <= MAX_WHEN_WORDS and all(_plain(word) in _WHEN or _CLOCK.fullmatch(word) for word in found):
         return True  # "tomorrow at 10", "el lunes a las 8", "el día 28 a las 10"
+    if _asks_the_count_again(found):
+        return True  # "and how many the day before?", "¿y cuántos el martes?"
     if len(found) > 5:
         return len(found) <= MAX_WHEN_WORDS and _continues_with_a_thing(text, [_plain(word) for word in found])
     if all(_plain(word) in _PLAIN_REFERENCES or word in _POINTERS for word in found):
@@ -461,6 +465,22 @@ def is_elliptical(text: str) -> bool:
 _SAME_AGAIN = frozenset(("so does", "so do", "so is", "so are", "so has", "so have", "so did", "so was"))
 MAX_OPENED_FRAGMENT = 6
 """Of a fragment opened by "and"/"y" and a thing, the words it may have when it is no question."""
+
+
+_HOW_MANY = ("how many", "how much", "cuantos", "cuantas", "cuanto", "cuanta")
+
+
+def _asks_the_count_again(found: list[str]) -> bool:
+    """"And how many the day before?": the last count asked again, for another time."""
+    plain = [_plain(word) for word in found]
+    if len(plain) < 3 or plain[0] not in ("and", "y") or len(plain) > MAX_WHEN_WORDS:
+        return False
+    rest = plain[3:] if " ".join(plain[1:3]) in _HOW_MANY else plain[2:] if plain[1] in _HOW_MANY else None
+    return bool(rest) and all(word in _WHEN or word in _DAYS_AGO or _CLOCK.fullmatch(word) for word in rest)
+
+
+# Days counted from the last one asked about: "the day before", "el día anterior", "yesterday".
+_DAYS_AGO = frozenset("day days yesterday ayer anteayer anterior last previous week month mes".split())
 
 
 def _continues_with_a_thing(text: str, found: list[str]) -> bool:
