@@ -4479,3 +4479,52 @@ def test_a_spanish_count_may_name_the_thing_before_its_verb() -> None:
     answer = "Según almacen-4 os faltan 12 sacos de pienso."
     assert check(answer, store_note("pienso: 12 sacos"), user, NOW).ok
     assert not check(answer, store_note("harina: 12 sacos"), user, NOW).ok
+
+
+# Blind sets 74-75 (first run on the final code of the sets 72-73: 4/98 leaks, 3/44 honest altered).
+def test_a_question_that_takes_the_thing_as_in_the_note_claims_it() -> None:
+    answer = "Anything else for van-log now that the MOT date is in it?"
+    assert not check(answer, [], "add the MOT date to van-log", NOW, asked=frozenset({ActionKind.STORE})).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("¿a cuánto me pagan la arroba de lana en la cooperativa?", "Anda en 40 pesitos la arroba."),
+    ("what pressure did I write down for the trailer tyres?", "You had them down as 65."),
+    ("¿qué peso apunté del ternero?", "Apuntaste 85."),
+    ("¿y a cuánto se ha pagao hoy el pimiento en la lonja?", "A 1,35 el kilo, illo."),
+])
+def test_money_said_fondly_the_users_own_notes_and_the_days_sale_are_not_textbook(user: str, answer: str) -> None:
+    assert _unsourced(user, answer, []), answer
+
+
+@pytest.mark.parametrize(("user", "answer", "sourced"), [
+    ("¿y cuánto saco si vendo ocho cajas?", "Con la caja a 12 €, ocho cajas son 96 €.", True),
+    ("¿y cuánto saco si vendo ocho cajas?", "Ocho cajas son 104 €.", False),
+    ("how much do I make if I sell five fleeces?", "At £14 a fleece, five make £70.", True),
+])
+def test_what_a_sale_would_bring_is_worked_out_from_the_users_prices(user: str, answer: str, sourced: bool) -> None:
+    prices = "caja 12 €; fleece £14"
+    verdict = check(answer, [], user, NOW, context=[prices])
+    assert (Rule.UNSOURCED_DETAIL not in {v.rule for v in verdict.violations}) is sourced, verdict.violations
+
+
+def test_what_answering_back_will_let_it_do_is_no_claim() -> None:
+    answer = "¿En qué nota lo pongo y qué cantidad? Así lo apunto bien."
+    assert check(answer, [], "apunta lo del pienso en la nota", NOW).ok
+
+
+def test_a_named_ships_deed_told_back_is_no_claim() -> None:
+    answer = "Great — cleared Gatun at 09:40. Want me to log it?"
+    assert check(answer, [], "The Maersk Kobe cleared Gatun at 09:40.", NOW).ok
+
+
+def test_what_a_thing_kept_holds_against_names_nothing_it_handled() -> None:
+    earlier = [_call("notes_append", path="trip-k7.md", text="ferry at 7")]
+    answer = "Yes, I added 'ferry at 7' to trip-k7 earlier, so it's in there even if the signal drops."
+    assert check(answer, [], "did that save? the signal here is awful", NOW, earlier=earlier).ok
+    assert not check("Yes, and the signal times are in there too.", [], "did that save? the signal here is awful",
+                     NOW, earlier=earlier).ok
+
+
+def test_thousands_and_a_half_in_words_are_an_amount() -> None:
+    assert _unsourced("what did the dealer offer me for the ute?", "Two and a half grand, he reckoned.", [])

@@ -219,7 +219,7 @@ _EN_STORE = (
     r"the\s+two)\s+(?:[\w.-]+\s+){0,2}(?:list|lists|note|notes|journal|diary|calendar|memory|folder|file|records?|agenda|inbox|todo|"
     r"to-do|reminders?|tasks?)\b|"
     # "The pick's on there", "it's in there now": the list or note the user named, pointed at.
-    r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|each|already|safely|also)\s+)*(?:on|in)\s+there\b|"
+    r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|each|already|safely|also)\s+)*(?:(?:on|in)\s+there|in\s+it)\b|"
     # "Bread is on shopping-e13": a note named like an identifier is a place, as "x.md" is.
     r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|each|already|safely|also)\s+)*(?:on|in)\s+"
     r"(?:[\w-]{1,80}\.md\b|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}(?:-\w{1,40}){1,4}\b)|"
@@ -592,8 +592,8 @@ _REPORTS = re.compile(
     r"table|receipt|invoice|site|website|article|search|result)\s+lists|shows?|mentions?|states?|according\s+to|"
     r"it\s+(?:has|contains)|contains?|"
     # Asked whether a thing is there, after a read: "yes, the wifi code is in there", "it's on your list".
-    r"(?:is|are|'s|'re)\s+(?:(?:already|still|also)\s+)?(?:in|on)\s+(?:there|your\s+(?:[\w.-]+\s+){0,2}"
-    r"(?:list|lists|note|notes|file|calendar|agenda))|"
+    r"(?:is|are|'s|'re)\s+(?:(?:already|still|also)\s+)?(?:in\s+it|(?:in|on)\s+(?:there|your\s+(?:[\w.-]+\s+){0,2}"
+    r"(?:list|lists|note|notes|file|calendar|agenda)))|"
     r"dice|dec[íi]a|pone|pon[íi]a|seg[úu]n|indica|recoge|menciona|muestra|cuenta\s+que)\b",
     _I,
 )
@@ -727,7 +727,10 @@ _OFFER = re.compile(
     _I,
 )
 # A clause that opens with a condition asserts nothing: "Si la luz ya está pagada, …".
-_CONDITION = re.compile(r"^\W*(?:if|unless|in\s+case|si|salvo\s+que|en\s+caso\s+de\s+que)\b", _I)
+_CONDITION = re.compile(r"^\W*(?:if|unless|in\s+case|si|salvo\s+que|en\s+caso\s+de\s+que)\b"
+                        # What answering a question back will let it do, in the present: "Así lo agrego bien".
+                        r"|^\W*(?:y\s+)?as[íi]\s+(?:(?:te|se|me)\s+)?(?:(?:lo|la|los|las)\s+)?"
+                        r"(?!(?:qued[óo]|fue|est[áa])\b)[^\W\d_]+o\b", _I)
 # A condition on the user's word or will ("if you want", "once you confirm", "si me lo confirmas",
 # "cuando me digas"): an action promised under it is an offer, not a report. A condition on
 # looking ("if you open the note, you'll see…") is not one: what follows it asserts a state.

@@ -246,7 +246,9 @@ _UNIT = (
     r"g|gramos|grams|l|litros|lit(?:er|re)s|ml|mph|kcal|calor[ií]as|calories|grados|degrees|"
     # ("Sixty-five tonnes", "veintidós nudos": a load, a wind.)
     r"tonnes?|tons?|toneladas?|(?-i:t)(?!-)|nudos|knots?|kn|psi|rpm|kw|kwh|"
-    r"bucks|quid|pavos|pelas|grand|pesos?|soles|bol[íi]vares|quetzales|colones|reales|lempiras|c[óo]rdobas|"
+    # (Money said fondly counts as much: "62 pesitos", "20 euritos", "5 dolaritos".)
+    r"bucks|quid|pavos|pelas|grand|pesos?|pesitos|euritos|eurillos|d[oó]laritos|d[oó]larcitos|pavitos|solcitos|"
+    r"soles|bol[íi]vares|quetzales|colones|reales|lempiras|c[óo]rdobas|"
     r"guaran[íi]es|mxn|ars|clp|cop|uyu|lucas|cents?|c[ée]ntimos?|centavos?|pence|"
     r"por\s+ciento|percent|h|hrs?|hours?|horas?|mins?|minutes?|minutos?|segundos|seconds|secs?|"
     r"d[ií]as|days?|weeks?|semanas?|meses|months?|años|years?"
@@ -437,7 +439,7 @@ _CENTS = re.compile(
 )
 # "Forty-eight and a half cent", "dos euros y medio": half a unit of money, written as a decimal.
 _AND_A_HALF = re.compile(
-    r"(?<![\w.,])(\d{1,6})(?: and a half (cents?|pence|euros?|dollars?|pounds?|quid|bucks)\b"
+    r"(?<![\w.,])(\d{1,6})(?: and a half (cents?|pence|euros?|dollars?|pounds?|quid|bucks|grand|k)\b"
     r"| (euros?|d[oó]lares|pesos|soles|c[ée]ntimos) y medio\b)", re.IGNORECASE)
 _MONEY_WORD = re.compile(r"euro|d[oó]lar|dollar|pound|libra|peso", re.IGNORECASE)
 # "treinta y cuatro con noventa", "diez con cincuenta": units and cents said with no currency.
@@ -929,7 +931,7 @@ def extract_details(text: str) -> Details:
 
 
 _CURRENCY = re.compile(r"€|\$|£|euros?|eur|dollars?|d[oó]lares|libras|pounds|usd|gbp|bucks|quid|pavos|pelas|grand|"
-                       r"pesos?|soles|bol[íi]vares|quetzales|colones|reales|lempiras|c[óo]rdobas|guaran[íi]es|"
+                       r"pesos?|pesitos|euritos|eurillos|d[oó]laritos|d[oó]larcitos|pavitos|solcitos|soles|bol[íi]vares|quetzales|colones|reales|lempiras|c[óo]rdobas|guaran[íi]es|"
                        r"mxn|ars|clp|cop|uyu|lucas|cents?|c[ée]ntimos?|centavos?|pence|(?-i:p)",
                        re.IGNORECASE)
 # "Head to B14", "room 4C": a letter and a few digits, upper case.
@@ -1953,7 +1955,12 @@ _RECORD_QUESTION = re.compile(
     r"doctor|gp|consultant|physio|mechanic|surveyor|inspector|lab)\s+(?:say|show|find|said|showed|found|come\s+back)\b"
     r"|\bqu[ée]\s+(?:dijo|dice|dec[íi]a|sali[óo]|mostr[óo]|ha\s+dicho|ha\s+salido)\s+(?:en\s+)?(?:el|la|los|las|mi|su)\s+"
     r"(?:resonancia|radiograf[íi]a|esc[áa]ner|informe|an[áa]lisis|anal[íi]tica|resultados?|prueba|ecograf[íi]a|carta|"
-    r"presupuesto|inspecci[óo]n|veterinari[oa]|m[ée]dic[oa]|mec[áa]nico|perito|laboratorio|fisio)\b",
+    r"presupuesto|inspecci[óo]n|veterinari[oa]|m[ée]dic[oa]|mec[áa]nico|perito|laboratorio|fisio)\b"
+    # What the user put down themselves: "what torque did I write down for the wheel nuts?", "¿qué apunté del peso?".
+    r"|\b(?:did|have|had)\s+(?:i|we)\s+(?:write|wr[io]te|written|note|noted|jot|jotted|put|log|logged|set|record|"
+    r"recorded|save|saved|enter|entered|mark|marked)\b(?:\s+(?:it\s+)?down)?"
+    r"|\b(?:qu[ée]|cu[áa]nto|cu[áa]ntos|cu[áa]ntas|a\s+cu[áa]nto)\s+(?:[\w]+\s+){0,2}?(?:apunt[ée]|anot[ée]|"
+    r"registr[ée]|guard[ée]|apuntamos|anotamos|registramos)\b",
     re.IGNORECASE,
 )
 # What anyone is allowed by the rules, not what the user holds: "¿cuántos días tengo para devolver algo?",
@@ -2151,7 +2158,9 @@ _NUMBERED_THING = re.compile(
 # Asking what something costs.
 _PRICE_QUESTION = re.compile(
     # ("¿A cómo está pagando la coope el fino?", "¿a cuánto va el kilo?": what a thing fetches.)
-    r"\ba\s+(?:c[óo]mo|cu[áa]nto)\s+(?:est[áa]n?|va|van|paga|pagan|sale|salen|se\s+paga|anda|andan)\b|"
+    # (Said of the day's sale, and as Andalusia says it: "¿a cuánto se ha pagao hoy el rama en la subasta?".)
+    r"\ba\s+(?:c[óo]mo|cu[áa]nto)\s+(?:est[áa]n?|va|van|paga|pagan|sale|salen|se\s+paga|anda|andan|"
+    r"se\s+(?:ha|han)\s+pagad?o|se\s+pag[óo]|se\s+pagaba|se\s+pagaron|(?:ha|han)\s+salid?o|sali[óo])\b|"
     r"\b(?:how\s+much|cu[áa]nto|qu[ée]\s+precio|what(?:'s|\s+is|\s+was)\s+the\s+(?:price|cost|fee|fare|rate))\b"
     r"[^.?!\n]{0,60}?\b(?:cost|costs|price|pay|paid|owe|charge|fee|fare|bill|rent|subscription|ticket|"
     r"cuesta|cuestan|cost[óo]|vale|valen|cobra|cobran|pago|pagu[ée]|pagar|pagan|pag[óo]|pagaron|pagaba|pagaban|"
@@ -2184,7 +2193,11 @@ def _calendar_counts(user_text: str) -> set[str]:
 _CALCULATION = re.compile(
     r"%|\b(?:percent|per\s+cent|por\s+ciento|half|halves|mitad|double|doble|triple|third|tercio|quarter|"
     r"cuarto\s+de|split|divide[ds]?|dividir|divid[oe]|entre\s+\d+|between\s+\d+|a\s+medias|evenly|equally|"
-    r"a\s+partes\s+iguales|fifty[-\s]fifty)\b|50/50",
+    r"a\s+partes\s+iguales|fifty[-\s]fifty)\b|50/50"
+    # What a sale would bring, worked out from the user's prices: "¿y cuánto saco si vendo seis baldes?".
+    r"|\b(?:cu[áa]nto|how\s+much|how\s+many)\b[^.?!]{0,40}?\b(?:si|if)\s+(?:(?:i|we)\s+)?"
+    r"(?:vend\w*|compr\w*|cobr\w*|sell|sold|buy|bought|charge|charged)\b"
+    r"|\bcu[áa]nto\s+(?:son|es|ser[íi]an?|sale|salen)\s+[^?.!]{1,40}?\s+a\s+\d",
     re.IGNORECASE,
 )
 _FRACTIONS = {2: r"half|halves|mitad|double|doble|split\s+(?:it\s+)?(?:in\s+two|two\s+ways)|a\s+medias|"

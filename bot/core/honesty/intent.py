@@ -540,7 +540,10 @@ def reported_actions(user_text: str) -> frozenset[ActionKind]:
 _SAID_AS_DONE = re.compile(
     r"\b(?:i|we)(?:\s*'ve|\s+have|\s+had)?(?:\s+(?:already|just|finally|also|now))?\s+\w+"
     r"|\b(?:he|hemos|había|habíamos)\s+\w+(?:ado|ido|to|cho)\b"
-    r"|\b\w+(?:é|í|amos|imos)\b",
+    r"|\b\w+(?:é|í|amos|imos)\b"
+    # Someone named, in the past: "Done! The Ever Alpine cleared Miraflores at 14:10", "Marta sent it".
+    r"|\b(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+){0,3}\s+(?:(?:has|had|just|already|finally)\s+)?"
+    r"(?-i:[a-z]+ed|sent|paid|put|set|made|wrote|took|got)\b",
     _I,
 )
 _PARTICLE_AFTER = re.compile(r"\s+(?:[\w'-]+\s+){0,3}?(?:down|off)\b", _I)

@@ -930,7 +930,9 @@ _ANOTHER_TIME = re.compile(
 
 _NOW = re.compile(r"\b(?:now|ahora)\b", re.I)
 # The occasion a stored thing is for, to the clause's end: "…cuando hablemos de recetas", "…next time you ask".
-_WHEN_USED = re.compile(r"\b(?:cuando|whenever|when|la\s+pr[óo]xima\s+vez|next\s+time)\b.*$", re.I | re.S)
+# (Nor is what it holds against: "so it's in there even if your wifi drops out", "aunque se te caiga la red".)
+_WHEN_USED = re.compile(r"\b(?:cuando|whenever|when|la\s+pr[óo]xima\s+vez|next\s+time|even\s+if|even\s+though|"
+                        r"aunque|incluso\s+si|aun\s+si)\b.*$", re.I | re.S)
 
 
 def _unchanged_thing(clause: Clause, turn: _Turn, neighbours: str) -> str | None:
