@@ -166,6 +166,11 @@ class AgendaSkill(SkillPlugin):
             r"viaje|bautizo|comuni[oó]n)\s+(?:de|con)\s+(?-i:[A-Z])[^\W\d_]+",
             r"\bwhat\s+time(?:'s|\s+is)\s+(?:the|my|our)\s+(?:[\w'-]+\s+){0,2}?(?:trip|party|wedding|dinner|lunch|match|"
             r"game|concert|class|meeting|appointment|interview|ride|run|flight|show|service)\b",
+            # Britain's diary is the calendar when times go in it: "stick the new collection times in the diary".
+            r"\b(?:stick|pop|pencil|bung|put)\b[^.?!]{1,40}\b(?:in|into) (?:the|my|our) diary\b",
+            # Something put in for a day and an hour: "ok put the long run in for sunday 11 then".
+            r"\bput\b[^.?!]{1,40}\bin (?:for|on) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|"
+            r"the \d{1,2}(?:st|nd|rd|th)?)\b",
             # Time taken out of the day: "book me out Thursday morning", "block off Friday afternoon".
             r"\bbook (?:me|us) (?:in|out|off)\b|\bblock (?:out|off)\b",
             # A thing put at an hour: "ponlo a las 10", "put it at 9:30" (on the calendar, where hours go).

@@ -664,6 +664,10 @@ class EnvironmentSkill(SkillPlugin):
             r"\b(?:gonna|going to|will it|it'?ll|if it) (?:freeze|be freezing)\b",
             r"\bfreez(?:e|ing) (?:tonight|tomorrow|overnight|this (?:morning|evening|weekend|week))\b",
             r"\bsnow(?:ing)?\b",
+            # Fog, frost, hail, storms: "mira a ver si mañana a las 6 va a haber niebla", "any frost tonight?".
+            # ("Total brain fog today" is no weather.)
+            r"\b(?:niebla|neblina|bruma|calima|heladas?|granizo|granizada|tormentas?|(?<!\bbrain\s)fog|foggy|mist|misty|"
+            r"hail|frost|frosty|thunder(?:storms?)?)\b",
             r"\bnevar?\b",
             r"\bcoordinates\b",
             r"\bcoordenadas\b",

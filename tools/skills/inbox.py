@@ -130,6 +130,8 @@ class InboxSkill(SkillPlugin):
             # What a CRM pushed, or a device the user names: "lo que ha entrado por el CRM", "anything from the
             # camera?".
             r"\bcrm\b",
+            # Orders an online shop pushed: "resúmame los pedidos que entraron por la tienda en línea".
+            r"\b(?:tienda (?:en l[ií]nea|online|virtual|web)|online (?:shop|store)|web ?(?:shop|store)|shopify|etsy)\b",
             r"\b(?:controlador|controller|termostato|thermostat|inversor|inverter)\b",
             r"\b(?:from|de|del) (?:the|my|la|mi|el) (?:c[aá]mara|camera|cam|doorbell|timbre|alarma|alarm)\b",
             # What the house's devices push: "anything from the doorbell camera?", "saltó la alarma?".

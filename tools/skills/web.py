@@ -370,7 +370,7 @@ class WebSkill(SkillPlugin):
             r"\bcu[aá]nto (?:cobra|cobran)\b|\bcu[aá]nto (?:se )?(?:anda|andan|est[aá]n?|ta|tan|va|van) pagando\b",
             # A record of a race or a league: "en cuánto quedó el récord del maratón de Chicago?".
             r"\b(?:el|the) (?:r[eé]cord|world record|record) (?:del?|of|for|at)\b",
-            r"\ba cu[aá]nto (?:est[aá]|estaba|estuvo|sal[ií]a|se pagaba|va a estar|estar[aá]|va a salir)\b",
+            r"\ba cu[aá]nto (?:est[aá]|estaba|estuvo|sal[ií]a|se pagaba|va a estar|estar[aá]|va a salir|qued[oó])\b",
             # Roadworks and hold-ups on a road now: "any hold ups on the A47 by Acle?", "obras en la A-7".
             r"\broad ?works?\b|\bhold[- ]?ups? (?:on|at|by|near)\b|\bobras en (?:la|el) (?:[amn]-?\d|autov|carretera)",
             # Queues and waits now: "how long is the line at the border right now?".

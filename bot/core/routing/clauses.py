@@ -206,6 +206,8 @@ _SMALL_TALK_PHRASES = ("good night", "night", "nighty night", "nite", "night all
                        "you re the man", "now then",
                        # Kiwi "sweet as" (fine), Central America's "a la gran" and Puerto Rico's "ay bendito" (oh my).
                        "sweet as", "a la gran", "a la gran puchica", "ay bendito",
+                       # The West Country's "proper job" (well done), and "thats it" typed without its apostrophe.
+                       "proper job", "thats it", "thats all", "nope thats it", "nope",
                        # The day remarked on: "gert lush day innit", "lovely day, isn't it".
                        "lush day", "lovely day", "gorgeous day", "beautiful day", "nice day",
                        "isn t it", "que buen día", "qué día más bueno", "qué día más bonito",
@@ -953,7 +955,9 @@ _COMFORT = re.compile(
     r"desahogarme|(?:need|want|have) to vent|let me vent|can i vent|(?:need|want) (?:a|to) rant|"
     # Company asked for: "cuéntame algo anda, que me aburro", "entertain me, I'm bored".
     r"cu[eé]ntame algo(?!\s+(?:de|del|sobre|acerca|que|q)\b)|me aburro|estoy aburrid[oa]|i'?m (?:so )?bored|"
-    r"entertain me)\b",
+    r"entertain me|"
+    # A hug asked for: "had 3 hen parties in today, I need a cwtch", "necesito un abrazo".
+    r"i (?:need|could do with|could use) a (?:hug|cwtch|cuddle)|(?:necesito|dame) un abrazo)\b",
     re.IGNORECASE)
 
 
@@ -1069,7 +1073,9 @@ def first_leans_back(clause: str, answer: str, max_words: int) -> bool:
     la tarta", "how much was the deposit?" after a list that showed it). One opened by thanks or an
     acknowledgement ("thanks for that", "vale eso ya está") closes the last turn instead."""
     found = words(clause)
-    if not found or is_small_talk(clause) or _plain(found[0]) in _PLAIN_SMALL_TALK:
+    # (A word small talk only builds phrases with, "de" of "de acuerdo", opens no thanks: "de quién es?".)
+    first = _plain(found[0]) if found else ""
+    if not found or is_small_talk(clause) or (first in _PLAIN_SMALL_TALK and first not in _PLAIN_GLUE):
         return False
     return is_elliptical(clause) or names_shown(clause, answer) or (refers_back(clause) and len(found) <= max_words)
 
