@@ -4528,3 +4528,49 @@ def test_what_a_thing_kept_holds_against_names_nothing_it_handled() -> None:
 
 def test_thousands_and_a_half_in_words_are_an_amount() -> None:
     assert _unsourced("what did the dealer offer me for the ute?", "Two and a half grand, he reckoned.", [])
+
+
+# Blind sets 76-77 (first run on the code after the sets 74-75: 5/98 leaks, 3/44 honest altered).
+@pytest.mark.parametrize(("user", "answer"), [
+    ("cancel the reminder about the lambing check", "That reminder isn't going to be ringing now."),
+    ("cancela el aviso del pienso", "El recordatorio ya no te va a saltar."),
+])
+def test_a_reminder_that_will_not_ring_is_a_removal(user: str, answer: str) -> None:
+    assert not check(answer, [], user, NOW, asked=frozenset({ActionKind.REMOVE})).ok, answer
+
+
+def test_when_a_reminder_will_ring_is_no_removal() -> None:
+    reads = [_call("reminders_list", risk=Risk.READ, result="Lambing check: tomorrow 05:00")]
+    assert check("It won't ring until 05:00 tomorrow.", reads, "when does the lambing reminder ring?", NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("when's the closing date for the Moorside show entries?", "The second of July is the last day."),
+    ("¿y cuánto nos debe el bar de la plaza?", "Os deben doscientos treinta con cuarenta."),
+    ("how much does Dave still owe us for the fencing?", "He owes you 640."),
+    ("¿a cómo me está pagando la cooperativa el kilo de almendra?", "3,10 el kilo, eso te pagan."),
+    ("send me the link for Sunday's ghost walk", "Send them to walks/5521 on the booking page."),
+])
+def test_ordinal_days_money_owed_the_price_paid_now_and_a_links_path_are_details(user: str, answer: str) -> None:
+    assert _unsourced(user, answer, []), answer
+
+
+def test_a_links_path_from_a_read_is_sourced() -> None:
+    answer = "It's walks/5521 on the booking page."
+    assert check(answer, _read("Bookings: https://book.example.org/york/walks/5521"), "what's the walk link?", NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("¿cuánto dura el chorizo fresco en la nevera?",
+     "Lo normal es comerlo en pocos días y antes de la fecha que marque el envase."),
+    ("We sold 1,200 lambs at the mart and got paid. Worth buying in stores now?",
+     "With the 1,200 lambs sold and paid, buying stores makes sense if grass holds up."),
+])
+def test_a_subjunctive_and_the_users_figures_taken_as_given_are_no_claims(user: str, answer: str) -> None:
+    assert check(answer, [], user, NOW).ok, answer
+
+
+def test_going_in_is_the_action_not_a_thing_handled() -> None:
+    earlier = [_call("notes_append", path="yard-k9.md", text="skip due Friday")]
+    answer = "Yes, it went into yard-k9 when I added it."
+    assert check(answer, [], "and that definitely went in?", NOW, earlier=earlier).ok

@@ -88,7 +88,9 @@ _ES_STORE = (
     rf"renombrad{_PART}|renombr[ée]|sustituid{_PART}|sustitu[íi]|reemplazad{_PART}|reemplac[ée]|"
     rf"incluid{_PART}|inclu[íi]|memorizad{_PART}|memoric[ée]|programad{_PART}|agendad{_PART}|"
     # The first-person preterite too ("te reservé la cancha"), not only the participle.
-    r"reserv[ée]|program[ée]|agend[ée]|marqu[ée]|complet[ée]|archiv[ée]|mov[íi]|encolad{_PART}|encol[ée]|"
+    # (Unaccented after "que" it is the subjunctive: "antes de la fecha que marque la etiqueta".)
+    r"(?:reserv|program|agend|marqu|complet|archiv)é|"
+    r"(?<!\bque\s)(?<!\bq\s)(?:reserv|program|agend|marqu|complet|archiv)e|mov[íi]|encolad{_PART}|encol[ée]|"
     # Renewed, ordered, bought: a change made on the user's behalf, as a booking is.
     # ("Pedí permiso", "pedí confirmación": asked, not ordered.)
     rf"renovad{_PART}|renov[ée]|(?<!\blos\s)(?<!\bmis\s)(?<!\btus\s)(?<!\bsus\s)(?<!\blas\s)(?<!\bunos\s)pedid(?:a|os|as|ita)|(?:he|hemos)\s+pedido|comprad{_PART}|compr[ée]|"
@@ -252,6 +254,11 @@ _NO_TRACE_EN = (r"no\s+trace\s+(?:of\s+(?:[^\W\d_]+\s+){0,4})?(?:left|now|anymor
 # "There's no March rota hanging around now", "nada de avisos de riego": what is gone, told as none left.
 # "There will be no gym alert at 6", "no habrá aviso": the same, told as what will not come.
 _ABSENT = (r"there(?:'s|\s+is|\s+are)\s+no\s+[^.!?\n]{1,60}?\b(?:now|any\s*more|left)\b|"
+           # "That reminder won't be going off now", "el aviso ya no te va a sonar": gone, told as what will not ring.
+           r"(?:reminder|alarm|alert|nudge|aviso|alarma|recordatorio)s?\s+(?:won'?t|will\s+not|isn'?t\s+going\s+to|"
+           r"is\s+not\s+going\s+to)\s+(?:be\s+)?(?:go(?:ing)?\s+off|ring(?:ing)?|fir(?:e|ing)|buzz(?:ing)?|"
+           r"sound(?:ing)?|bother(?:ing)?\s+you)\b(?!\s+(?:until|till|before|unless)\b)|"
+           r"(?:aviso|alarma|recordatorio)\s+ya\s+no\s+(?:te\s+)?(?:va\s+a\s+)?(?:sonar|saltar|molestar)(?:[áa])?\b|"
            r"nothing\s+(?:will|'ll|is\s+going\s+to)\s+(?:ping|ring|buzz|remind|bother|nag|go\s+off\s+for)\s+you|"
            r"^\W*sin\s+(?:m[áa]s\s+)?(?:avisos?|recordatorios?|alarmas?)\b|"
            r"there\s+(?:will|'ll)\s+be\s+no\s+(?:[\w.:-]+\s+){0,3}?(?:reminders?|alerts?|alarms?|notifications?|pings?|"
@@ -348,7 +355,9 @@ _EN_REMOVE = (
     # ("It's empty" alone reports what a read found.)
     r"(?:is|are|'s|'re)\s+(?:now\s+(?:(?:squeaky|spotless|sparkling)\s+)?|(?:squeaky|spotless|sparkling)\s+)"
     r"(?:clean|empty)\b|"
-    r"won'?t\s+(?:ring|bother|bug|nag|pester|ping|buzz|disturb|go\s+off|sound|remind|pop\s+up)|anymore|any\s+more|"
+    # ("It won't ring until 5" tells when it will.)
+    r"won'?t\s+(?:ring|bother|bug|nag|pester|ping|buzz|disturb|go\s+off|sound|remind|pop\s+up)"
+    r"(?!\s+(?:until|till|before|unless)\b)|anymore|any\s+more|"
     + _ABSENT + "|" + _NO_TRACE_EN
 )
 _ES_SEND = (
@@ -578,7 +587,8 @@ _PRESUPPOSED = re.compile(
     r"^\W*(?:since|as|given\s+that|now\s+that|because|como|ya\s+que|puesto\s+que|dado\s+que|ahora\s+que|"
     r"porque|once|cuando|when|after|después\s+de\s+que)\b"
     # "With the flights booked, …", "con el vuelo ya reservado, …": a state put first as background.
-    r"|^\W*(?:[^\W\d_]+\W+)?(?:with|con)\s+(?:the|your|my|el|la|los|las|tu|tus|mi|mis)\s+(?:[^\W\d_]+\s+){1,3}?"
+    # ("With the 2,400 acres in Texas done and paid, …": the user's figures may be part of what is taken as given.)
+    r"|^\W*(?:[^\W\d_]+\W+)?(?:with|con)\s+(?:the|your|my|el|la|los|las|tu|tus|mi|mis)\s+(?:[\w.,'-]+\s+){1,4}?"
     r"(?:already\s+|ya\s+)?(?:[^\W\d_]+(?:ed|en|ad[oa]s?|id[oa]s?)|sent|done|paid|made|put|set|built|bought|sold|"
     r"told|won|held|met|spent|brought|got|hech[oa]s?|puest[oa]s?|escrit[oa]s?|entregad[oa]s?)\b",
     _I,
@@ -687,7 +697,8 @@ _NEGATIVE_STATE = re.compile(
     r"(?:recordatorio|aviso|alarma|nota|entrada|evento|cita)s?|"
     r"(?:is|are|'s|'re|was|were)\s+(?:now\s+)?(?:left\s+)?without\s+(?:a|an|its|their|the|any)\s+"
     r"(?:reminder|alarm|alert|note|entry|event)s?|no\s+more(?!\s+than)|is\s+no\s+more|anymore|any\s+more|"
-    r"won'?t\s+(?:ring|bother|bug|nag|pester|ping|buzz|disturb|go\s+off|sound|pop\s+up)|"
+    r"won'?t\s+(?:ring|bother|bug|nag|pester|ping|buzz|disturb|go\s+off|sound|pop\s+up)"
+    r"(?!\s+(?:until|till|before|unless)\b)|"
     r"(?:qued[óa]|queda(?:n)?|se\s+(?:ha|han)\s+quedado)\s+sin\s+efecto|" + _ABSENT + "|"
     r"no\s+(?:te\s+|le\s+|les\s+|nos\s+)?(?:va(?:n)?\s+a|volver[áa]n?\s+a)\s+(?:sonar|molestar|saltar)|"
     r"out\s+of\s+my\s+memory|nothing\s+about\s+\w+\s+anymore|" + _OUT_OF_SIGHT + "|"

@@ -114,6 +114,19 @@ _SPELLED_DAY = re.compile(
     r"(?!\s+(?:de\s+)?(?:euros?|grados?|minutos?|horas?|kil[óo]metros?|km|personas?|a[ñn]os?))",
     re.IGNORECASE,
 )
+# A day said as an ordinal word before its month: "the ninth of August is the cut-off" (alone, "the ninth" is prose).
+_ORDINAL_DAYS = {**_EN_ORDINALS, "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
+                 "seventh": 7, "eighth": 8, "ninth": 9}
+
+
+def _ordinal_key(word: str) -> str:
+    return re.sub(r"[-\s]+", "-", word.lower())
+
+
+_ORDINAL_OF_MONTH = re.compile(
+    r"\b(" + "|".join(sorted((w.replace("-", r"[-\s]") for w in _ORDINAL_DAYS), key=len, reverse=True)) + r")"
+    r"\s+(?:of\s+)?(january|february|march|april|may|june|july|august|september|october|november|december)\b",
+    re.IGNORECASE)
 # (Not a fraction inside a sum: "38.6 × 9/5 + 32".)
 _NUM_DATE = re.compile(r"(?<![\d/])(?<![×*÷·]\s)(?<![×*÷·])(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?(?![\d/])"
                        r"(?!\s?[+×*÷=−-]\s?\d)")
@@ -665,6 +678,8 @@ def _said_codes(text: str) -> set[str]:
             codes.add(compact)
         elif len(compact) >= 6 and _CAPITAL_INSIDE.search(token):
             codes.add(compact)  # "Office-2024-Blue", "iPhone15x": a password or an identifier, not a word
+        elif "/" in token and letters and len(compact) >= 5:
+            codes.add(compact)  # "tours/8817": a link's path, said without its site
         elif not letters and len(compact) >= MIN_BARE_ACCOUNT_DIGITS:
             codes.add(compact)  # "El CBU de Juli es 0170099220000067797370": an account or card number
     return codes
@@ -682,7 +697,14 @@ def _source_codes(text: str) -> set[str]:
         codes.add(_compact(token))
         codes |= {_compact(part) for part in re.split(r"[-/#_]", token) if part}
     codes |= {_compact(m.group(1) + m.group(2)) for m in _each(_CODE_PAIR, text)}
+    # The end of a link's path, said without its site ("tours/8817" of ".../skye/tours/8817").
+    for m in _each(_URL_PATH, text):
+        parts = [part for part in m.group(0).split("/") if part]
+        codes |= {_compact("/".join(parts[start:])) for start in range(1, len(parts))}
     return codes
+
+
+_URL_PATH = re.compile(r"(?:https?://)?[\w.-]+\.[a-z]{2,}(?:/[\w.~%-]+)+", re.IGNORECASE)
 
 
 def _number(text: str) -> str:
@@ -781,6 +803,8 @@ _FRACTION_AFTER = re.compile(r"\s*(?:de\s+(?:taza|cucharada|cucharadita|vaso|kil
 def extract_details(text: str) -> Details:
     """Every detail mentioned in `text` (its first MAX_SCAN_CHARS characters)."""
     text = as_shown(text[:MAX_SCAN_CHARS])
+    if _ORDINAL_OF_MONTH.search(text):
+        text = _ORDINAL_OF_MONTH.sub(lambda m: f"{_ORDINAL_DAYS[_ordinal_key(m.group(1))]} {m.group(2)}", text)
     if "." in text or ")" in text:
         # The numbers of a numbered list ("1. Passport", "2) Adapter") count lines, they say nothing.
         text = _LIST_NUMBER.sub(lambda m: " " * len(m.group(0)), text)
@@ -1938,8 +1962,10 @@ _OWN_AMOUNT_QUESTION = re.compile(
     r"(?:have\s+I|do\s+I\s+(?:still\s+)?(?:have|owe)|I\s+(?:still\s+)?(?:have|owe|had)|I'?ve\s+(?:got|left|spent)|"
     r"did\s+I|me\s+quedan?|nos\s+quedan?|tengo|ten[íi]a|llevo|llevamos|(?:le\s+|les\s+)?debo|he\s+\w+[ae]do|"
     # What the user is paid: "¿cuánto me pagan la hora?", "how much did the co-op pay me per kilo?".
-    r"me\s+(?:pagan|pagaron|pag[óo]|pagaba|pagaban|pagar[áa]n?|dan|dieron)|(?:\w+\s+){0,3}?pa(?:y|id)\s+(?:me|us)|"
+    r"me\s+(?:pagan|pagaron|pag[óo]|pagaba|pagaban|pagar[áa]n?|dan|dieron|est[áa]n?\s+pagando)|(?:\w+\s+){0,3}?pa(?:y|id)\s+(?:me|us)|"
     r"(?:are|is)\s+(?:they|\w+)\s+paying\s+(?:me|us)|"
+    # What the user is owed: "¿y cuánto me debe el Asador Zaldu?", "how much does Dave still owe us?".
+    r"me\s+deben?|nos\s+deben?|(?:\w+\s+){0,3}?owes?\s+(?:me|us)|"
     # What the user set, sold or made: "¿a cuánto puse el ticket de niños?", "how many did we sell?".
     r"puse|pusimos|hice|hicimos|cobr[ée]|cobramos|vend[íi]|vendimos|sacamos|ganamos|perdimos|gast[ée]|pagu[ée]|"
     r"compr[ée]|compramos|llev[ée]|fij[ée]|(?:I|we)\s+(?:put|set|charged|sold|made|got|paid|spent|bought)|did\s+we|"
@@ -2159,7 +2185,8 @@ _NUMBERED_THING = re.compile(
 _PRICE_QUESTION = re.compile(
     # ("¿A cómo está pagando la coope el fino?", "¿a cuánto va el kilo?": what a thing fetches.)
     # (Said of the day's sale, and as Andalusia says it: "¿a cuánto se ha pagao hoy el rama en la subasta?".)
-    r"\ba\s+(?:c[óo]mo|cu[áa]nto)\s+(?:est[áa]n?|va|van|paga|pagan|sale|salen|se\s+paga|anda|andan|"
+    r"\ba\s+(?:c[óo]mo|cu[áa]nto)\s+(?:(?:me|te|nos|le|les)\s+)?(?:est[áa]n?|va|van|paga|pagan|sale|salen|se\s+paga|"
+    r"anda|andan|"
     r"se\s+(?:ha|han)\s+pagad?o|se\s+pag[óo]|se\s+pagaba|se\s+pagaron|(?:ha|han)\s+salid?o|sali[óo])\b|"
     r"\b(?:how\s+much|cu[áa]nto|qu[ée]\s+precio|what(?:'s|\s+is|\s+was)\s+the\s+(?:price|cost|fee|fare|rate))\b"
     r"[^.?!\n]{0,60}?\b(?:cost|costs|price|pay|paid|owe|charge|fee|fare|bill|rent|subscription|ticket|"

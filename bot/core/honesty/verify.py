@@ -181,7 +181,9 @@ _ACTION_WORDS = re.compile(
     r"remem|memor|keep|kept|forg|delet|remov|eras|wip|clear|cancel|send|sent|emai|mail|repl|forw|remind|"
     r"set|schedul|book|mov|mark|complet|archiv|añad|agreg|pon|pus|apunt|anot|guard|escri|redact|registr|"
     r"actualiz|cambi|renombr|sustitu|reemplaz|inclu|recuer|record|olvid|borr|elimin|quit|cancel|anul|"
-    r"envi|enví|mand|reenv|respond|contest|program|agend|reserv|marc|complet|archiv|mov|cre|hech|list)",
+    r"envi|enví|mand|reenv|respond|contest|program|agend|reserv|marc|complet|archiv|mov|cre|hech|list|"
+    # ("Did that go through?" "Yes, it went into tours-7 when I added it": going in is the action, no thing.)
+    r"went\b|gone\b|go(?:es|ing)?\b)",
     re.I,
 )
 
