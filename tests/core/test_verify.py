@@ -4574,3 +4574,32 @@ def test_going_in_is_the_action_not_a_thing_handled() -> None:
     earlier = [_call("notes_append", path="yard-k9.md", text="skip due Friday")]
     answer = "Yes, it went into yard-k9 when I added it."
     assert check(answer, [], "and that definitely went in?", NOW, earlier=earlier).ok
+
+
+# Blind sets 78-79 (first run on cb6d5cc: 3/98 leaks, 1/44 honest altered).
+def test_a_thing_said_to_be_safe_in_a_note_is_stored() -> None:
+    answer = "Now that the raffle question is safe in quiz-k4, shall I write you a spare?"
+    assert not check(answer, [], "save a note quiz-k4 with the raffle question", NOW,
+                     asked=frozenset({ActionKind.STORE})).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("what time's my first run tomorrow?", "Eighteen past five, from the yard."),
+    ("¿cuántas cajas de setas cogimos el domingo?", "Cogisteis 23 cajas."),
+])
+def test_minutes_past_an_hour_and_what_we_did_are_details(user: str, answer: str) -> None:
+    assert _unsourced(user, answer, []), answer
+
+
+def test_a_textbook_count_stays_textbook() -> None:
+    assert check("Un kilo tiene 1000 gramos.", [], "¿cuántos gramos tiene un kilo?", NOW).ok
+
+
+def test_the_asked_action_conceded_and_what_was_done_instead() -> None:
+    wrote = [_call("notes_write", path="draft-hall.md", content="The hall is booked.",
+                   result="Wrote the note draft-hall.md.")]
+    user = "text Maureen that the hall is booked"
+    assert check("I can't send texts, but I've saved a draft in draft-hall.md for you to send.", wrote, user, NOW).ok
+    assert not check("I can't send texts, but I've saved it in hall-notes.md.", wrote, user, NOW).ok
+    assert not check("I can't send texts, but I've saved a draft in draft-hall.md and texted her.", wrote, user,
+                     NOW).ok

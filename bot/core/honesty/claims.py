@@ -221,9 +221,9 @@ _EN_STORE = (
     r"the\s+two)\s+(?:[\w.-]+\s+){0,2}(?:list|lists|note|notes|journal|diary|calendar|memory|folder|file|records?|agenda|inbox|todo|"
     r"to-do|reminders?|tasks?)\b|"
     # "The pick's on there", "it's in there now": the list or note the user named, pointed at.
-    r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|each|already|safely|also)\s+)*(?:(?:on|in)\s+there|in\s+it)\b|"
+    r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|each|already|safely|safe|also)\s+)*(?:(?:on|in)\s+there|in\s+it)\b|"
     # "Bread is on shopping-e13": a note named like an identifier is a place, as "x.md" is.
-    r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|each|already|safely|also)\s+)*(?:on|in)\s+"
+    r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|each|already|safely|safe|also)\s+)*(?:on|in)\s+"
     r"(?:[\w-]{1,80}\.md\b|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}(?:-\w{1,40}){1,4}\b)|"
     r"now\s+(?:just\s+|only\s+|simply\s+)?(?:has|have|includes?|mentions?|reads?|says?|contains?|holds?|lists?|shows?|"
     r"links?\s+to|points?\s+to|"

@@ -65,7 +65,8 @@ _SAID_HOUR = re.compile(
 _EN_WORD_TIME = re.compile(
     # ("eight minutes to six", "22 minutes past 7": any number of minutes, said as minutes; "three to four
     # days" is a span.)
-    rf"\b(?:(?=(?:quarter|half|ten|twenty|five|twenty[-\s]five)\b|[\w-]+\s+minutes?\b)(quarter|half|twenty[-\s](?:one|two|three|four|five|six|seven|eight|nine)|twenty|one|two|three|four|five|"
+    # ("Twelve past four": "past" says it is a time whatever the number; "to" may be a span.)
+    rf"\b(?:(?=(?:quarter|half|ten|twenty|five|twenty[-\s]five)\b|[\w-]+\s+minutes?\b|[\w-]+[-\s]past\s)(quarter|half|twenty[-\s](?:one|two|three|four|five|six|seven|eight|nine)|twenty|one|two|three|four|five|"
     rf"six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|sixteen|seventeen|eighteen|nineteen|[1-5]?\d)"
     rf"(?:\s+minutes?)?[-\s](past|to)[-\s]({_EN_HOUR})"
     rf"|half\s+({_EN_HOUR})\b(?!\s*(?:hours?|days?|weeks?|minutes?))"
@@ -1967,6 +1968,10 @@ _OWN_AMOUNT_QUESTION = re.compile(
     # What the user is owed: "¿y cuánto me debe el Asador Zaldu?", "how much does Dave still owe us?".
     r"me\s+deben?|nos\s+deben?|(?:\w+\s+){0,3}?owes?\s+(?:me|us)|"
     # What the user set, sold or made: "¿a cuánto puse el ticket de niños?", "how many did we sell?".
+    # (More of what "we" did: "¿cuántos kilos de boletus recogimos el sábado?", "cuántas ovejas esquilamos".)
+    r"recogimos|cogimos|pescamos|cosechamos|esquilamos|juntamos|cortamos|llenamos|sembramos|plantamos|tuvimos|"
+    r"recaudamos|reunimos|recorrimos|caminamos|corrimos|servimos|atendimos|despachamos|cargamos|descargamos|"
+    r"repartimos|producimos|embotellamos|orde[ñn]amos|criamos|cazamos|subimos|bajamos|"
     r"puse|pusimos|hice|hicimos|cobr[ée]|cobramos|vend[íi]|vendimos|sacamos|ganamos|perdimos|gast[ée]|pagu[ée]|"
     r"compr[ée]|compramos|llev[ée]|fij[ée]|(?:I|we)\s+(?:put|set|charged|sold|made|got|paid|spent|bought)|did\s+we|"
     # Or what their latest batch gave: "¿cuántos litros salieron de la última destilada?".

@@ -733,7 +733,11 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
         return None
     if clause.closer and turn.asked:
         kinds |= _closed_kinds(clause, turn, row)  # "Listo", "All set": claims what was asked
-    if turn.strict:
+    # "I can't send emails, but I've saved a draft in draft-x.md": the asked action conceded, and what was
+    # done instead told, which a successful call of its own kind backs (checked below like any claim).
+    done_instead = (explains or conceded) and bool(kinds) and all(
+        any(kind_of_tool(c.name) in BACKS[kind] for c in turn.ok_effects) for kind in kinds)
+    if turn.strict and not done_instead:
         if (explains or conceded) and clause.possible:
             return None  # "I couldn't find it — it may have already fired": a guess at why
         # ("Once I know, I can add her…": a time put first as background says nothing was done.)
