@@ -166,6 +166,8 @@ class AgendaSkill(SkillPlugin):
             r"viaje|bautizo|comuni[oó]n)\s+(?:de|con)\s+(?-i:[A-Z])[^\W\d_]+",
             r"\bwhat\s+time(?:'s|\s+is)\s+(?:the|my|our)\s+(?:[\w'-]+\s+){0,2}?(?:trip|party|wedding|dinner|lunch|match|"
             r"game|concert|class|meeting|appointment|interview|ride|run|flight|show|service)\b",
+            # An event moved to an hour: "la catación pasala pa las 11", "pásamelo a las 5".
+            r"\bp[aá]s(?:a|ala|alo|amela|amelo)\s+(?:pa|para|a)\s+las\s+\d",
             # Britain's diary is the calendar when times go in it: "stick the new collection times in the diary".
             r"\b(?:stick|pop|pencil|bung|put)\b[^.?!]{1,40}\b(?:in|into) (?:the|my|our) diary\b",
             # Something put in for a day and an hour: "ok put the long run in for sunday 11 then".

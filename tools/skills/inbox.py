@@ -132,6 +132,9 @@ class InboxSkill(SkillPlugin):
             r"\bcrm\b",
             # Orders an online shop pushed: "resúmame los pedidos que entraron por la tienda en línea".
             r"\b(?:tienda (?:en l[ií]nea|online|virtual|web)|online (?:shop|store)|web ?(?:shop|store)|shopify|etsy)\b",
+            # What a web form sent: "las inscripciones que han llegado por el formulario de la web".
+            r"\bformulario (?:de la web|web|online|de (?:inscripci[oó]n|contacto|reservas?))\b|"
+            r"\b(?:web|online|sign-?up|contact|booking) forms?\b",
             r"\b(?:controlador|controller|termostato|thermostat|inversor|inverter)\b",
             r"\b(?:from|de|del) (?:the|my|la|mi|el) (?:c[aá]mara|camera|cam|doorbell|timbre|alarma|alarm)\b",
             # What the house's devices push: "anything from the doorbell camera?", "saltó la alarma?".

@@ -65,6 +65,8 @@ class TimelineSkill(SkillPlugin):
             # Counted from what the user did: "how many classes did I teach in October?", "lo que vendí el martes".
             r"\bhow many (?:\w+ ){1,2}(?:did|have) (?:i|we) (?!(?:get|got|receive|received|have|had|left)\b)\w+",
             r"\blo (?:que|q) (?:vend[ií]|gast[eé]|cobr[eé]|pagu[eé]|corr[ií]|hice|hicimos|vendimos)\b",
+            # ("Lo q he sacao esta semana": what the user made, said in the perfect, Andalusia's "-ao" too.)
+            r"\blo (?:que|q) (?:he|hemos) (?:sacad?o|vendid?o|hecho|cobrad?o|gastad?o|ganad?o|recogid?o)\b",
             r"\b(?:tengo|llevo) registrad[oa]s?\b|\b(?:que|q) registr[eé]\b",
             r"\blog that\b",
             # A log entry typed as one, and what was logged: "log: 9 clients today…", "what did I log for the callout?".

@@ -372,6 +372,9 @@ class WebSkill(SkillPlugin):
             r"\b(?:el|the) (?:r[eé]cord|world record|record) (?:del?|of|for|at)\b",
             r"\ba cu[aá]nto (?:est[aá]|estaba|estuvo|sal[ií]a|se pagaba|va a estar|estar[aá]|va a salir|qued[oó])\b",
             # Roadworks and hold-ups on a road now: "any hold ups on the A47 by Acle?", "obras en la A-7".
+            # Whether the boat sails: "christ. will the boat still go", "is the ferry running today?".
+            r"\bwill the (?:boat|ferry|ferries|sailing|crossing)s? (?:still )?(?:go|run|sail)\b|"
+            r"\b(?:is|are) the (?:boat|ferry|ferries|sailings?|crossings?) (?:still )?(?:going|running|sailing|on)\b",
             r"\broad ?works?\b|\bhold[- ]?ups? (?:on|at|by|near)\b|\bobras en (?:la|el) (?:[amn]-?\d|autov|carretera)",
             # Queues and waits now: "how long is the line at the border right now?".
             r"\bhow long is the (?:line|queue|wait)\b|\bwait(?:ing)? times?\b",

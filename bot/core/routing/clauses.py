@@ -208,6 +208,8 @@ _SMALL_TALK_PHRASES = ("good night", "night", "nighty night", "nite", "night all
                        "sweet as", "a la gran", "a la gran puchica", "ay bendito",
                        # The West Country's "proper job" (well done), and "thats it" typed without its apostrophe.
                        "proper job", "thats it", "thats all", "nope thats it", "nope",
+                       # The River Plate's "de diez" (great).
+                       "de diez",
                        # The day remarked on: "gert lush day innit", "lovely day, isn't it".
                        "lush day", "lovely day", "gorgeous day", "beautiful day", "nice day",
                        "isn t it", "que buen día", "qué día más bueno", "qué día más bonito",
@@ -686,7 +688,7 @@ def declines_offer(text: str, answer: str) -> bool:
 # The last answer asked for a detail: "Sure — when?", "¿a qué hora te aviso?", "which one?".
 _ASKS_DETAIL = re.compile(r"\b(?:when|what time|which|where|who|how (?:long|much|many|often)|cu[aá]ndo|a qu[eé] hora|"
                           r"qu[eé] d[ií]a|cu[aá]l|d[oó]nde|qui[eé]n|cu[aá]nt[oa]s?)\b", re.IGNORECASE)
-MAX_DETAIL_WORDS = 5
+MAX_DETAIL_WORDS = 7  # "after work tmrw so like 2ish"
 
 
 _QUESTION = re.compile(r"[^.?!¿]*\?")
@@ -883,6 +885,8 @@ _MODEL_ALONE = re.compile(
     r"explain [^.?!]{1,40}? (?:vs|versus)\b|expl[ií]ca(?:me)? [^.?!]{1,40}? (?:vs|versus|contra)\b|"
     # A joke: "tell me a joke about lorry drivers".
     # Sums of the user's own figures: "whats 143 rides at £4 each", "cuánto son 12 cajas a 8 € cada una".
+    # (Or multiplied out: "cuánto es 37 cajas x 6 botellas x 8900 cada una?".)
+    r"(?:what'?s|what is|how much is|cu[aá]nto (?:es|son|da)) \d[\d.,]* (?:[^\W\d]+ ){0,2}(?:x|×|\*|times|por) \d[\d.,]*|"
     r"(?:what'?s|what is|how much is|cu[aá]nto (?:es|son)) \d[\d.,]* (?:[^\W\d]+ ){0,3}(?:at|a) [£$€]?\s?\d[\d.,]*"
     r"(?: ?(?:[£$€]|euros?|pounds?|dollars?|pesos?))? ?(?:each|cada un[oa]|per|por|la unidad)\b|"
     r"tell (?:me|us) a joke|cu[eé]ntame un chiste|"
