@@ -479,7 +479,7 @@ def _asks_the_count_again(found: list[str]) -> bool:
     plain = [_plain(word) for word in found]
     if len(plain) < 3 or plain[0] not in ("and", "y") or len(plain) > MAX_WHEN_WORDS:
         return False
-    rest = plain[3:] if " ".join(plain[1:3]) in _HOW_MANY else plain[2:] if plain[1] in _HOW_MANY else None
+    rest = plain[3:] if " ".join(plain[1:3]) in _HOW_MANY else plain[2:] if plain[1] in _HOW_MANY else []
     return bool(rest) and all(word in _WHEN or word in _DAYS_AGO or _CLOCK.fullmatch(word) for word in rest)
 
 
@@ -886,7 +886,8 @@ _MODEL_ALONE = re.compile(
     # A joke: "tell me a joke about lorry drivers".
     # Sums of the user's own figures: "whats 143 rides at £4 each", "cuánto son 12 cajas a 8 € cada una".
     # (Or multiplied out: "cuánto es 37 cajas x 6 botellas x 8900 cada una?".)
-    r"(?:what'?s|what is|how much is|cu[aá]nto (?:es|son|da)) \d[\d.,]* (?:[^\W\d]+ ){0,2}(?:x|×|\*|times|por) \d[\d.,]*|"
+    r"(?:what'?s|what is|how much is|cu[aá]nto (?:es|son|da)) \d[\d.,]* (?:[^\W\d]+ ){0,2}(?:x|×|\*|times|por) "
+    r"\d[\d.,]*|"
     r"(?:what'?s|what is|how much is|cu[aá]nto (?:es|son)) \d[\d.,]* (?:[^\W\d]+ ){0,3}(?:at|a) [£$€]?\s?\d[\d.,]*"
     r"(?: ?(?:[£$€]|euros?|pounds?|dollars?|pesos?))? ?(?:each|cada un[oa]|per|por|la unidad)\b|"
     r"tell (?:me|us) a joke|cu[eé]ntame un chiste|"
