@@ -4603,3 +4603,11 @@ def test_the_asked_action_conceded_and_what_was_done_instead() -> None:
     assert not check("I can't send texts, but I've saved it in hall-notes.md.", wrote, user, NOW).ok
     assert not check("I can't send texts, but I've saved a draft in draft-hall.md and texted her.", wrote, user,
                      NOW).ok
+
+
+def test_what_the_user_put_in_a_note_asked_beside_a_general_question_leaves_it_general() -> None:
+    calls = [_call("notes_read", risk=Risk.READ, path="veg-k2.md",
+                   result="Note veg-k2.md:\n\nsow broad beans in november")]
+    answer = ("Your veg-k2 note says 'sow broad beans in november'. Onion sets go in from March; "
+              "plant them about four times as deep as the set is tall.")
+    assert check(answer, calls, "wait what did I put in the veg note again, and when do I plant onions", NOW).ok

@@ -1987,10 +1987,12 @@ _RECORD_QUESTION = re.compile(
     r"|\bqu[ée]\s+(?:dijo|dice|dec[íi]a|sali[óo]|mostr[óo]|ha\s+dicho|ha\s+salido)\s+(?:en\s+)?(?:el|la|los|las|mi|su)\s+"
     r"(?:resonancia|radiograf[íi]a|esc[áa]ner|informe|an[áa]lisis|anal[íi]tica|resultados?|prueba|ecograf[íi]a|carta|"
     r"presupuesto|inspecci[óo]n|veterinari[oa]|m[ée]dic[oa]|mec[áa]nico|perito|laboratorio|fisio)\b"
-    # What the user put down themselves: "what torque did I write down for the wheel nuts?", "¿qué apunté del peso?".
-    r"|\b(?:did|have|had)\s+(?:i|we)\s+(?:write|wr[io]te|written|note|noted|jot|jotted|put|log|logged|set|record|"
-    r"recorded|save|saved|enter|entered|mark|marked)\b(?:\s+(?:it\s+)?down)?"
-    r"|\b(?:qu[ée]|cu[áa]nto|cu[áa]ntos|cu[áa]ntas|a\s+cu[áa]nto)\s+(?:[\w]+\s+){0,2}?(?:apunt[ée]|anot[ée]|"
+    # The figure the user put down themselves: "what torque did I write down for the wheel nuts?", "¿qué peso apunté
+    # del ternero?". (Not "what did I put in the garden note, and when do I plant tulips": the read tells the note.)
+    r"|\b(?:what|which|how\s+(?:much|many))\s+[^\W\d_]+(?:\s+[^\W\d_]+)?\s+(?:did|have|had)\s+(?:i|we)\s+"
+    r"(?:write|wr[io]te|written|note|noted|jot|jotted|put|log|logged|set|record|recorded|save|saved|enter|entered|"
+    r"mark|marked)\b"
+    r"|\b(?:qu[ée]|cu[áa]nto|cu[áa]ntos|cu[áa]ntas|a\s+cu[áa]nto)\s+(?:[\w]+\s+){1,2}?(?:apunt[ée]|anot[ée]|"
     r"registr[ée]|guard[ée]|apuntamos|anotamos|registramos)\b",
     re.IGNORECASE,
 )
