@@ -4611,3 +4611,8 @@ def test_what_the_user_put_in_a_note_asked_beside_a_general_question_leaves_it_g
     answer = ("Your veg-k2 note says 'sow broad beans in november'. Onion sets go in from March; "
               "plant them about four times as deep as the set is tall.")
     assert check(answer, calls, "wait what did I put in the veg note again, and when do I plant onions", NOW).ok
+
+
+def test_hours_told_with_a_slash_are_no_link() -> None:
+    answer = "The 60/70-hour limit still applies, so check your logbook for what's left on your cycle."
+    assert check(answer, [], "how many hrs can i still drive today if i started at 6am", NOW).ok

@@ -679,13 +679,15 @@ def _said_codes(text: str) -> set[str]:
             codes.add(compact)
         elif len(compact) >= 6 and _CAPITAL_INSIDE.search(token):
             codes.add(compact)  # "Office-2024-Blue", "iPhone15x": a password or an identifier, not a word
-        elif "/" in token and letters and len(compact) >= 5:
-            codes.add(compact)  # "tours/8817": a link's path, said without its site
+        elif _PATH_TOKEN.match(token) and len(compact) >= 5:
+            codes.add(compact)  # "tours/8817": a link's path, said without its site (not "60/70-hour")
         elif not letters and len(compact) >= MIN_BARE_ACCOUNT_DIGITS:
             codes.add(compact)  # "El CBU de Juli es 0170099220000067797370": an account or card number
     return codes
 
 
+# A link's path: a word, a slash, and more with a digit in it ("tours/8817", "skye/tours/8817").
+_PATH_TOKEN = re.compile(r"[^\W\d_][\w-]*/[\w/-]*\d")
 # A capital letter after the start of a token with digits: how passwords and identifiers are written.
 _CAPITAL_INSIDE = re.compile(r"(?<=[^\W_]|[-/#])[A-Z]")
 
@@ -705,7 +707,9 @@ def _source_codes(text: str) -> set[str]:
     return codes
 
 
-_URL_PATH = re.compile(r"(?:https?://)?[\w.-]+\.[a-z]{2,}(?:/[\w.~%-]+)+", re.IGNORECASE)
+# (Labels and segments bounded, and a start only where a token starts: a run of "a." or of letters stays linear.)
+_URL_PATH = re.compile(r"(?<![\w.-])(?:https?://)?[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}(?:/[\w.~%-]{1,200}){1,20}",
+                       re.IGNORECASE)
 
 
 def _number(text: str) -> str:
