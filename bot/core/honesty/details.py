@@ -701,15 +701,10 @@ def _source_codes(text: str) -> set[str]:
         codes |= {_compact(part) for part in re.split(r"[-/#_]", token) if part}
     codes |= {_compact(m.group(1) + m.group(2)) for m in _each(_CODE_PAIR, text)}
     # The end of a link's path, said without its site ("tours/8817" of ".../skye/tours/8817").
-    for m in _each(_URL_PATH, text):
-        parts = [part for part in m.group(0).split("/") if part]
+    for m in (*_each(_URL, text), *_each(_PATHED_DOMAIN, text)):
+        parts = [part for part in _SCHEME.sub("", m.group(0)).split("/") if part]
         codes |= {_compact("/".join(parts[start:])) for start in range(1, len(parts))}
     return codes
-
-
-# (Labels and segments bounded, and a start only where a token starts: a run of "a." or of letters stays linear.)
-_URL_PATH = re.compile(r"(?<![\w.-])(?:https?://)?[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}(?:/[\w.~%-]{1,200}){1,20}",
-                       re.IGNORECASE)
 
 
 def _number(text: str) -> str:
