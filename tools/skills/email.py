@@ -273,6 +273,8 @@ class EmailSkill(SkillPlugin):
             # Sending someone named a thing: "send the Hendersons the weekend forecast", "send Dean the Argus one".
             r"\bsend (?:the )?(?-i:[A-Z])[^\W\d_]+(?:'s)? (?:the|a|an|my|our|this|that|those|these)\b",
             r"\b(?:m[aá]nd|env[ií])\w*\b[^.?!]{0,40}\ba (?:mi|mis)\s+\w+",
+            # Sent to him or her: "tengo que mandarle a don Ricardo el informe… mándaselo tú", "envíale las fotos".
+            r"\b(?:m[aá]nd|env[ií])(?:a|e|ar|[aá])?(?:le|les|selo|sela|selos|selas)\b",
             r"\be-?mail(?:s|ed|ing)?\b",
             r"\bmails?\b",
             r"\bcorreos?\b",

@@ -654,6 +654,11 @@ class EnvironmentSkill(SkillPlugin):
             r"(?:fr[ií]o|calor|viento|sol|bueno|malo|buen tiempo|mal tiempo)\b",
             # Wind as people say it: "blowing a hooley", "gusts tonight?", "rachas de viento".
             r"\bblow(?:ing|s)? a (?:hooley|gale)\b|\bblowy\b|\bgales?\b|\bgusts?\b|\bgusty\b|\brachas?\b",
+            # "si va a haber viento norte mañana en Calbuco": the wind the day will bring, or from where it blows.
+            r"\b(?:va a (?:haber|soplar)|habr[aá]|hay|sopla|soplar[aá]|soplando)\s+"
+            r"(?:(?:mucho|fuerte|harto|tanto)\s+)?viento\b|"
+            r"\bviento\s+(?:norte|sur|este|oeste|nordeste|noreste|sudeste|sureste|noroeste|suroeste|sudoeste|terral|"
+            r"de\s+levante|de\s+poniente|del\s+(?:norte|sur|este|oeste))\b",
             r"\bhow (?:cold|hot|warm|windy)\b",
             # The weather as what "it" is doing outside: "what's it doing out there?".
             r"\bwhat(?:'?s| is) it (?:doing|like) (?:outside|out there|out)\b",
@@ -669,6 +674,7 @@ class EnvironmentSkill(SkillPlugin):
             r"\b(?:niebla|neblina|bruma|calima|heladas?|granizo|granizada|tormentas?|(?<!\bbrain\s)fog|foggy|mist|misty|"
             r"hail|frost|frosty|thunder(?:storms?)?)\b",
             r"\bnevar?\b",
+            r"\bgraniz(?:ar|a|e|ar[aá]|ando)\b",  # "va a granizar esta semana por Haro?"
             r"\bcoordinates\b",
             r"\bcoordenadas\b",
             r"-?\d{1,2}\.\d{2,},\s*-?\d{1,3}\.\d{2,}",
@@ -700,7 +706,7 @@ class EnvironmentSkill(SkillPlugin):
             r"\bhow (?:do|can|would|should) (?:i|we) get (?:there|to|from|back)\b",
             r"\bdirections? (?:to|for|from)\b",
             r"\baround here\b",
-            r"\bpor aqu[ií]\b",
+            r"\bpor (?:aqu[ií]|ac[aá])\b",
             r"\bhow far (?:is|are|to|away|from|apart)\b",
             # Asked indirectly the verb comes last ("tell me how far it is", "how far the station is").
             r"\bhow far (?:away )?(?:it|that|this|(?:the|that|this) \w+(?: \w+)?)(?:'s| is| are)\b",

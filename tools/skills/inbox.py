@@ -127,6 +127,10 @@ class InboxSkill(SkillPlugin):
             r"\b(?:data ?)?loggers?\b",  # "anything from the vaccine fridge logger?"
             # What a booking system pushed: "has anything come in from the booking site?".
             r"\b(?:booking|reservation|reservas?)\s+(?:site|system|platform|app|web|sistema|plataforma)\b",
+            # A booking the user's own site took: "si entró alguna reserva nueva de la página", "bookings off the site".
+            r"\breservas?\b(?:\s+\w+){0,2}\s+(?:de|desde|por|en)\s+(?:la|mi)\s+(?:p[aá]gina|web)\b|"
+            r"\b(?:bookings?|reservations?)\b(?:\s+\w+){0,2}\s+(?:from|off|through|via|on)\s+(?:the|my)\s+"
+            r"(?:site|website|web\s?page)\b",
             # What a CRM pushed, or a device the user names: "lo que ha entrado por el CRM", "anything from the
             # camera?".
             r"\bcrm\b",

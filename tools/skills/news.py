@@ -209,6 +209,7 @@ class NewsSkill(SkillPlugin):
             r"\brss\b",
             # The feed reader: "owt new in me reader from the Birmingham Mail?".
             r"\b(?:my|me|the) (?:feed |rss |news )?reader\b",
+            r"\b(?:el|mi) lector(?: de (?:noticias|feeds|rss))?\b",
             r"\bsuscripciones\b",
             r"\bsubscriptions\b",
             r"\bheadlines\b",

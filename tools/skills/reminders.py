@@ -90,6 +90,8 @@ class RemindersSkill(SkillPlugin):
             r"\b(?:tick|cross) (?:it |that |this )?off\b",
             r"\bremind me\b",
             r"\brecu[eé]rdame\b",
+            # Colombia's and Spain's "acordame", "acuérdame" (remind me), not "acordate" (remember).
+            r"\bacord[aá]me\b|\bacu[eé]rdame\b",
             # "Ponme aviso dos días antes", "métele una alarma": a reminder asked for by its noun.
             r"\b(?:ponme|p[oó]nle|pon|m[eé]teme|m[eé]tele|p[oó]ngame) (?:un |una )?(?:aviso|alarma)\b",
             r"\bav[ií]same\b",
@@ -108,6 +110,13 @@ class RemindersSkill(SkillPlugin):
             # A list with no name of its own is the to-do or shopping list: "add rain gear + visqueen to my list".
             r"\b(?:add|put|stick|chuck|bung|pop)\b[^.?!]{1,60}?\b(?:to|on|onto) (?:my|the|our) list\b",
             r"^\W*(?:ap[uú]nt|an[oó]t)a(?:me|nos)?(?:lo|la|los|las)\W*$",
+            # The same in Spanish, the list first or last: "ponme en la lista pintura y cola", "mete X a mi lista".
+            r"\b(?:pon|ponme|p[oó]nme|p[oó]nmelo|a[ñn]ade|a[ñn][aá]deme|agrega|agr[eé]game|mete|m[eé]teme|ap[uú]nta(?:me)?|"
+            r"an[oó]ta(?:me)?)\b[^.?!]{0,60}?\b(?:en|a) (?:la|mi|nuestra) lista\b"
+            r"(?!\s+de\s+(?:invitados|reproducci[oó]n|canciones|espera|correo|distribuci[oó]n))",
+            # Noted down to buy or to do: "apúntame pa comprar la tela el jueves".
+            r"\b(?:ap[uú]nt|an[oó]t)a(?:me|nos)?\s+(?:pa|para|que|q)\s+(?:tengo\s+(?:que|q)\s+)?"
+            r"(?:comprar|pillar|recoger|pagar|llamar|traer|llevar)\b",
             r"\btasks?\b",
             r"\btareas?\b",
             r"\bpendientes\b",

@@ -343,6 +343,16 @@ class WebSkill(SkillPlugin):
             # A bus or a road on diversion: "is the 51 still on diversion round Chapeltown?".
             r"\bdiversions?\b|\bdesv[ií]os? (?:de|del|en|por)\b",
             r"\bdid (?:the )?[\w'-]+(?: [\w'-]+)? (?:win|lose)\b",
+            # A result asked in Spanish: "¿cómo quedó el Real España anoche?", "cómo salió el partido".
+            r"\bc[oó]mo (?:qued[oó]|sali[oó]|le fue (?:a|al)|result[oó]) (?:el |al |la )?(?:real|atl[eé]tico|deportivo|"
+            r"sporting|athletic|racing|independiente|nacional|partido|juego|cl[aá]sico|derbi|final|selecci[oó]n)\b",
+            # When a public event is on: "when's Longshaw on this year, the dates?".
+            r"\bwhen(?:'?s| is| are) (?!my\b|our\b|the dentist)[\w' -]{2,40} on (?:this|next) year\b",
+            # What came of a strike, a blockade or a protest out there: "q paso con el paro de transportistas?".
+            r"\b(?:qu[eé]|q) (?:pas[oó]|ha pasado|hay|se sabe) (?:con|de) (?:el|la|los|las) (?:paro|huelga|bloqueos?|"
+            r"marchas?|protestas?|manifestaci[oó]n|manifestaciones|movilizaci[oó]n|cortes? de ruta)\b|"
+            r"\bwhat(?:'?s| is| has)? (?:happen(?:ed|ing)|the (?:latest|news)) (?:with|on) the (?:strike|walkout|"
+            r"blockade|protests?|march)\b",
             # Timetables: "cuándo sale el próximo barco a La Gomera?", "when's the next ferry to Arran?".
             r"\b(?:next|pr[oó]xim[oa]) (?:ferry|ferries|boat|train|coach|flight|barco|ferri|tren|autob[uú]s|guagua|"
             r"vuelo)\b",
@@ -432,6 +442,9 @@ class WebSkill(SkillPlugin):
             r"tonne|ton|litre|liter|head|box|tray|bale)|at the moment|atm|right now|these days|currently|nowadays)\b",
             # A maker's figures for a model: "torque spec for the wheel nuts on a 79 series", "el par de apriete de…".
             r"\b(?:torque|tyre|tire) (?:spec|specs|settings?|pressures?) (?:for|on|of)\b|\bfiring order\b|"
+            # A product's specs or manual: "specs on the new 40v auger", "pull up the manual for the FLX-20".
+            r"\bspecs? (?:on|for|of)\b|\bspecifications\b|\bficha t[eé]cnica\b|\bespecificaciones\b|"
+            r"\b(?:manual|user guide|owner'?s manual|datasheet|spec sheet) (?:for|of|on)\b|\bmanual (?:de|del) (?:la|el)\b|"
             r"\bpar de apriete\b|\bficha t[eé]cnica\b",
             # The tides are published tables, not the weather: "high tide at Whitby", "a qué hora es la pleamar".
             r"\btides?\b|\bmareas?\b|\bpleamar\b|\bbajamar\b",
