@@ -30,6 +30,8 @@ _SHORTHAND = {
     "b4": "before", "ppl": "people", "appt": "appointment", "rmnd": "remind", "rmd": "remind", "rmind": "remind",
     # The north of England: "tomoz", "owt" (anything), "nowt" (nothing).
     "tomoz": "tomorrow", "owt": "anything", "nowt": "nothing", "nite": "night",
+    # Ulster's and Scotland's "the morra" (tomorrow); Andalusia's "mu" (muy).
+    "the morra": "tomorrow", "the marra": "tomorrow", "mu": "muy",
     # Scots: "whit's it daein ootside", "that wis me", "whit set it aff", "fae the school".
     "whit": "what", "whit's": "what's", "whits": "what's", "wis": "was", "aff": "off", "fae": "from",
     "ootside": "outside", "daein": "doing",
@@ -50,6 +52,13 @@ _DROPPED_D = re.compile(
     re.IGNORECASE)
 
 
+# "x" for "por" before the words it goes with ("gracias x la paciencia", "una pastelería x acá"); elsewhere it
+# may be a kiss ("ta for today x") or a times sign ("37 cajas x 6").
+_X_FOR_POR = re.compile(r"(?<![\w'-])x(?=\s+(?:aqu[ií]|ac[aá]|all[aá]|all[ií]|ah[ií]|favor|la|el|las|los|lo|todo|toda|"
+                        r"todos|eso|esto|si|fin|ejemplo|ahora|suerte|mi|tu|su|mis|tus|sus|le[ií]d[oa]s?|hecho)\b)",
+                        re.IGNORECASE)
+
+
 # A final s breathed and written as h in the words of a greeting: "güenos díah", "buenah tardeh".
 _ASPIRATED_S = re.compile(r"(?<![\w'-])(buen[oa]|d[ií]a|tarde|noche)h(?![\w'-])", re.IGNORECASE)
 
@@ -65,6 +74,8 @@ def spelled_out(text: str) -> str:
         return _SHORTHAND[word]
 
     text = _DROPPED_D.sub(r"\1ado\2", _WORD.sub(replace, text))
+    if "x" in text or "X" in text:
+        text = _X_FOR_POR.sub("por", text)
     return _ASPIRATED_S.sub(r"\1s", text) if "h" in text else text
 
 

@@ -142,6 +142,9 @@ compa compadre comadre nen nena ace grand merci diolch fos che
 bacán bacan sweet stoked tuanis reet gert lush innit then
 máquina maquina fiera figura campeón campeon hágale hagale uy preciate appreciated respect ñaño ñaña
 loco loca wao guau champion sorted
+love luv cher mamita mamacita mami papito papi weon weón huevón huevon manito causa broder chamo chama mijito
+mijita hermano hermanito sweetie sweetheart darling babe duck lad lass jevi bor macizo ños ñoos verdad exacto
+exactly ome ahh ohh
 """.split())
 # Words of the list above that are there only for the phrases they build ("thank you so much", "eso
 # es todo", "de acuerdo"): alone they thank nobody, and one may name an object ("todo?" is the to-do list).
@@ -162,7 +165,8 @@ _SMALL_TALK_PHRASES = ("good night", "night", "nighty night", "nite", "night all
                        "todo bien por aquí", "por aquí todo bien", "todo bien por acá", "por acá todo bien",
                        "todo tranquilo", "todo tranquilo por aquí", "all good here", "all good on my end",
                        "how are you", "how are you doing", "how are you today", "how are you doing today",
-                       "how s it going", "how is it going", "how s your day", "how s your day going",
+                       "how s it going", "how is it going", "how s your day", "how s your day going", "how s thee",
+                       "how are thee",
                        "how is your day going", "what s up", "that s all", "that s it", "that s all for today",
                        "that s all for now", "that s it for today", "that s it for now",
                        "qué tal", "qué tal estás", "qué tal estás hoy", "y tú qué tal estás", "qué tal andas",
@@ -176,7 +180,8 @@ _SMALL_TALK_PHRASES = ("good night", "night", "nighty night", "nite", "night all
                        "catch you later", "later", "take care", "have a good one", "have a good day",
                        "have a nice day", "sweet dreams", "hablamos", "hablamos luego", "luego hablamos",
                        "mañana hablamos", "hablamos mañana", "ya hablamos", "luego te digo", "ya te digo",
-                       "cuídate", "que descanses", "buen finde", "buen fin de semana", "que vaya bien",
+                       "cuídate", "que descanses", "descansa", "descansá", "rest up", "get some rest", "buen finde",
+                       "buen fin de semana", "que vaya bien",
                        # Hellos of the north of England: "ay up, morning!!"; and of Mexico and Colombia.
                        "ay up", "ey up", "eh up", "hiya", "qué onda", "qué hubo", "quiubo", "qué pasa",
                        # "Ya con eso": that is all that was needed.
@@ -245,6 +250,18 @@ _SMALL_TALK_PHRASES = ("good night", "night", "nighty night", "nite", "night all
                        "you re a lifesaver", "lifesaver", "por ahora", "for now",
                        "thanks for everything", "thank you for everything", "gracias por todo",
                        # The clock and the calendar date are core (always on): no skill to choose.
+                       # Laughing at an answer, and how much it meant: "jajaja ya me hiciste reír", "that means a lot".
+                       "me hiciste reír", "me has hecho reír", "me hiciste el día", "me alegraste el día",
+                       "you made me laugh", "made me laugh", "you made my day", "made my day", "that means a lot",
+                       "means a lot", "eso significa mucho", "significa mucho", "significa mucho para mí",
+                       # Whom it is said to, as a mate: "klk mi loco", "gracias mi pana".
+                       "mi loco", "mi loca", "mi pana", "mi hermano", "mi hermana", "mi bro", "mi socio", "mi llave",
+                       "mi amigo", "mi amiga",
+                       # Ireland's "dead on", Minnesota's "you betcha", Australia's "too easy", Mexico's "no manches";
+                       # "eso mismo" (just that); leaving it to memory ("nah forget it, I'll remember").
+                       "dead on", "you betcha", "too easy", "no manches", "no mames", "eso mismo", "ese mismo",
+                       "that s the one", "es verdad", "ah verdad", "i ll remember", "i ll remember it",
+                       "ya me acordaré", "ya me acuerdo yo", "me hiciste reír un montón", "me hiciste reír un resto",
                        "what time is it", "what s the time", "what day is it", "what day is today",
                        "what s the date", "what s the date today", "what s today s date",
                        "qué hora es", "qué día es hoy", "qué día es", "a qué día estamos", "qué fecha es hoy")
@@ -563,6 +580,24 @@ def _names_listed_numbers(text: str, answer: str) -> bool:
     return bool(picked) and picked <= listed
 
 
+# An item of the list just shown, asked to be done: "do #3 now", "haz la 2", "encárgate del 4", "sort number 1".
+_DOES_ITEM = re.compile(
+    r"\b(?:do|handle|sort(?:\s+out)?|take\s+care\s+of|deal\s+with|go\s+ahead\s+with|action|haz(?:me)?|h[aá]gale|"
+    r"enc[aá]rgate\s+de(?:l|\s+la|\s+lo\s+del?)?|oc[uú]pate\s+de(?:l|\s+la)?|dale\s+(?:con|a)(?:l|\s+la)?)\s+"
+    r"(?:#|number\s+|no\.?\s*|item\s+|the\s+|el\s+|la\s+|lo\s+del?\s+)?(\d{1,2})(?!\s*(?:am|pm|h|:|[.,]\d))\b",
+    re.IGNORECASE)
+_LIST_ITEM_LINE = re.compile(r"^\W{0,3}(\d{1,2})[.)]\s+(.{1,200})$", re.MULTILINE)
+
+
+def items_to_do(text: str, answer: str) -> tuple[str, ...]:
+    """The lines of the last answer's numbered list that the message asks to be done ("do #3 now" after
+    "3. Email Shauna the report"): what they say is what the turn must do."""
+    asked = {int(found.group(1)) for found in _DOES_ITEM.finditer(text)}
+    if not asked or not answer:
+        return ()
+    return tuple(line for number, line in _LIST_ITEM_LINE.findall(answer[:MAX_SHOWN_CHARS]) if int(number) in asked)
+
+
 # The pieces of a message between its commas and stops, each with its own end ("…set it off, does it say?").
 _PIECE = re.compile(r"[^.,;:!?¿¡]+[.!?]*")
 
@@ -809,7 +844,10 @@ def names_shown(text: str, answer: str) -> bool:
     shown = {_plain(word) for word in words(answer[:MAX_SHOWN_CHARS])}
     # A short name in capitals ("TAP", "NHS", "BBVA") is as telling as a long word.
     acronyms = {word.lower() for word in _ACRONYM.findall(text)}
-    return any((len(word) >= MIN_SHOWN_LETTERS or word in acronyms) and word not in _PLAIN_COMMON and word in shown
+    # ("read me brads": Brad's, its apostrophe left out.)
+    return any((len(word) >= MIN_SHOWN_LETTERS or word in acronyms) and word not in _PLAIN_COMMON
+               and (word in shown or (len(word) > MIN_SHOWN_LETTERS and word.endswith("s") and word[:-1] in shown
+                                      and word[:-1] not in _PLAIN_COMMON))
                for word in (_plain(found) for found in words(text)))
 
 
@@ -995,10 +1033,17 @@ _WHO_ASKED = re.compile(
 _ABOUT_YOU = re.compile(
     r"^\W*(?:(?:lol|haha|jaja\w*|ok|okay|cool|so|and|y|oye|hey)\W+)*(?:(?:have|do|did|are|were|can|could|would)\s+)?"
     r"you\s+(?:ever\s+(?:been|had|seen|felt|tried|wanted|get|got)|(?:like|love|feel|dream|sleep|eat)\b|"
-    r"get\s+(?:hot|cold|bored|tired|lonely))"
+    r"get\s+(?:hot|cold|bored|tired|lonely)|(?:have|got)\s+a\s+name)"
+    # Its name: "what's your name?", "¿tú tienes nombre o cómo te digo?".
+    r"|^\W*(?:(?:lol|haha|ok|okay|so|and|hey)\W+)*what(?:'?s|\s+is|\s+do\s+i\s+call)\s+(?:your\s+name|you)\b"
+    # Its tastes: "ideay vos, cuál es tu ritmo favorito?", "what's your favourite film?".
+    r"|^\W*(?:(?:\w+)\W+){0,3}(?:cu[aá]l|qu[eé]|what|which)(?:'?s|\s+is|\s+es)?\s+(?:tu|your)\s+\w+(?:\s+\w+)?\s+"
+    r"(?:favorit[oa]|preferid[oa]|favou?rite)\b|^\W*(?:(?:\w+)\W+){0,3}(?:what|which)(?:'?s|\s+is)?\s+your\s+"
+    r"favou?rite\b"
     r"|^\W*(?:(?:oye|y|jaja\w*|che|eh|ey)\W+)*(?:(?:t[uú]|vos)\W+)?(?:te\s+has\s+(?:sentido|enamorado|aburrido)|"
     r"(?:sientes|sent[ií]s|sue[ñn]as|so[ñn][aá]s|duermes|dorm[ií]s|comes|com[eé]s|te\s+aburres|te\s+aburr[ií]s|"
-    r"te\s+cansas|te\s+cans[aá]s)\b)", re.IGNORECASE)
+    r"te\s+cansas|te\s+cans[aá]s|(?:tienes|ten[eé]s|tiene)\s+(?:alg[uú]n\s+)?nombre|"
+    r"c[oó]mo\s+te\s+(?:llamas|llam[aá]s|digo|dicen|puedo\s+llamar))\b)", re.IGNORECASE)
 
 
 def says_who_asked(text: str) -> bool:
@@ -1008,8 +1053,8 @@ def says_who_asked(text: str) -> bool:
 
 # Off to bed, and why: "buenas noches, me voy a acostar q mañana entro a las 6", "night, off to bed cos early start".
 _OFF_TO_BED = re.compile(
-    r"^\W*(?:(?:buenas\s+noches|good\s?night|night|nite|all|everyone|bueno|vale|ok|okay|well|right)\W+)*"
-    r"(?:me\s+voy\s+a\s+(?:acostar|dormir|la\s+cama|sobar|planchar\s+la\s+oreja)|me\s+acuesto|me\s+voy\s+pa(?:ra)?\s+la\s+cama|"
+    r"^\W*(?:(?:buenas\s+noches|good\s?night|night|nite|all|everyone|bueno|vale|ok|okay|well|right|ya)\W+)*"
+    r"(?:me\s+voy\s+a\s+(?:acostar|dormir|descansar|la\s+cama|sobar|planchar\s+la\s+oreja)|me\s+acuesto|me\s+voy\s+pa(?:ra)?\s+la\s+cama|"
     r"(?:i'?m\s+)?(?:off|heading|going|away)\s+to\s+(?:bed|sleep|kip)|bedtime|hitting\s+the\s+(?:sack|hay))"
     r"(?:\W+(?:que|q|porque|pq|xq|ya\s+que|cos|coz|cause|'cause|because|as|since)\s+[^,;.!?]{0,60})?[\W]*$",
     re.IGNORECASE)
@@ -1035,14 +1080,94 @@ _DAY_EXCLAIMED = re.compile(
     re.IGNORECASE)
 
 
+# A saying recalled as an answer's echo: "mais thats what my paw always said", "es lo que decía mi abuela".
+_FAMILY_SAYING = re.compile(
+    r"^\W*(?:(?:mais|well|ha|haha|lol|aye|yeah|yep|oh|s[ií]|pues|jaja\w*)\W+)*"
+    r"(?:that'?s|thats|that\s+is|eso\s+es|es)\s+(?:just\s+|exactly\s+|justo\s+)?(?:what|lo\s+(?:que|q))\s+"
+    r"(?:(?:(?:my|mi)\s+\w+|\w+)\s+(?:always\s+|siempre\s+|used\s+to\s+)?(?:said|says|say|dec[ií]a|dice|dijo)|"
+    r"(?:siempre\s+)?(?:dec[ií]a|dice|dijo)\s+(?:siempre\s+)?mi\s+\w+)\b"
+    r"(?:\s+(?:too|tambi[eé]n|siempre|always))?[\W]*$",
+    re.IGNORECASE)
 # However many words they have, these ask for nothing.
-_ONLY_CHAT = (_PROMISED_NEWS, _OFF_TO_BED, _ABOUT_YOU, _WORN_OUT, _DAY_EXCLAIMED)
+_ONLY_CHAT = (_PROMISED_NEWS, _OFF_TO_BED, _ABOUT_YOU, _WORN_OUT, _DAY_EXCLAIMED, _FAMILY_SAYING)
+
+# The user says outright that they ask for nothing: "I'm not asking for anything I just needed to tell someone",
+# "nowt to ask really", "no questions, just wanted a yarn", "solo quería decirte eso". What they told is why.
+_ASKS_NOTHING = re.compile(
+    r"\b(?:i'?m\s+not\s+asking\s+(?:you\s+)?(?:for\s+)?(?:anything|nothing)|not\s+asking\s+for\s+anything|"
+    r"(?:nothing|nowt|naught)\s+to\s+ask|no\s+questions?(?:\s+(?:really|today|tonight))?\W+(?:i\s+)?(?:just|only)|"
+    r"(?:just|only)\s+(?:needed|wanted)\s+(?:to\s+(?:tell|talk\s+to)\s+(?:someone|somebody|anyone|you)|"
+    r"to\s+(?:chat|vent|rant|moan|natter|blether)|a\s+(?:yarn|chat|natter|blether|chinwag|rant|moan|good\s+moan))|"
+    r"no\s+te\s+(?:pido|estoy\s+pidiendo|voy\s+a\s+pedir)\s+nada|nada\s+(?:que|q)\s+pedir(?:te)?|"
+    r"(?:s[oó]lo|nom[aá]s|na\s+m[aá]s)\s+quer[ií]a\s+(?:decirte\s+eso|cont[aá]rtelo|contarte\s+eso|charlar|"
+    r"conversar|platicar|desahogarme|(?:que|q)\s+lo\s+supieras))\b",
+    re.IGNORECASE)
+# Thanks for something, said alone: "gracias x la paciencia hoy", "ta for today", "thanks for everything today".
+_THANKS_FOR = re.compile(
+    r"^\W*(?:(?:ok|okay|vale|bueno|pues|well|right|and|y|muchas|mil|many|so|anyway)\W+)*"
+    r"(?:thanks|thank\s+you|thx|ty|ta|cheers|gracias|grax|mil\s+gracias|muchas\s+gracias)"
+    r"(?:\s+(?:so\s+much|very\s+much|a\s+lot|a\s+million|again|de\s+nuevo|otra\s+vez))?"
+    r"\s+(?:for|por|x|pa|para)\s+((?:[^\W\d_]+\s*){1,5})[\W]*$",
+    re.IGNORECASE)
+# What thanks are for asks nothing, unless a request hides in it ("gracias por avisar apúntalo").
+_NOT_THANKED_FOR = frozenset("and y e pero but now ahora then luego please pls porfa can could puedes add put remind "
+                             "send delete check tell pon mete manda borra dime".split())
+# Kind words for the assistant: "weon eri lo mas bacan q hay", "tu si ere jevi eh", "you're a legend".
+_COMPLIMENT = re.compile(
+    r"^\W*(?:(?:t[uú]|vos|usted|you)\s+)?(?:s[ií]\s+|really\s+|truly\s+)?"
+    r"(?:eres|eri|ere|sos|you'?re|you\s+are|ur|u\s+r|u\s+are)\s+"
+    r"(?:(?:tan|muy|so|such|the|a|an|un|una|el|la|lo|m[aá]s|mas|really|truly|re|bien|absolute|proper)\s+)*"
+    r"(?:best|star|legend|gem|genius|lifesaver|champ|hero|diamond|angel|amazing|brilliant|awesome|great|"
+    r"fantastic|wonderful|incredible|ace|class|mint|sol|crack|genio|genia|m[aá]ximo|mejor|bac[aá]n|ch[eé]vere|jevi|"
+    r"genial|incre[ií]ble|grande|amor|cielo|tesoro|[aá]ngel|m[aá]quina|fiera|tremend[oa]|charr[oa]|chistos[oa]|"
+    r"graciosa?o?|funny|hilarious|a\s+laugh|(?<=lo\s)m[aá]s\b'?)"
+    r"(?:\s+(?:(?:que|q)\s+hay|del\s+mundo|ever|eh|mate|pal|bro|t[ií]o|t[ií]a))*[\W]*$",
+    re.IGNORECASE)
+
+
+# The same exclaimed: "q chido eres wey", "qué lindo sos", "how sweet are you".
+_EXCLAIMED_COMPLIMENT = re.compile(
+    r"^\W*(?:qu[eé]|q|how|so)\s+(?:chid[oa]|lind[oa]|bac[aá]n|buena\s+onda|genial|amable|grande|sweet|kind|"
+    r"lovely|helpful|good)\s+(?:eres|sos|ere|are\s+you|you\s+are)\b[^,;.!?]{0,20}$", re.IGNORECASE)
+
+
+def _thanks_for_nothing_else(piece: str) -> bool:
+    found = _THANKS_FOR.match(piece)
+    return found is not None and not any(word in _NOT_THANKED_FOR or _has_clitic(word)
+                                         for word in words(found.group(1)))
+
+
+def _trimmed(piece: str) -> tuple[str, ...]:
+    """The piece, and the piece without the small talk it opens or closes with ("… mamita", "weon …")."""
+    found = list(_WORD.finditer(piece))
+    end = len(piece)
+    for match in reversed(found[1:]):
+        plain = _plain(match.group(0))
+        if plain not in _PLAIN_SMALL_TALK or plain in _PLAIN_GLUE:
+            break
+        end = match.start()
+    return piece, piece[:end], _without_openers(piece[:end])
+
+
+def _only_chat_piece(piece: str) -> bool:
+    return is_small_talk(piece) or any(
+        any(pattern.match(core) for pattern in (*_ONLY_CHAT, _COMPLIMENT, _EXCLAIMED_COMPLIMENT))
+        or _thanks_for_nothing_else(core)
+        for core in _trimmed(piece))
 
 
 def only_chats(text: str) -> bool:
     """Whether the message only promises news for later, says it is off to bed (and why), asks the assistant
-    about itself ("you ever been hot?"), says how worn out the user is, or exclaims at the day: small talk."""
-    return any(pattern.match(text) for pattern in _ONLY_CHAT)
+    about itself ("you ever been hot?"), says how worn out the user is, exclaims at the day, thanks the assistant
+    for something or praises it, or says it asks for nothing (and whatever it asks is small talk): small talk."""
+    if any(pattern.match(text) for pattern in _ONLY_CHAT):
+        return True
+    if _ASKS_NOTHING.search(text):
+        # ("nowt to ask really, … how's thee?": its questions ask after the assistant.)
+        return all(_only_chat_piece(question.strip(" ¿?")) for question in _QUESTION.findall(text))
+    pieces = [piece.strip(" ,.;:-") for piece in _PUNCTUATION.split(text.strip())]
+    pieces = [piece for piece in pieces if words(piece)]
+    return bool(pieces) and all(_only_chat_piece(piece) for piece in pieces)
 
 
 def needs_only_the_model(text: str) -> bool:
@@ -1054,22 +1179,49 @@ def needs_only_the_model(text: str) -> bool:
 
 
 # Only an opinion wanted, said anywhere: "¿X o Y? nomás tu opinión", "…, just your opinion".
+# Told not to look anything up ("no me busques nada en internet", "no need to look anything up"): what it names
+# is no skill to use.
+_NO_SEARCH = re.compile(r"\b(?:no|sin|don'?t|without|no\s+need\s+to)\s+(?:me\s+)?(?:busques|buscar|buscarme|"
+                        r"look(?:ing)?|search(?:ing)?|googl\w*)\s+(?:nada|anything|stuff|it|things?)(?:\s+up)?"
+                        r"(?:\s+(?:en|on|in)\s+(?:internet|google|la\s+web|the\s+(?:web|internet))(?:\s+ni\s+nada)?)?\b",
+                        re.IGNORECASE)
+
+
+def without_search_refused(text: str) -> str:
+    """The message without its "don't look anything up" ("…, no me busques nada en internet, decime…")."""
+    return _NO_SEARCH.sub(" ", text)
+
+
 _OPINION_ASKED = re.compile(r"\b(?:nom[aá]s|s[oó]lo|solo|just|only) (?:tu|your) "
                             r"(?:opini[oó]n|opinion|take|gut feeling)\b"
                             # What the assistant would do in the user's place, asked last: "…, vos qué harías?".
                             r"|\b(?:(?:t[uú]|vos|usted)\s+)?(?:qu[eé]|q)\s+(?:(?:t[uú]|vos)\s+)?har[ií]as?(?:\s+t[uú])?\s*\?\W*$"
-                            r"|\bwhat would you do(?: in my (?:shoes|place))?\s*\?\W*$",
+                            r"|\bwhat would you do(?: in my (?:shoes|place))?\s*\?\W*$"
+                            # Told not to look anything up: "no me busques nada, decime lo q vos creas", "no
+                            # looking stuff up, just your gut".
+                            r"|" + _NO_SEARCH.pattern +
+                            r"|\bjust\s+(?:your|ur)\s+gut\b|\bjust\s+tell\s+me\s+what\s+you\s+think\b"
+                            r"|\b(?:dime|decime|d[ií]game)\s+(?:lo\s+)?(?:que|q)\s+(?:t[uú]\s+|vos\s+)?"
+                            r"(?:piensas|pens[aá]s|crees|cre[eé]s|creas|opinas|opin[aá]s)\b",
                             re.IGNORECASE)
+
+
+_PLAIN_JOINS = frozenset(("y", "and", "e"))
 
 
 def _without_openers(text: str) -> str:
     """The text after the small talk it opens with ("hiya, how do u say…", "bro qué significa…", "oye cuánto son…")."""
     found = list(_WORD.finditer(text))
     start = 0
-    for match in found[:3]:
-        if _plain(match.group(0)) not in _PLAIN_SMALL_TALK or _plain(match.group(0)) in _PLAIN_GLUE:
+    for position, match in enumerate(found[:4]):
+        plain = _plain(match.group(0))
+        # ("ta bien. oye y q hora es en madrid?": "and" after the small talk opens the question too.)
+        joins = position > 0 and plain in _PLAIN_JOINS
+        if (plain not in _PLAIN_SMALL_TALK or plain in _PLAIN_GLUE) and not joins:
             break
         start = match.end()
+        if joins:
+            break
     return text[start:] if start < len(text) and _WORD.search(text, start) else text
 
 

@@ -65,6 +65,7 @@ from bot.core.routing.clauses import (
     is_elliptical,
     is_greeting,
     is_small_talk,
+    items_to_do,
     list_items,
     names_shown,
     needs_only_the_model,
@@ -79,6 +80,7 @@ from bot.core.routing.clauses import (
     split_clauses,
     without_purpose,
     without_quotations,
+    without_search_refused,
     without_small_talk,
     words,
 )
@@ -636,11 +638,17 @@ class EmbeddingRouter:
                 reasons.append(f"{clause[:30]!r}: +{sorted(part.skills - whole.skills)}")
             chosen |= part.skills
         # (What the model is asked names no skill, "80 fahrenheit, cuántos grados son?": only what comes after does.)
-        named = self.named(after_the_question(without_purpose(text)) if model_alone else text, available)
+        named = self.named(after_the_question(without_purpose(without_search_refused(text))) if model_alone else text,
+                           available)
         if named - chosen:
             # The message names what a skill works on ("the email", "mi calendario").
             reasons.append(f"named {sorted(named - chosen)}")
             chosen |= named
+        done = frozenset().union(*(self.named(line, available) for line in items_to_do(text, request.previous_answer)))
+        if done - chosen:
+            # "do #3 now" after "3. Email Shauna the report": the item says what to use.
+            reasons.append(f"the item to do names {sorted(done - chosen)}")
+            chosen |= done
         unknown = frozenset(skill for skill in available if skill not in whole_scores)
         if unknown:
             # Nothing says what these skills are for: they cannot be judged, so they stay in.
