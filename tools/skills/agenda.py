@@ -115,7 +115,7 @@ class AgendaSkill(SkillPlugin):
             # Booking someone in, moving an appointment to a day: "book Leon in for Thursday", "move him to sat 9am",
             # "muévelo al viernes"; what one has on a day by its kind: "qué firmas tengo mañana".
             r"\bbook (?:\w+ ){1,2}in (?:for|on)\b",
-            r"\b(?:move|push|shift|bump) (?:\w+ ){0,6}?to (?:mon|tue|wed|thu|fri|sat|sun|tomorrow|next|the \d|"
+            r"\b(?:move|push|shift|bump) (?:[\w'-]+ ){0,6}?to (?:mon|tue|wed|thu|fri|sat|sun|tomorrow|next|the \d|"
             r"\d{1,2}(?:[:.]\d{2})?(?:\s?[ap]m)?(?:\s+(?:then|instead|tomorrow|tonight))?\b(?![:.]?\d|\s*(?:%|€|\$|£|km|kg)))",
             # Put in the calendar by a time: "pop it in for 9", "stick it in for thursday".
             r"\b(?:pop|stick|bung|put|get) (?:it|that|this|them|him|her) in (?:for|at|on) "

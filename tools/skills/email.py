@@ -269,7 +269,7 @@ class EmailSkill(SkillPlugin):
             r"\bdile(?:s)? (?:que|q) (?:s[ií]|no|vale|ok|voy|vamos|estoy|me apunto)\b",
             r"\btell (?:(?:the|my|our) )?(?!me\b|you\b|us\b)\w+ (?:that|yes|no|i'?m|i'?ll|i|we'?re|we'?ll|we'?d|we)\b",
             r"\b(?:contesta|responde) a (?!(?:est[aeo]|la pregunta|mi pregunta)\b)\w+",
-            r"\b(?:send|mail)\b[^.?!]{0,40}\bto (?:my|mum|mom|dad|\S+@|(?-i:[A-Z])[^\W\d_]+\b)",
+            r"\b(?:send|mail)\b[^.?!]{0,40}\bto (?:my|mum|mom|dad|\S+@|(?:the )?(?-i:[A-Z])[^\W\d_]+\b)",
             # Sending someone named a thing: "send the Hendersons the weekend forecast", "send Dean the Argus one".
             r"\bsend (?:the )?(?-i:[A-Z])[^\W\d_]+(?:'s)? (?:the|a|an|my|our|this|that|those|these)\b",
             r"\b(?:m[aá]nd|env[ií])\w*\b[^.?!]{0,40}\ba (?:mi|mis)\s+\w+",

@@ -65,6 +65,7 @@ class MemorySkill(SkillPlugin):
             r"\bque sepas que\b",
             r"\b(?:tu|your) memor(?:ia|y)\b",
             r"\bremember (that|my|me)\b",
+            r"\bremember for (?:the future|next time|later|future reference)\b",
             r"\bremember (?:she|he|they|we|i)(?:'s|'re|'m| is| are| am| has| have| can|'ll| will)\b",
             # …and someone by name: "remember Rita's vegetarian", "remember Tom can't do Mondays".
             r"\bremember (?-i:[A-Z])[^\W\d_]+(?:'s| is| has| can't| doesn't| likes| hates| loves)\b",

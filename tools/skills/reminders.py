@@ -67,6 +67,8 @@ class RemindersSkill(SkillPlugin):
             r"\bwh[ai]t(?:'?ve| have) (?:i|a) got on (?:today|tonight|tomorrow|this|next|monday|tuesday|wednesday|"
             r"thursday|friday|saturday|sunday)\b",
             r"\bq(?:u[eé])? (?:tengo|me toca) (?:hoy|ma[ñn]ana|mñn|pasado|esta|este)\b",
+            r"\bq(?:u[eé])? (?:tengo|me toca) el (?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo|"
+            r"finde)\b",
             # Asked as what is noted for a day, or how the day looks ("tengo algo pendiente para el viernes?",
             # "what does my week look like?").
             r"\btengo algo (?:apuntado |pendiente |previsto |programado |planeado |agendado )?(?:para )?(?:hoy|"

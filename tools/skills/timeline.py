@@ -51,6 +51,15 @@ class TimelineSkill(SkillPlugin):
             # The day something of the user's happened, asked back: "¿qué día fue exactamente que me caí?",
             # and a count put down: "apunta cuántos pedidos hubo".
             r"\bqu[eé] d[ií]a fue (?:exactamente |que |q |cuando |lo de )?(?:que |q |cuando )?(?:me|nos|lo|la|el)\b",
+            # ("y q día exactamente fue q quedamos terceros": the day, then what happened to the user.)
+            r"\b(?:qu[eé]|q) d[ií]a (?:exactamente |justo )?fue (?:que|q|cuando) (?:\w+ )?"
+            r"(?:quedamos|qued[eé]|fuimos|fui|"
+            r"ganamos|gan[eé]|perdimos|perd[ií]|empezamos|empec[eé]|me|nos)\b",
+            # What the user did today, put down ("anotá q hoy vendí 6 máscaras"), not a to-do ("…hoy tengo que…").
+            r"\b(?:apunt|anot|registr)[aá](?:me|nos)? (?:que|q) (?:hoy|ayer|anoche|esta ma[ñn]ana|esta tarde) "
+            r"(?!(?:tengo|tenemos|hay|debo|me toca)\b)",
+            # "log Otter's engine service today, 1,400 hours on the clock".
+            r"^\W*log\s+(?!in\b|out\b|on\b|off\b|into\b)[^.?!]{1,60}\b(?:today|this morning|this afternoon|tonight)\b",
             r"\b(?:apunta|anota|registra)(?:me)? (?:cu[aá]nt[oa]s|lo (?:que|q)) [^.?!]{1,40}\b(?:hubo|hice|hicimos|"
             r"vend[ií]|vendimos|salieron|entraron|llegaron)\b",
             r"\bwhat (?:else )?did i (?:do|get up to)\b",

@@ -343,6 +343,8 @@ class WebSkill(SkillPlugin):
             # A bus or a road on diversion: "is the 51 still on diversion round Chapeltown?".
             r"\bdiversions?\b|\bdesv[ií]os? (?:de|del|en|por)\b",
             r"\bdid (?:the )?[\w'-]+(?: [\w'-]+)? (?:win|lose)\b",
+            # A team's signings: "did the Devils sign anyone in the trade period?".
+            r"\bdid (?:the )?[\w'-]+(?: [\w'-]+)? (?:sign|trade|draft|recruit) (?:anyone|anybody|someone|a|any)\b",
             # A result asked in Spanish: "¿cómo quedó el Real España anoche?", "cómo salió el partido".
             r"\bc[oó]mo (?:qued[oó]|sali[oó]|le fue (?:a|al)|result[oó]) (?:el |al |la )?(?:real|atl[eé]tico|deportivo|"
             r"sporting|athletic|racing|independiente|nacional|partido|juego|cl[aá]sico|derbi|final|selecci[oó]n)\b",
@@ -444,7 +446,8 @@ class WebSkill(SkillPlugin):
             r"\b(?:torque|tyre|tire) (?:spec|specs|settings?|pressures?) (?:for|on|of)\b|\bfiring order\b|"
             # A product's specs or manual: "specs on the new 40v auger", "pull up the manual for the FLX-20".
             r"\bspecs? (?:on|for|of)\b|\bspecifications\b|\bficha t[eé]cnica\b|\bespecificaciones\b|"
-            r"\b(?:manual|user guide|owner'?s manual|datasheet|spec sheet) (?:for|of|on)\b|\bmanual (?:de|del) (?:la|el)\b|"
+            r"\b(?:manual|user guide|owner'?s manual|datasheet|spec sheet) (?:for|of|on)\b|"
+            r"\bmanual (?:de|del) (?:la|el)\b|"
             r"\bpar de apriete\b|\bficha t[eé]cnica\b",
             # The tides are published tables, not the weather: "high tide at Whitby", "a qué hora es la pleamar".
             r"\btides?\b|\bmareas?\b|\bpleamar\b|\bbajamar\b",

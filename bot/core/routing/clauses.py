@@ -144,7 +144,7 @@ máquina maquina fiera figura campeón campeon hágale hagale uy preciate apprec
 loco loca wao guau champion sorted
 love luv cher mamita mamacita mami papito papi weon weón huevón huevon manito causa broder chamo chama mijito
 mijita hermano hermanito sweetie sweetheart darling babe duck lad lass jevi bor macizo ños ñoos verdad exacto
-exactly ome ahh ohh
+exactly ome ahh ohh ideay eh
 """.split())
 # Words of the list above that are there only for the phrases they build ("thank you so much", "eso
 # es todo", "de acuerdo"): alone they thank nobody, and one may name an object ("todo?" is the to-do list).
@@ -262,6 +262,17 @@ _SMALL_TALK_PHRASES = ("good night", "night", "nighty night", "nite", "night all
                        "dead on", "you betcha", "too easy", "no manches", "no mames", "eso mismo", "ese mismo",
                        "that s the one", "es verdad", "ah verdad", "i ll remember", "i ll remember it",
                        "ya me acordaré", "ya me acuerdo yo", "me hiciste reír un montón", "me hiciste reír un resto",
+                       # Glad of the assistant: "no sé qué haría sin ti", "just what I needed", "thanks ever so".
+                       "no sé qué haría sin ti", "no sé qué haría sin vos", "no sé qué haría yo sin ti",
+                       "don t know what i d do without you", "dont know what id do without you",
+                       "justo lo que necesitaba", "justo lo que necesitaba leer", "justo lo que necesitaba oír",
+                       "justo lo que necesitaba leer hoy", "justo lo que necesitaba oír hoy", "just what i needed",
+                       "just what i needed to hear", "just what i needed today", "thanks ever so", "ideay vos",
+                       "how s your day been", "how has your day been", "how was your day",
+                       # A question announced ("oye, pregunta seria, …"), and asking what to tell someone who asked.
+                       "pregunta seria", "una pregunta", "una pregunta seria", "una duda", "una consulta",
+                       "quick question", "serious question", "real talk", "honest question", "no me falles",
+                       "qué le digo", "qué les digo", "what do i tell her", "what do i tell him", "va gracias",
                        "what time is it", "what s the time", "what day is it", "what day is today",
                        "what s the date", "what s the date today", "what s today s date",
                        "qué hora es", "qué día es hoy", "qué día es", "a qué día estamos", "qué fecha es hoy")
@@ -836,6 +847,9 @@ MAX_SHOWN_CHARS = 4000
 _ACRONYM = re.compile(r"\b[A-Z]{2,}\b")
 
 
+_CODE_NAME = re.compile(r"(?<![\w-])[a-z]{1,4}-?\d{1,4}(?![\w-])")
+
+
 def names_shown(text: str, answer: str) -> bool:
     """Whether the message names something the last answer showed ("cancel book club" after a list of
     the day's events, "open the sourdough one" after a list of posts)."""
@@ -844,6 +858,9 @@ def names_shown(text: str, answer: str) -> bool:
     shown = {_plain(word) for word in words(answer[:MAX_SHOWN_CHARS])}
     # A short name in capitals ("TAP", "NHS", "BBVA") is as telling as a long word.
     acronyms = {word.lower() for word in _ACRONYM.findall(text)}
+    # A code-like name, letters and digits joined ("abre el de la c-37"), names the item that shows it.
+    if any(code in answer[:MAX_SHOWN_CHARS].lower() for code in _CODE_NAME.findall(text.lower())):
+        return True
     # ("read me brads": Brad's, its apostrophe left out.)
     return any((len(word) >= MIN_SHOWN_LETTERS or word in acronyms) and word not in _PLAIN_COMMON
                and (word in shown or (len(word) > MIN_SHOWN_LETTERS and word.endswith("s") and word[:-1] in shown
@@ -870,6 +887,11 @@ _MODEL_ALONE = re.compile(
     # The time in another city: the clock (core) and what everyone knows of time zones.
     r"what(?:'?s| is) the time (?:now )?(?:in|over in) |what time is it (?:now )?(?:in|over in) |"
     r"(?:qu[eé]|q) hora es (?:ahora )?(?:en|all[aá] en) |"
+    # Whether it knows what a thing is, and why a thing is called so: "tú sabes lo q es un torcedor?", "xq le dicen
+    # medialuna a la medialuna?".
+    r"(?:(?:t[uú]|vos)\s+)?sab[eé]s\s+(?:lo\s+)?(?:qu[eé]|q)\s+(?:es|son)\s+(?:un|una|el|la|los|las)\s|"
+    r"(?:por\s*qu[eé]|xq|pq|porque)\s+(?:le|les|se)\s+(?:dicen|llaman|llama|dice)\s|"
+    r"why\s+(?:is|are|do\s+(?:they|we|people)\s+call)\s+[^?]{1,40}?\s+called\s|"
     # The user's opinion asked for: "q opinas, merece la pena…?", "what's your take on…".
     r"(?:y )?(?:t[uú] )?(?:qu[eé]|q) opin[aá]s|"
     r"(?:t[uú] |vos )?(?:qu[eé]|q) (?:t[uú] |vos )?(?:crees|cre[eé]s|piensas|pens[aá]s|dec[ií]s)(?= ?[,?])|"
@@ -992,7 +1014,7 @@ def without_purpose(text: str) -> str:
 _COMFORT = re.compile(
     r"\b(?:cheer me up|an[ií]mame|dame [aá]nimos?|give me (?:some )?(?:encouragement|a pep talk)|"
     r"(?:say|tell me) something (?:nice|kind|good|happy|positive|uplifting|to cheer me up)|"
-    r"dime (?:algo|cosas) (?:bonit[oa]s?|lind[oa]s?|buen[oa]s?|positiv[oa]s?|"
+    r"(?:dime|decime|cu[eé]ntame|contame) (?:algo|cosas) (?:bonit[oa]s?|lind[oa]s?|buen[oa]s?|positiv[oa]s?|"
     r"(?:que|q) me (?:levante|anime|alegre|suba)|(?:pa|para) (?:animarme|alegrarme|subirme el [aá]nimo))|"
     # To be heard out: "quiero desahogarme del día que tuve", "I need to vent about work".
     r"desahogarme|(?:need|want|have) to vent|let me vent|can i vent|(?:need|want) (?:a|to) rant|"
@@ -1032,7 +1054,8 @@ _WHO_ASKED = re.compile(
 # A question to the assistant about itself: "you ever been hot? like actually hot", "¿tú duermes?".
 _ABOUT_YOU = re.compile(
     r"^\W*(?:(?:lol|haha|jaja\w*|ok|okay|cool|so|and|y|oye|hey)\W+)*(?:(?:have|do|did|are|were|can|could|would)\s+)?"
-    r"you\s+(?:ever\s+(?:been|had|seen|felt|tried|wanted|get|got)|(?:like|love|feel|dream|sleep|eat)\b|"
+    r"you\s+(?:ever\s+(?:been|had|seen|felt|tried|wanted|get|got|think|thought|wonder|wondered)|"
+    r"(?:like|love|feel|dream|sleep|eat)\b|"
     r"get\s+(?:hot|cold|bored|tired|lonely)|(?:have|got)\s+a\s+name)"
     # Its name: "what's your name?", "¿tú tienes nombre o cómo te digo?".
     r"|^\W*(?:(?:lol|haha|ok|okay|so|and|hey)\W+)*what(?:'?s|\s+is|\s+do\s+i\s+call)\s+(?:your\s+name|you)\b"
@@ -1044,6 +1067,13 @@ _ABOUT_YOU = re.compile(
     r"(?:sientes|sent[ií]s|sue[ñn]as|so[ñn][aá]s|duermes|dorm[ií]s|comes|com[eé]s|te\s+aburres|te\s+aburr[ií]s|"
     r"te\s+cansas|te\s+cans[aá]s|(?:tienes|ten[eé]s|tiene)\s+(?:alg[uú]n\s+)?nombre|"
     r"c[oó]mo\s+te\s+(?:llamas|llam[aá]s|digo|dicen|puedo\s+llamar))\b)", re.IGNORECASE)
+# What the assistant is, asked anywhere in a piece: "mi nieta me pregunta si vos sos persona o máquina", "tú eres
+# del Atleti o del Madrid?", "are you a real person?".
+_WHAT_YOU_ARE = re.compile(
+    r"\b(?:(?:t[uú]|vos|usted)\s+)?(?:eres|sos)\s+(?:una\s+)?(?:persona|humano|humana|m[aá]quina|robot|real)\s+o\b"
+    r"|\bare\s+you\s+(?:a\s+)?(?:real\s+)?(?:person|human|bot|robot|machine)\b"
+    r"|\b(?:t[uú]|vos)\s+(?:eres|sos)\s+(?:m[aá]s\s+)?(?:del?|de\s+la|de\s+los)\s+\w+\s+o\s+(?:del?|de\s+la|de\s+los)\b",
+    re.IGNORECASE)
 
 
 def says_who_asked(text: str) -> bool:
@@ -1099,6 +1129,9 @@ _ASKS_NOTHING = re.compile(
     r"(?:just|only)\s+(?:needed|wanted)\s+(?:to\s+(?:tell|talk\s+to)\s+(?:someone|somebody|anyone|you)|"
     r"to\s+(?:chat|vent|rant|moan|natter|blether)|a\s+(?:yarn|chat|natter|blether|chinwag|rant|moan|good\s+moan))|"
     r"no\s+te\s+(?:pido|estoy\s+pidiendo|voy\s+a\s+pedir)\s+nada|nada\s+(?:que|q)\s+pedir(?:te)?|"
+    r"no\s+(?:es|era)\s+(?:pa|para)\s+(?:que|q)\s+(?:hag(?:as|ai|ái|ás)|busques)\s+nada|"
+    r"no\s+(?:hace\s+falta|necesito)\s+(?:que|q)\s+hag(?:as|ás)\s+nada|"
+    r"no\s+need\s+(?:for\s+you\s+)?to\s+do\s+anything|(?:i\s+)?don'?t\s+need\s+you\s+to\s+do\s+anything|"
     r"(?:s[oó]lo|nom[aá]s|na\s+m[aá]s)\s+quer[ií]a\s+(?:decirte\s+eso|cont[aá]rtelo|contarte\s+eso|charlar|"
     r"conversar|platicar|desahogarme|(?:que|q)\s+lo\s+supieras))\b",
     re.IGNORECASE)
@@ -1120,14 +1153,26 @@ _COMPLIMENT = re.compile(
     r"(?:best|star|legend|gem|genius|lifesaver|champ|hero|diamond|angel|amazing|brilliant|awesome|great|"
     r"fantastic|wonderful|incredible|ace|class|mint|sol|crack|genio|genia|m[aá]ximo|mejor|bac[aá]n|ch[eé]vere|jevi|"
     r"genial|incre[ií]ble|grande|amor|cielo|tesoro|[aá]ngel|m[aá]quina|fiera|tremend[oa]|charr[oa]|chistos[oa]|"
-    r"graciosa?o?|funny|hilarious|a\s+laugh|(?<=lo\s)m[aá]s\b'?)"
-    r"(?:\s+(?:(?:que|q)\s+hay|del\s+mundo|ever|eh|mate|pal|bro|t[ií]o|t[ií]a))*[\W]*$",
+    r"graciosa?o?|funny|hilarious|a\s+laugh|trabajador[a]?|atent[oa]|amable|eficiente|r[aá]pid[oa]|list[oa]|"
+    r"inteligente|helpful|quick|smart|clever|kind|sweet|(?<=lo\s)m[aá]s\b'?)"
+    r"(?:\s+(?:(?:que|q)\s+hay|del\s+mundo|ever|eh|mate|pal|bro|t[ií]o|t[ií]a|vos|usted))*[\W]*$",
     re.IGNORECASE)
 
 
+# A rescue thanked for: "me salvaste la vida con lo del cumple de Dani", "you saved my bacon with that".
+_RESCUED = re.compile(r"^\W*(?:me\s+(?:salvaste|has\s+salvado|salvó|salvaste)|you\s+(?:saved|'ve\s+saved))\s+"
+                      r"(?:la\s+vida|el\s+d[ií]a|la\s+papeleta|my\s+(?:life|bacon|skin|day)|me)"
+                      r"(?:\s+(?:con|with)\s+[^,;.!?]{1,50})?[\W]*$", re.IGNORECASE)
+# Glad of the talk: "puchica q bonito platicar con vos", "nice chatting to you", "da gusto hablar contigo".
+_NICE_TALKING = re.compile(
+    r"^\W*(?:(?:\w+)\W+){0,2}(?:(?:qu[eé]|q|how|so|it'?s|it\s+is|da|que)\s+)?(?:bonito|lindo|bueno|rico|ch[eé]vere|"
+    r"agradable|gusto|nice|good|great|lovely)\s+(?:(?:es|da|me\s+da)\s+)?(?:platicar|hablar|charlar|conversar|chatting|talking|"
+    r"to\s+(?:chat|talk))\s+(?:con\s+(?:vos|usted|ti)|contigo|to\s+you|with\s+you)\b[^?]{0,160}$",
+    re.IGNORECASE)
 # The same exclaimed: "q chido eres wey", "qué lindo sos", "how sweet are you".
 _EXCLAIMED_COMPLIMENT = re.compile(
-    r"^\W*(?:qu[eé]|q|how|so)\s+(?:chid[oa]|lind[oa]|bac[aá]n|buena\s+onda|genial|amable|grande|sweet|kind|"
+    r"^\W*(?:qu[eé]|q|how|so)\s+(?:chid[oa]|lind[oa]|bac[aá]n|buena\s+onda|genial|amable|grande|crack|m[aá]quina|"
+    r"sweet|kind|"
     r"lovely|helpful|good)\s+(?:eres|sos|ere|are\s+you|you\s+are)\b[^,;.!?]{0,20}$", re.IGNORECASE)
 
 
@@ -1137,21 +1182,30 @@ def _thanks_for_nothing_else(piece: str) -> bool:
                                          for word in words(found.group(1)))
 
 
+_MATES = frozenset(("tio", "tia", "illo"))
+
+
 def _trimmed(piece: str) -> tuple[str, ...]:
     """The piece, and the piece without the small talk it opens or closes with ("… mamita", "weon …")."""
     found = list(_WORD.finditer(piece))
     end = len(piece)
     for match in reversed(found[1:]):
         plain = _plain(match.group(0))
-        if plain not in _PLAIN_SMALL_TALK or plain in _PLAIN_GLUE:
+        # (Whom it is said to goes too: "no sé qué haría sin ti tío".)
+        if (plain not in _PLAIN_SMALL_TALK or plain in _PLAIN_GLUE) and plain not in _MATES:
             break
         end = match.start()
-    return piece, piece[:end], _without_openers(piece[:end])
+    first = _WORD.match(piece.lstrip())
+    # (Only a word said to the user's friend goes too: "asere gracias x lo de ayer".)
+    addressed = piece.lstrip()[first.end():] if first and _plain(first.group(0)) in _PLAIN_SMALL_TALK else piece
+    return piece, piece[:end], _without_openers(piece[:end]), addressed
 
 
 def _only_chat_piece(piece: str) -> bool:
-    return is_small_talk(piece) or any(
-        any(pattern.match(core) for pattern in (*_ONLY_CHAT, _COMPLIMENT, _EXCLAIMED_COMPLIMENT))
+    return is_small_talk(piece) or bool(_WHAT_YOU_ARE.search(piece)) or any(
+        (core is not piece and bool(words(core)) and is_small_talk(core))
+        or any(pattern.match(core) for pattern in (*_ONLY_CHAT, _COMPLIMENT, _EXCLAIMED_COMPLIMENT, _RESCUED,
+                                                _NICE_TALKING))
         or _thanks_for_nothing_else(core)
         for core in _trimmed(piece))
 
@@ -1160,11 +1214,12 @@ def only_chats(text: str) -> bool:
     """Whether the message only promises news for later, says it is off to bed (and why), asks the assistant
     about itself ("you ever been hot?"), says how worn out the user is, exclaims at the day, thanks the assistant
     for something or praises it, or says it asks for nothing (and whatever it asks is small talk): small talk."""
-    if any(pattern.match(text) for pattern in _ONLY_CHAT):
+    if any(pattern.match(text) for pattern in _ONLY_CHAT) or _NICE_TALKING.match(text):
         return True
     if _ASKS_NOTHING.search(text):
-        # ("nowt to ask really, … how's thee?": its questions ask after the assistant.)
-        return all(_only_chat_piece(question.strip(" ¿?")) for question in _QUESTION.findall(text))
+        # ("nowt to ask really, … how's thee?": its questions ask after the assistant, or are for the model alone.)
+        return all(_only_chat_piece(question.strip(" ¿?")) or needs_only_the_model(question)
+                   for question in _QUESTION.findall(text))
     pieces = [piece.strip(" ,.;:-") for piece in _PUNCTUATION.split(text.strip())]
     pieces = [piece for piece in pieces if words(piece)]
     return bool(pieces) and all(_only_chat_piece(piece) for piece in pieces)
@@ -1175,7 +1230,20 @@ def needs_only_the_model(text: str) -> bool:
     a text rewritten, corrected or ideas to write with, a joke, or a unit converted."""
     text = _without_openers(text)
     return bool(_MODEL_ALONE.match(text) or (_CONVERSION.match(text) and not _MONEY.search(text))
-                or _OPINION_ASKED.search(text))
+                or _OPINION_ASKED.search(text) or _asked_after_a_preface(text))
+
+
+_PREFACE_BREAK = re.compile(r"[,:;.]\s+")
+
+
+def _asked_after_a_preface(text: str) -> bool:
+    """The first question, said after a preface ("oye te voy a hacer una pregunta boba, tú sabes lo q es un
+    torcedor?", "una consulta nomás: xq le dicen medialuna…?"), is one for the model alone."""
+    first, mark, _ = text.partition("?")
+    if not mark:
+        return False
+    pieces = _PREFACE_BREAK.split(first[:MAX_ASKED_CHARS])
+    return any(_MODEL_ALONE.match(_without_openers(f"{piece}?")) for piece in pieces[1:])
 
 
 # Only an opinion wanted, said anywhere: "¿X o Y? nomás tu opinión", "…, just your opinion".
@@ -1201,6 +1269,10 @@ _OPINION_ASKED = re.compile(r"\b(?:nom[aá]s|s[oó]lo|solo|just|only) (?:tu|your
                             # looking stuff up, just your gut".
                             r"|" + _NO_SEARCH.pattern +
                             r"|\bjust\s+(?:your|ur)\s+gut\b|\bjust\s+tell\s+me\s+what\s+you\s+think\b"
+                            # Its view asked last or in passing: "…, tu q crees?", "q opinai vo?", "be honest, X or Y?".
+                            r"|\b(?:t[uú]|vos|usted)\s+(?:qu[eé]|q)\s+(?:crees|cre[eé]s|opinas|opin[aá]s|opin[aá]i|piensas|"
+                            r"pens[aá]s)\b|\b(?:qu[eé]|q)\s+opin[aá]i(?:\s+vo)?\b"
+                            r"|\bbe\s+honest\b[^?]{0,60}\bor\b[^?]{1,40}\?"
                             r"|\b(?:dime|decime|d[ií]game)\s+(?:lo\s+)?(?:que|q)\s+(?:t[uú]\s+|vos\s+)?"
                             r"(?:piensas|pens[aá]s|crees|cre[eé]s|creas|opinas|opin[aá]s)\b",
                             re.IGNORECASE)
