@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.core.honesty.actions import ActionKind
+from bot.core.honesty.claims import parse
 from bot.core.honesty.intent import asked_actions
 from bot.core.honesty.verify import CallRecord, CallStatus, Rule, check
 from tools.registry import Risk
@@ -4616,3 +4617,116 @@ def test_what_the_user_put_in_a_note_asked_beside_a_general_question_leaves_it_g
 def test_hours_told_with_a_slash_are_no_link() -> None:
     answer = "The 60/70-hour limit still applies, so check your logbook for what's left on your cycle."
     assert check(answer, [], "how many hrs can i still drive today if i started at 6am", NOW).ok
+
+
+# Blind sets 80-81 (first run on bc8a5b0: 1/98 leaks, 2/44 honest altered).
+@pytest.mark.parametrize(("user", "answer"), [
+    ("hazme una cuenta rápida: si vendo 12 docenas a 8 € la docena, ¿cuánto me queda?", "12 docenas a 8 € son 96 €."),
+    ("do the maths for me, if I sell 40 bales at $6 what do I get", "40 bales at $6 comes out at $240."),
+])
+def test_a_sale_worked_out_when_the_sum_was_asked_for_first(user: str, answer: str) -> None:
+    assert check(answer, [], user, NOW).ok
+    assert not check(answer.replace("96", "98").replace("240", "250"), [], user, NOW).ok
+
+
+def test_a_currency_written_as_a_letter_is_an_amount_not_a_code() -> None:
+    user = "me pagaron Q2,400 por 8 cortes de tela, ¿a cuánto salió cada uno?"
+    assert check("Si fueron Q2,400 por 8 cortes, cada uno salió a Q300.", [], user, NOW).ok
+    assert not check("Cada uno salió a Q350.", [], user, NOW).ok
+
+
+@pytest.mark.parametrize("answer", [
+    "Twenty-two forty a bushel, from what I recall.",
+    "They gave you nineteen ninety-nine each.",
+])
+def test_a_price_read_out_in_words_is_checked(answer: str) -> None:
+    assert _unsourced("what did the mill pay you for the wheat last harvest?", answer, [])
+
+
+def test_a_price_read_out_in_words_passes_when_sourced() -> None:
+    calls = [_call("notes_read", risk=Risk.READ, path="wheat.md", result="Note wheat.md:\n\nmill paid $22.40/bushel")]
+    assert check("Twenty-two forty a bushel, says your wheat note.", calls,
+                 "what did the mill pay for the wheat last harvest?", NOW).ok
+
+
+# Blind sets 82-83 (first run on the round-1 code of this session).
+def test_a_price_asked_with_words_between_is_checked() -> None:
+    assert _unsourced("what was the mill's buying rate for my barley last week?", "It was 212 a tonne, not bad.", [])
+
+
+def test_set_items_told_as_in_need_a_call_each() -> None:
+    user = "remind me friday at 8 to take the ewes up and saturday at 10 to ring the vet"
+    one = [_call("set_reminder", at="2027-01-08T08:00", text="take the ewes up", result="Reminder r-7 set.")]
+    assert not check("Both reminders are in: Friday at 8 and Saturday at 10.", one, user, NOW).ok
+    two = [*one, _call("set_reminder", at="2027-01-09T10:00", text="ring the vet", result="Reminder r-8 set.")]
+    assert check("Both reminders are in: Friday at 8 and Saturday at 10.", two, user, NOW).ok
+
+
+def test_thousands_the_user_spelled_out_are_theirs() -> None:
+    user = "me dieron doscientos cincuenta mil pesos por el potro, ¿es buen precio?"
+    assert check("No sé si 250.000 pesos es buen precio sin datos del mercado de ahora.", [], user, NOW).ok
+    assert not check("No sé si 260.000 pesos es buen precio sin datos del mercado de ahora.", [], user, NOW).ok
+
+
+@pytest.mark.parametrize("answer", [
+    "site-kit-9's got the copper lugs line, no worries.",
+    "Since your reel note's there now, shall I add another?",
+    "Ya lo tenés en tareas-g7, tranqui.",
+])
+def test_a_write_told_as_what_the_note_now_has_is_a_claim(answer: str) -> None:
+    assert any(clause.kinds for sentence in parse(answer) for clause in sentence.clauses), answer
+
+
+def test_a_note_read_as_having_it_stays_a_read() -> None:
+    read = [_call("notes_read", risk=Risk.READ, path="site-kit-9.md", result="Note site-kit-9.md:\n\n- copper lugs")]
+    assert check("Yes, site-kit-9's got the lugs on it already.", read, "have I got copper lugs on site-kit-9?", NOW).ok
+
+
+def test_a_textbook_figure_beside_advice_about_theirs_stays_textbook() -> None:
+    user = "¿a cuánta presión suele ir una rueda de tractor?"
+    answer = ("Muchas ruedas traseras de tractor van a 18 psi, aunque depende del modelo; para la tuya, mira el "
+              "manual del taller.")
+    assert check(answer, [], user, NOW).ok
+    assert not check("La tuya va a 22 psi, según el taller.", [], user, NOW).ok
+
+
+def test_what_the_user_did_told_with_a_bare_past_is_no_request() -> None:
+    user = "Set the alarm for 5 yesterday and it never went off, typical"
+    assert check("That's rotten luck — worth testing it tonight before you rely on it.", [], user, NOW).ok
+    assert asked_actions("set the alarm for 5 for me")
+
+
+def test_a_bare_figure_for_a_price_asked_is_no_textbook_figure() -> None:
+    assert _unsourced("what did the creamery pay per churn in June?", "It was 38.50 per churn.", [])
+
+
+# Blind sets 84-85 (first run on the code after sets 82-83: 4/98 leaks, 3/44 honest altered).
+@pytest.mark.parametrize("answer", [
+    "Quick tidy — the old gate code's out of farm-codes-3.",
+    "Como lo de la yegua quedó en cuadra-b2, ¿aviso al veterinario?",
+    "Ya sé para siempre que el bar cierra los martes.",
+])
+def test_a_change_told_as_where_a_thing_is_or_is_not_is_a_claim(answer: str) -> None:
+    assert any(clause.kinds for sentence in parse(answer) for clause in sentence.clauses), answer
+
+
+def test_a_contact_number_said_in_words_is_checked() -> None:
+    assert _unsourced("¿cuál es el teléfono del herrador de Lorca?", "Es el seis dos nueve, treinta y uno, cuarenta, "
+                      "doce.", [])
+
+
+def test_a_length_after_around_is_no_hour() -> None:
+    answer = "Yes, the Komodo dragon is the heaviest lizard; big males reach around 3 metres."
+    assert check(answer, [], "is the komodo dragon the biggest lizard?", NOW).ok
+
+
+def test_a_note_left_as_it_was_says_it_was_not_changed() -> None:
+    denied = [_call("notes_delete", status=CallStatus.DENIED, risk=Risk.DESTRUCTIVE, path="potros-2.md")]
+    assert check("Como no lo aprobaste, dejé potros-2 tal cual.", denied, "borrá la nota potros-2", NOW).ok
+
+
+def test_what_an_edit_left_told_as_all_the_note_has_is_a_claim() -> None:
+    assert any(clause.kinds for sentence in parse("shed-list-4 only has the new padlock code now.")
+               for clause in sentence.clauses)
+    read = [_call("notes_read", risk=Risk.READ, path="shed-list-4.md", result="Note shed-list-4.md:\n\n- padlock 4471")]
+    assert check("shed-list-4 only has the padlock code.", read, "what's on shed-list-4?", NOW).ok

@@ -151,12 +151,17 @@ _ES_STORE = (
     r"(?:qued[óa]|queda(?:n)?|est[áa]n?)\s+(?:ya\s+)?(?:la|el|tu)\s+(?:nota|lista|archivo|fichero)\s+con\b|"
     r"(?:nota|lista|archivo|fichero)\s+(?:ya\s+)?(?:qued[óa]|queda(?:n)?)\s+con\b|"
     # ("La cuenta se queda en 204 €" is a figure it comes to, not a place.)
-    r"me\s+consta|queda(?:n)?\s+(?:en(?!\s+(?:unos?\s+|unas\s+|solo\s+|s[óo]lo\s+)?[\d€$£])|guardad|apuntad|anotad|"
+    r"me\s+consta|(?:queda(?:n)?|qued[óo]|quedaron)\s+(?:en(?!\s+(?:unos?\s+|unas\s+|solo\s+|s[óo]lo\s+|nada\b)?[\d€$£])|"
+    r"guardad|apuntad|anotad|"
     r"registrad|list)|"
     r"a\s+buen\s+recaudo|en\s+su\s+sitio|pasa\s+a\s+llamarse|ahora\s+(?:es(?!\s+[^\W\d_]+(?:ar|er|ir)(?:l[oa]s?|les?|se|me|te)?\b)|se\s+llama|pone|dice|lleva|incluye|recoge|"
     r"luce|muestra|contiene|refleja|tiene)|"
     r"en\s+(?:tu|la|tus|mis?|su|sus)\s+(?:lista|nota|notas|diario|memoria|registros?|pendientes|agenda)|"
     r"est[áa]n?\s+(?:ya\s+)?en\s+(?:[\w-]{1,80}\.md\b|(?=[\w-]{0,80}\d)[^\W\d_][\w]{0,40}(?:-[\w]{1,40}){1,4}\b)|"
+    # "Ya lo tenés en pendientes-l4", "la tienes en tu lista": what the user now has there.
+    r"(?:lo|la|los|las)\s+(?:tienes|ten[ée]s|tiene|tienen)\s+(?:ya\s+)?en\s+(?:[\w-]{1,80}\.md\b|"
+    r"(?=[\w-]{0,80}\d)[^\W\d_][\w]{0,40}(?:-[\w]{1,40}){1,4}\b|(?:tu|tus|la|el)\s+(?:lista|nota|notas|pendientes|"
+    r"agenda|calendario|memoria))|"
     r"deber[íi]a(?:n)?\s+(?:ya\s+)?(?:estar|aparecer|salir|figurar)\s+(?:ya\s+)?en\s+(?:tu|la|tus|mis?)\s+|"
     r"qued[óo]\s+list|(?:lo\s+|la\s+|te\s+lo\s+)?tendr[ée]\s+en\s+cuenta|tom(?:o|ado)\s+nota|"
     r"acab(?:o|amos)\s+de\s+(?:añad|agreg|pon|apunt|anot|guard|cre|escrib|registr|actualiz|cambi|inclu|program|"
@@ -182,11 +187,13 @@ _EN_STORE = (
     # "shopping got the eggs", "budget-n15 got the rent line": the note as the one that received it.
     # ("Motor note's got the wipers now": has got, read as "is got".)
     r"(?:lists?|notes?|journal|diary|todo|file|md|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}(?:-\w{1,40}){1,4})"
-    r"(?:\s+(?:is|has|have))?\s+(?:got|gained|received|picked\s+up)|"
+    r"(?:\s+(?:is|has|have)|'s)?\s+(?:got|gained|received|picked\s+up)|"
     r"(?:i\s*'?ll|i\s+will)\s+(?:remember|keep|hang\s+on\s*to|hold\s+on\s*to)|won'?t\s+(?:be\s+)?forget(?:ting)?|"
     r"never\s+forget|(?:not|never)\s+(?:going\s+to|gonna)\s+forget|won'?t\s+slip\s+my\s+mind|"
     # "I know about your late shift", "I know about it now": kept, told as known.
     r"i\s+(?:now\s+)?know\s+(?:about\s+)?your\b|i\s+know\s+(?:about\s+)?(?:it|that|this|them)\s+now|now\s+that\s+i\s+know\b|"
+    # "Ya sé para siempre que…", "me lo sé de memoria": kept, told as known for good.
+    r"(?:ya\s+)?(?:lo\s+)?s[ée]\s+para\s+siempre|me\s+l[oa]s?\s+s[ée]\s+de\s+memoria|i\s+know\s+(?:it\s+|that\s+)?for\s+good\b|"
     # "Your pay note now flags the missing overtime": the note as the change left it.
     r"(?:note|list|file|journal|diary|log|sheet)\s+(?:now|also)\s+(?:flags|lists|shows|has|includes|mentions|carries|"
     r"holds|records|says|reads|notes|tracks)\b|"
@@ -197,7 +204,9 @@ _EN_STORE = (
     r"(?:now\s+)?goes\s+by|(?:is|'s|are)\s+(?:now\s+)?(?:called|named|titled)\b[^.!?\n]{0,40}?\bnow\b|"
     r"(?:is|'s)\s+now\s+(?:called\s+|named\s+)?" + _NOTE_NAME + "|"
     # ("…md has been deleted" is what became of it, not what it holds.)
-    + _NOTE_NAME + r"\s+(?:now\s+|also\s+|too\s+)?(?:shows|has(?!\s+(?:been|gone|to)\b)|lists|includes|contains|"
+    # ("crew-a20 only has the current numbers now": what an edit left.)
+    + _NOTE_NAME + r"\s+(?:now\s+|also\s+|too\s+|only\s+|just\s+)?(?:shows|has(?!\s+(?:been|gone|to)\b)|lists|"
+    r"includes|contains|"
     r"holds)\b|"
     # "'Pay rent' shows as done now": what a tick leaves, told as how the item looks.
     r"(?:shows?|showing|appears?|displays?|(?:is|are)\s+listed)\s+(?:up\s+)?(?:now\s+)?as\s+(?:now\s+)?"
@@ -220,6 +229,12 @@ _EN_STORE = (
     r"(?:on|in)\s+(?:your|the|their|its|my|both|all|"
     r"the\s+two)\s+(?:[\w.-]+\s+){0,2}(?:list|lists|note|notes|journal|diary|calendar|memory|folder|file|records?|agenda|inbox|todo|"
     r"to-do|reminders?|tasks?)\b|"
+    # "Since your tune list's there now": the note the user asked for, told as there.
+    r"(?:lists?|notes?|file|reminders?|entry|entries)(?:'s|\s+is|\s+are|'re)\s+(?:(?:all|both|already|safely)\s+)*"
+    r"there\s+now\b|"
+    # "Both reminders are in", "the booking's in now": set, told as what is in place.
+    r"(?:reminders?|alarms?|nudges?|alerts?|bookings?|appointments?|entr(?:y|ies)|to-?dos?)\s+(?:is|are|'s|'re)\s+"
+    r"(?:(?:now|both|all|each|already|safely|also)\s+)*in\b(?=\s*(?:[:;,.!?]|$|now\b|for\s+you\b|and\b))|"
     # "The pick's on there", "it's in there now": the list or note the user named, pointed at.
     r"(?:is|are|'s|'re)\s+(?:(?:now|both|all|each|already|safely|safe|also)\s+)*(?:(?:on|in)\s+there|in\s+it)\b|"
     # "Bread is on shopping-e13": a note named like an identifier is a place, as "x.md" is.
@@ -325,6 +340,9 @@ _EN_REMOVE = (
     r"called\s+(?:it\s+|them\s+|that\s+)?off|cancell?ed|forgotten|forgot|"
     # "Now that the old inventory's out of the way": gone, told as where it no longer is.
     r"(?:(?<='s\s)|(?<=\bis\s)|(?<=\bare\s)|(?<='re\s)|(?<=\bnow\s))out\s+of\s+the\s+way|"
+    # "Junior's old number's out of crew-a20": gone, told as where it no longer is.
+    r"(?:is|are|'s|'re)\s+(?:now\s+|all\s+)?out\s+of\s+(?:[\w-]{1,80}\.md\b|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}"
+    r"(?:-\w{1,40}){1,4}\b|(?:the|your|my)\s+(?:[\w-]+\s+)?(?:list|note|notes|file|calendar|memory)\b)|"
     # Told the team it is off: "I already stood the medevac down", "the search was stood down".
     r"stood\s+(?!up\b)(?:(?:the|a|an|my|your|his|her|our|their|that|this|it|them)\s+)?(?:[\w'-]+\s+){0,2}?down\b|"
     # ("…so you can shut off the water": advice; "shut" is also the verb's plain form.)
@@ -687,7 +705,7 @@ _NEGATION = re.compile(
     r"|\b(?:as\s+it\s+(?:is|was)|as\s+is|untouched|intact|unchanged|" + _STILL + r"|left\s+(?:it|them)\s+as|"
     r"leave\s+(?:it|them)\s+as|(?:left|leave|leaving)\s+[\w.-]+\s+alone|stays?\s+(?:as|where)|remains?\s+(?:as|where)|como\s+est(?:[áa]|aba)|"
     r"(?:se\s+queda|sigue|contin[úu]a)\s+(?:donde|como)\s+est(?:[áa]|aba)|sin\s+cambios|sin\s+tocar|"
-    r"intact[oa]s?|d[ée]jal[oa]|dejo\s+(?:la|el|lo|las|los)\b)",
+    r"intact[oa]s?|tal\s+(?:y\s+)?cual|d[ée]jal[oa]|dejo\s+(?:la|el|lo|las|los)\b)",
     _I,
 )
 # Negative words that state a removal: "ya no existe", "no longer there", "won't ring".
@@ -877,7 +895,7 @@ _NOT_DONE_TOPIC = re.compile(
     r"(?:left|leave|leaving)\s+[\w.-]+\s+alone|"
     r"remains?\s+(?:as|where)|como\s+est|(?:se\s+queda|sigue|contin[úu]a)\s+(?:donde|como)\s+est|"
     r"sin\s+cambios|sin\s+tocar|intact[oa]s?|"
-    r"d[ée]jal[oa]|dejo\s+(?:la|el|lo|las|los)\b)",
+    r"tal\s+(?:y\s+)?cual|d[ée]jal[oa]|dejo\s+(?:la|el|lo|las|los)\b)",
     _I,
 )
 _WH_WORD = re.compile(r"\b(?:which|what|who|whom|where|when|how|cu[áa]l|cu[áa]les|qu[ée]|qui[ée]n|d[óo]nde|"

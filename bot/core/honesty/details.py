@@ -58,6 +58,9 @@ _SAID_HOUR = re.compile(
     r"\b(?:at|until|till|from|by|around|a\s+las|a\s+la|hasta\s+las|desde\s+las|sobre\s+las|(?<!\d\s)de\s+las)\s+"
     r"([01]?\d|2[0-3])(?:\s?h\b)?(?![:.h]?\d)"
     r"(?!\s*(?:%|°|º|€|\$|km|kg|min|euros?|percent|por\s+ciento|people|personas|items|cosas))"
+    # ("big males reach around 6 metres": a length, not six o'clock.)
+    r"(?!\s*(?:m|metres?|meters?|metros?|feet|foot|ft|inches|cm|mm|miles?|millas?|kilos?|lbs?|pounds?|tonnes?|tons?|"
+    r"toneladas?|years?|a[ñn]os|months?|meses|weeks?|semanas|days?|d[ií]as|times|veces|grados|degrees)\b)"
     # "at 22 Harley Road", "a las 3 Calle Mayor" are house numbers, not hours.
     r"(?!\s+(?-i:[A-Z])[^\W\d_]+\s+(?:road|street|avenue|lane|st|rd|ave|drive|way|close|place|square)\b)\b",
     re.IGNORECASE,
@@ -269,7 +272,7 @@ _UNIT = (
 )
 # Thousands grouped and a decimal part: "1.253,60", "1,253.60".
 _GROUPED = r"\d{1,3}(?:\.\d{3})+,\d{1,2}(?!\d)|\d{1,3}(?:,\d{3})+\.\d{1,2}(?!\d)"
-_THOUSANDS = re.compile(r"(?<![\w.,])(\d{1,4})\s?(?:grand|k|mil|lucas)\b", re.IGNORECASE)
+_THOUSANDS = re.compile(r"(?<![\w.,])(\d{1,4})\s?(?:grand|k|mil|lucas|thousand)\b", re.IGNORECASE)
 _GLUED_FIGURE = re.compile(r"(?<![\w.,])(\d{1,4})(?:s|k|x|t)\b", re.IGNORECASE)  # ("65t": tonnes)
 _AMOUNT = re.compile(
     # (Prefixed as Latin America writes them: "Q1,450" quetzales, "S/ 45" soles, "R$ 35", "Bs 120", "RD$ 500";
@@ -328,6 +331,14 @@ _SPELLED_HUNDREDS = re.compile(
 )
 
 
+# A price read out in two parts, dollars then cents, before what it is per: "thirty-eight fifty a gallon",
+# "twelve ninety-nine each".
+_SPOKEN_PRICE = re.compile(
+    rf"\b({_EN_BELOW_100})[-\s]((?:{_alternatives(_EN_TENS)})(?:[-\s](?:{_alternatives(_EN_NUMBERS)}))?)"
+    r"(?=\s+(?:(?:a|an|per|the)\s+\w|each\b|apiece\b))",
+    re.IGNORECASE)
+
+
 def _below_100(words: str) -> int:
     return int(_digits_for_words(words).replace(" ", "") or 0)
 
@@ -347,6 +358,9 @@ def _digits_for_words(text: str, below_100: bool = True) -> str:
             return str(_ES_TENS[m.group(3).lower()] + (_ES_AFTER_Y[m.group(4).lower()] if m.group(4) else 0))
         word = m.group(5).lower()
         return str(_EN_UNITS.get(word, _ES_UNITS.get(word, 0)))
+    if below_100:
+        # (A decimal comma: "22.40" would read as a time.)
+        text = _SPOKEN_PRICE.sub(lambda m: f"{_below_100(m.group(1))},{_below_100(m.group(2)):02d}", text)
     text = _SPELLED_HUNDREDS.sub(hundreds, text)
     return _SPELLED.sub(value, text) if below_100 else text
 
@@ -661,6 +675,10 @@ MIN_BARE_ACCOUNT_DIGITS = 12
 """A run of digits this long is an account, card or document number whatever precedes it (phones are shorter)."""
 
 
+# A currency written as letters before the figure (see `_AMOUNT`): an amount, not a code.
+_MONEY_PREFIXED = re.compile(r"(?:Q|Bs|Rs)\d{2,9}")
+
+
 def _said_codes(text: str) -> set[str]:
     """The codes `text` states (see `_CODE`)."""
     codes: set[str] = set()
@@ -670,6 +688,8 @@ def _said_codes(text: str) -> set[str]:
         letters = [c for c in token if c.isalpha()]
         if not any(c.isdigit() for c in compact) or (not letters and len(compact) < 3):
             continue
+        if _MONEY_PREFIXED.fullmatch(token):
+            continue  # "Q350", "Bs120": quetzales, bolivianos, rupees, judged as amounts
         labelled = "#" in token or bool(_CODE_LABEL.search(text[max(0, m.start() - 30):m.start()]))
         if labelled:
             if letters or len(compact) >= 3:
@@ -1046,6 +1066,11 @@ _SUGGESTS = re.compile(
 _CAPITALISED_INSIDE = re.compile(r"(?<=[^\W\d_,;:])\s+(?!I\b|I'[a-z]|Celsius\b|Fahrenheit\b|Kelvin\b)[A-Z][^\W\d_]+")
 
 
+# "Yours", "la tuya": their own one, not anyone's ("your tyres" is often anyone's).
+_THEIRS = re.compile(r"\b(?:yours|(?:la|el|los|las)\s+(?:tuy|vuestr|suy)[oa]s?)\b", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(r";|\s[—–]\s|,?\s+(?:aunque|pero|but|although|though)\s", re.IGNORECASE)
+
+
 def _is_particular(text: str, topics: frozenset[str] = frozenset()) -> bool:
     """It speaks of someone's own things, a place or a moment ("tomorrow", "here", "Main St").
 
@@ -1053,6 +1078,12 @@ def _is_particular(text: str, topics: frozenset[str] = frozenset()) -> bool:
     nor is a name in capitals ("the AVE", "a US cup"): an institution or a brand, not a place of theirs.
     """
     text = text[:MAX_PARTICULAR_CHARS]
+    # Only the parts that give a figure tie it to someone ("En muchos tranvías va a 750 V, aunque depende de cada
+    # red; para la vuestra, mira la documentación": the advice after it names theirs, not the figure).
+    parts = _CLAUSE_BREAK.split(text)
+    figured = [part for part in parts if any(c.isdigit() for c in part)]
+    if figured and len(figured) < len(parts):
+        text = " ".join(figured)
     found = [m.group(0).strip() for m in _CAPITALISED_INSIDE.finditer(text)]
     if topics - _TEXTBOOK_NAMES and any(name in topics for name in found) and not _OWN.search(text):
         # About the very thing the general question names ("El Everest mide 8.849 m, según China y Nepal"):
@@ -1063,7 +1094,7 @@ def _is_particular(text: str, topics: frozenset[str] = frozenset()) -> bool:
             and any((name := m.group(0).strip()) not in topics and not name.isupper()
                     for m in _CAPITALISED_INSIDE.finditer(part))
             for part in _SEGMENT.split(text))
-    return bool(_PARTICULAR.search(text)
+    return bool(_PARTICULAR.search(text) or _THEIRS.search(text)
                 or any((name := m.group(0).strip()) not in topics and not name.isupper()
                        and name.lower() not in _MONTHS and name.lower() not in _WEEKDAYS
                        for m in _CAPITALISED_INSIDE.finditer(text)))
@@ -1218,6 +1249,8 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
     numbers |= {m.group(1) for text in texts for m in _GLUED_FIGURE.finditer(text[:MAX_SCAN_CHARS])}
     # "4 grand", "20k", "3 mil", "5 lucas": thousands.
     numbers |= {str(int(m.group(1)) * 1000) for text in texts for m in _THOUSANDS.finditer(text[:MAX_SCAN_CHARS])}
+    # ("Me pagaron ciento ochenta mil guaraníes": 180000, the user's words spelled out.)
+    numbers |= {str(int(m.group(1)) * 1000) for m in _THOUSANDS.finditer(_digits_for_words(user_text[:MAX_SCAN_CHARS]))}
     for details in found:  # "an hour" backs "1 hour" and "60 minutes"; "two weeks", "14 days"
         for span, per in [*((m, 60) for m in details.minutes), *((d, 7) for d in details.days)]:
             numbers.add(str(span))
@@ -1244,7 +1277,9 @@ def source_details(sources: Iterable[str], user_text: str, now_local: datetime,
         given_times=frozenset(given_times), given_dates=user.dates | {(now_local.month, now_local.day)},
         given_numbers=user.numbers | _fraction_operands(user_text),
         asked_calculation=bool(_CALCULATION.search(user_text)),
-        asked_number=bool(_NUMBER_QUESTION.search(user_text)),
+        # (So is a contact asked for: "¿cuál es el móvil del proveedor?" "Seis uno dos, cuarenta y ocho…".)
+        asked_number=bool(_NUMBER_QUESTION.search(user_text)
+                          or (_PHONE_ASKED.search(user_text) and _ASKS_FOR_IT.search(user_text))),
         general=general, general_names=_topics(user_text) if general else _TEXTBOOK_NAMES,
         general_part_words=frozenset() if general else _general_part_words(user_text),
         asked_price=bool(_PRICE_QUESTION.search(user_text)),
@@ -1442,6 +1477,8 @@ def unsourced(said: Details, known: Details, claims_action: bool = False, text: 
     # (Nor is the figure asked for as such: "what was Marta's split at the relay? need the number".)
     textbook = rule or ((known.general or advice or (not known.looked_up and bool(_SUGGESTS.search(text))))
                 and not claims_action and not known.asked_code and not known.asked_number
+                # (A price asked, "what did the co-op pay per gallon?", is no textbook figure: "38.50 per gallon".)
+                and not (known.asked_price and not said.measures)
                 and bool(said.measures or said.figures)
                 and bool(text) and not (_PARTICULAR.search(text[:MAX_PARTICULAR_CHARS]) if advice
                                         else _is_particular(text, known.general_names)))
@@ -2178,6 +2215,12 @@ _CONTACT_DETAIL = re.compile(
     re.IGNORECASE)
 
 
+_PHONE_ASKED = re.compile(r"\b(?:tel[eé]fono|phone|m[oó]vil|celular|mobile|cell|landline|whatsapp|anexo|"
+                          r"extensi[oó]n|extension)\b", re.IGNORECASE)
+_ASKS_FOR_IT = re.compile(r"\?|\b(?:cu[aá]l|what|which|dame|p[aá]same|give\s+me|send\s+me|tell\s+me|dime)\b",
+                          re.IGNORECASE)
+
+
 # One of the user's things told apart by its number: "el jamón más gordo del lote 14", "batch 3", "la camioneta 9".
 _NUMBERED_THING = re.compile(
     r"\b(?:lote|lot|batch|camioneta|cami[óo]n|truck|van|room|habitaci[óo]n|pen|corral|field|parcela|bancal|plot|tank|"
@@ -2201,8 +2244,12 @@ _PRICE_QUESTION = re.compile(
     r"alquiler|abono|sale|salen|sali[óo]|salieron|cobr[óo]|cobraron|gast[ée]|spent|charged|pagando|cobrando)\b"
     # What a buyer pays now: "what's the co-op paying for hardshell today?", "cuánto ta pagando la aceitera?".
     r"|\bwhat(?:'s|\s+is|\s+are)\s+(?:the\s+)?(?:[\w'-]+\s+){0,2}?(?:paying|charging|offering|asking)\s+(?:for|per|a|an)\b"
-    r"|\b(?:qu[ée]\s+precio|what(?:'s|\s+is|\s+was)\s+the\s+(?:price|cost|fee|fare)|"
-    r"how\s+much\s+(?:is|are|was|were|does|do|did|will|would)|cu[áa]nto\s+(?:es|son|fue|fueron|ser[áa]))\b",
+    r"|\b(?:qu[ée]\s+precio|what(?:'s|\s+is|\s+was)\s+the\s+(?:[\w-]+\s+){0,2}?(?:price|cost|fee|fare|rate)|"
+    r"how\s+much\s+(?:is|are|was|were|does|do|did|will|would)|cu[áa]nto\s+(?:es|son|fue|fueron|ser[áa]))\b"
+    # What a buyer paid, asked with "what": "what did the co-op pay per gallon last spring?", "¿qué me pagaron?".
+    r"|\bwhat\s+(?:did|does|do|will|would|has|have)\b[^.?!\n]{0,50}?\b(?:pay|charge|fetch|sell\s+for|go\s+for|"
+    r"get\s+for)\b"
+    r"|\bqu[ée]\s+(?:me\s+|te\s+|le\s+|nos\s+|les\s+)?(?:pag[óo]|pagaron|cobr[óo]|cobraron|pagaba|pagaban)\b",
     re.IGNORECASE,
 )
 # "A year" is twelve months, fifty-two weeks, 365 days; "a month" four weeks or thirty days; "a day" 24 hours.
@@ -2230,7 +2277,13 @@ _CALCULATION = re.compile(
     # What a sale would bring, worked out from the user's prices: "¿y cuánto saco si vendo seis baldes?".
     r"|\b(?:cu[áa]nto|how\s+much|how\s+many)\b[^.?!]{0,40}?\b(?:si|if)\s+(?:(?:i|we)\s+)?"
     r"(?:vend\w*|compr\w*|cobr\w*|sell|sold|buy|bought|charge|charged)\b"
-    r"|\bcu[áa]nto\s+(?:son|es|ser[íi]an?|sale|salen)\s+[^?.!]{1,40}?\s+a\s+\d",
+    r"|\bcu[áa]nto\s+(?:son|es|ser[íi]an?|sale|salen)\s+[^?.!]{1,40}?\s+a\s+\d"
+    # The sale said first: "si vendo 3 kg a 45 € el kilo, ¿cuánto saco?", "if I sell 40 at $3, how much is that?".
+    r"|\b(?:si|if)\s+(?:(?:i|we)\s+)?(?:vend\w*|compr\w*|cobr\w*|sell|buy|charge)\b[^?.!]{1,60}?"
+    r"\b(?:cu[áa]nto|how\s+much|how\s+many)\b"
+    # A sum asked for as such: "¿me echas una cuenta?", "do the maths for me", "calcula…".
+    r"|\b(?:echa(?:s|me)?|haz(?:me)?|h[áa]game|saca(?:me)?)\s+(?:una|la|unas|las)\s+cuentas?\b"
+    r"|\bdo\s+(?:the|some|a\s+quick)\s+(?:maths?|sums?)\b|\bcalcul(?:a|e|ate|ar|ame|ates)\b",
     re.IGNORECASE,
 )
 _FRACTIONS = {2: r"half|halves|mitad|double|doble|split\s+(?:it\s+)?(?:in\s+two|two\s+ways)|a\s+medias|"

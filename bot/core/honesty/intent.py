@@ -504,8 +504,17 @@ def _verb_kinds(text: str) -> frozenset[ActionKind]:
     return frozenset(kinds)
 
 
+# A verb whose past is its bare form ("put", "set"), then what came of it in the past: "Put twenty bucks on the
+# Eagles and they got smashed, ha" tells what the user did.
+_SAME_IN_PAST = re.compile(r"(?:put|set|cut|bet|let|shut|hit|quit|spread)\b", re.IGNORECASE)
+_WHAT_CAME_OF_IT = re.compile(r"^[^.!?\n]{0,120}?\band\s+(?:then\s+)?(?:they|he|she|it|we|the\s+\w+)\s+"
+                              r"(?:got|were|was|lost|won|went|came|had|did|never|just|\w+ed)\b", re.IGNORECASE)
+
+
 def _is_past_statement(text: str, at: int) -> bool:
     """'I sent', 'I've added': the user reports something, they do not ask for it."""
+    if _SAME_IN_PAST.match(text, at) and _WHAT_CAME_OF_IT.match(text, at):
+        return True
     before = text[max(0, at - 20):at].lower()
     # ("What did you just save?" asks about what was done: no request either.)
     return bool(re.search(r"\b(?:i|we|i've|we've|i\s+have|i\s+had)\s+$"

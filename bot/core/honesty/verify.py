@@ -804,7 +804,7 @@ def _clause_problem(clause: Clause, turn: _Turn, explains: bool = False, model_c
                  else _backing(kind, turn) or _restated(kind, clause, turn))
         if not found:
             return f"claims a {kind.value} action that no successful call did"
-        backing += found
+        backing += [c for c in found if not any(c is b for b in backing)]  # one call may back two kinds
     if clause.everything and len(backing) < 2:  # "both are on it now": one of them may be the turn before's
         backing += [c for kind in kinds for c in _restated(kind, clause, turn) if c not in backing]
     if clause.everything and (len(backing) < 2 or turn.unsettled):
