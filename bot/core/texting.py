@@ -32,6 +32,8 @@ _SHORTHAND = {
     "tomoz": "tomorrow", "owt": "anything", "nowt": "nothing", "nite": "night",
     # Ulster's and Scotland's "the morra" (tomorrow); Andalusia's "mu" (muy).
     "the morra": "tomorrow", "the marra": "tomorrow", "mu": "muy",
+    # Pilots' and forecasters' shorthand for the weather.
+    "wx": "weather",
     # Scots: "whit's it daein ootside", "that wis me", "whit set it aff", "fae the school".
     "whit": "what", "whit's": "what's", "whits": "what's", "wis": "was", "aff": "off", "fae": "from",
     "ootside": "outside", "daein": "doing",

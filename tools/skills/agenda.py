@@ -112,6 +112,10 @@ class AgendaSkill(SkillPlugin):
             r"(?=.*\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|tomorrow|tonight)\b)"
             r".*\b(?:the|my)\s+(?:party|wedding|dinner|lunch|match|game|concert|barbecue|bbq|interview|trip)\b",
             r"\banything (?:booked|planned|scheduled)\b",
+            # An event with its day, then "put it in": "Hazel's play is thursday 6pm, put it in and remind me…".
+            r"(?=.*\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight)\b)"
+            r".*\b(?:put|pop|stick|bung) (?:it|that) in\b"
+            r"(?!\s+(?:the|my|your|a)\s+(?:list|note|notes|fridge|bin|drawer))",
             # Booking someone in, moving an appointment to a day: "book Leon in for Thursday", "move him to sat 9am",
             # "muévelo al viernes"; what one has on a day by its kind: "qué firmas tengo mañana".
             r"\bbook (?:\w+ ){1,2}in (?:for|on)\b",

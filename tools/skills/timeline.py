@@ -72,7 +72,15 @@ class TimelineSkill(SkillPlugin):
             r"(?:\w+ed|did|went|ran|swam|read|bought|paid|saw|made|got|took|finished)\b",
             r"\bq(?:u[eé])? hice\b",
             # Counted from what the user did: "how many classes did I teach in October?", "lo que vendí el martes".
-            r"\bhow many (?:\w+ ){1,2}(?:did|have) (?:i|we) (?!(?:get|got|receive|received|have|had|left)\b)\w+",
+            r"\bhow many (?:\w+ ){0,2}(?:did|have) (?:i|we) "
+            r"(?!(?:get|got|receive|received|have|had|left|need|want)\b)\w+",
+            # A count the user did, said first: "did 312 at the Charltons today", "sheared 240 this morning".
+            r"^\W*(?:just\s+)?(?:did|done|sheared|picked|cut|ran|drove|sold|made|caught|milked|packed|delivered|hauled|"
+            r"finished)\s+(?:another\s+)?\d[\d,.]*\b[^.?!]{0,60}\b(?:today|this morning|tonight|this arvo)\b",
+            # How many the user did in a month: "cuántos juegos canté en diciembre?".
+            r"\bcu[aá]nt[oa]s\s+\w+\s+(?:[a-zñ]{2,}[eé])\s+(?:en\s+(?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|"
+            r"se(?:p)?tiembre|octubre|noviembre|diciembre)|el\s+(?:mes|a[ñn]o)\s+pasado|la\s+semana\s+pasada|este\s+(?:mes|a[ñn]o)|"
+            r"esta\s+semana|ayer|hoy|anoche)\b",
             r"\blo (?:que|q) (?:vend[ií]|gast[eé]|cobr[eé]|pagu[eé]|corr[ií]|hice|hicimos|vendimos)\b",
             # ("Lo q he sacao esta semana": what the user made, said in the perfect, Andalusia's "-ao" too.)
             r"\blo (?:que|q) (?:he|hemos) (?:sacad?o|vendid?o|hecho|cobrad?o|gastad?o|ganad?o|recogid?o)\b",

@@ -444,6 +444,9 @@ class WebSkill(SkillPlugin):
             r"tonne|ton|litre|liter|head|box|tray|bale)|at the moment|atm|right now|these days|currently|nowadays)\b",
             # A maker's figures for a model: "torque spec for the wheel nuts on a 79 series", "el par de apriete de…".
             r"\b(?:torque|tyre|tire) (?:spec|specs|settings?|pressures?) (?:for|on|of)\b|\bfiring order\b|"
+            # Official guidance: "find the Historic England guidance on repointing", "la normativa sobre…".
+            r"\b(?:guidance|guidelines|regulations|official advice|normativa|reglamento)\s+"
+            r"(?:on|for|about|sobre|de|para)\b|"
             # A product's specs or manual: "specs on the new 40v auger", "pull up the manual for the FLX-20".
             r"\bspecs? (?:on|for|of)\b|\bspecifications\b|\bficha t[eé]cnica\b|\bespecificaciones\b|"
             r"\b(?:manual|user guide|owner'?s manual|datasheet|spec sheet) (?:for|of|on)\b|"

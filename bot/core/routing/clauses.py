@@ -144,7 +144,7 @@ máquina maquina fiera figura campeón campeon hágale hagale uy preciate apprec
 loco loca wao guau champion sorted
 love luv cher mamita mamacita mami papito papi weon weón huevón huevon manito causa broder chamo chama mijito
 mijita hermano hermanito sweetie sweetheart darling babe duck lad lass jevi bor macizo ños ñoos verdad exacto
-exactly ome ahh ohh ideay eh
+exactly ome ahh ohh ideay eh marra primo prima nde quillo
 """.split())
 # Words of the list above that are there only for the phrases they build ("thank you so much", "eso
 # es todo", "de acuerdo"): alone they thank nobody, and one may name an object ("todo?" is the to-do list).
@@ -273,6 +273,9 @@ _SMALL_TALK_PHRASES = ("good night", "night", "nighty night", "nite", "night all
                        "pregunta seria", "una pregunta", "una pregunta seria", "una duda", "una consulta",
                        "quick question", "serious question", "real talk", "honest question", "no me falles",
                        "qué le digo", "qué les digo", "what do i tell her", "what do i tell him", "va gracias",
+                       # Agreeing with an answer, and Andalusia's praise ("quillo qué arte tienes").
+                       "that s about right", "thats about right", "qué arte tienes", "qué arte", "menudo arte",
+                       "de una",
                        "what time is it", "what s the time", "what day is it", "what day is today",
                        "what s the date", "what s the date today", "what s today s date",
                        "qué hora es", "qué día es hoy", "qué día es", "a qué día estamos", "qué fecha es hoy")
@@ -515,6 +518,9 @@ def _asks_the_count_again(found: list[str]) -> bool:
 _DAYS_AGO = frozenset("day days yesterday ayer anteayer anterior last previous week month mes".split())
 
 
+_PLACE_WORDS = frozenset("en in at para pa for con with".split())
+
+
 def _continues_with_a_thing(text: str, found: list[str]) -> bool:
     """A longer fragment opened as one: "and the week of the Bergen conference?", "and a Greggs on the way",
     "y la semana del congreso?", "and so does Aaliyah in 5th". ("And the kids need picking up at 5" says
@@ -522,6 +528,8 @@ def _continues_with_a_thing(text: str, found: list[str]) -> bool:
     rest = found[1:] if found[0] in ("and", "y", "e") else []
     if rest[:1] == ["so"] and " ".join(rest[:2]) in _SAME_AGAIN:
         return True
+    if rest and rest[0] in _PLACE_WORDS and text.rstrip().endswith("?"):
+        return True  # "y en santa rosa acá en chiclayo?", "and at the Ashby one?": the same, somewhere else
     if not rest or rest[0] not in _POINTERS or rest[0] in ("de", "del", "this", "these", "esta", "este"):
         return False
     return text.rstrip().endswith("?") or len(found) <= MAX_OPENED_FRAGMENT
@@ -638,6 +646,16 @@ def refers_back(text: str) -> bool:
         return True
     return any((_plain(word) in _PLAIN_REFERENCES and not _is_if(found, position)) or _has_clitic(word)
                for position, word in enumerate(found))
+
+
+_WHAT_IT_SAYS = re.compile(r"^\W*(?:(?:y|and|vale|ok|oye)\W+)?(?:(?:qu[eé]|q)\s+(?:dice|pone|cuenta)\s+(?:de|del|sobre|"
+                           r"acerca)|what\s+(?:does|did)\s+it\s+say\s+(?:about|on|of))\b", re.IGNORECASE)
+
+
+def asks_what_it_says(text: str) -> bool:
+    """Whether the message asks what the thing just shown says about something ("q dice de la limpieza del
+    ciclón?", "what does it say about the warranty?")."""
+    return bool(_WHAT_IT_SAYS.match(text))
 
 
 def opens_on_a_thing_said(text: str) -> bool:
@@ -887,6 +905,9 @@ _MODEL_ALONE = re.compile(
     # The time in another city: the clock (core) and what everyone knows of time zones.
     r"what(?:'?s| is) the time (?:now )?(?:in|over in) |what time is it (?:now )?(?:in|over in) |"
     r"(?:qu[eé]|q) hora es (?:ahora )?(?:en|all[aá] en) |"
+    # A rhyme, and "how d'ye say…".
+    r"(?:dime|dame|decime|d[ií]game)\s+(?:una|unas|alguna|algunas)\s+rimas?\b|(?:what|anything)\s+rhymes\s+with\b|"
+    r"(?:give\s+me\s+)?a\s+rhyme\s+for\b|how\s+(?:d'?ye|do\s+ye|d'you|'d\s+you)\s+say\b|"
     # Whether it knows what a thing is, and why a thing is called so: "tú sabes lo q es un torcedor?", "xq le dicen
     # medialuna a la medialuna?".
     r"(?:(?:t[uú]|vos)\s+)?sab[eé]s\s+(?:lo\s+)?(?:qu[eé]|q)\s+(?:es|son)\s+(?:un|una|el|la|los|las)\s|"
@@ -1019,7 +1040,8 @@ _COMFORT = re.compile(
     # To be heard out: "quiero desahogarme del día que tuve", "I need to vent about work".
     r"desahogarme|(?:need|want|have) to vent|let me vent|can i vent|(?:need|want) (?:a|to) rant|"
     # Company asked for: "cuéntame algo anda, que me aburro", "entertain me, I'm bored".
-    r"cu[eé]ntame algo(?!\s+(?:de|del|sobre|acerca|que|q)\b)|me aburro|estoy aburrid[oa]|i'?m (?:so )?bored|"
+    r"(?:cu[eé]ntame|contame) algo(?!\s+(?:de|del|sobre|acerca|que|q)\b)|me aburro|estoy aburrid[oa]|"
+    r"i'?m (?:so )?bored|"
     r"entertain me|"
     # A hug asked for: "had 3 hen parties in today, I need a cwtch", "necesito un abrazo".
     r"i (?:need|could do with|could use) a (?:hug|cwtch|cuddle)|(?:necesito|dame) un abrazo)\b",
@@ -1053,7 +1075,7 @@ _WHO_ASKED = re.compile(
     re.IGNORECASE)
 # A question to the assistant about itself: "you ever been hot? like actually hot", "¿tú duermes?".
 _ABOUT_YOU = re.compile(
-    r"^\W*(?:(?:lol|haha|jaja\w*|ok|okay|cool|so|and|y|oye|hey)\W+)*(?:(?:have|do|did|are|were|can|could|would)\s+)?"
+    r"^\W*(?:(?:lol|haha|jaja\w*|ok|okay|cool|so|and|y|oye|hey)\W+)*(?:(?:have|do|did|are|were|can|could|would)\s+|d')?"
     r"you\s+(?:ever\s+(?:been|had|seen|felt|tried|wanted|get|got|think|thought|wonder|wondered)|"
     r"(?:like|love|feel|dream|sleep|eat)\b|"
     r"get\s+(?:hot|cold|bored|tired|lonely)|(?:have|got)\s+a\s+name)"
@@ -1063,9 +1085,10 @@ _ABOUT_YOU = re.compile(
     r"|^\W*(?:(?:\w+)\W+){0,3}(?:cu[aá]l|qu[eé]|what|which)(?:'?s|\s+is|\s+es)?\s+(?:tu|your)\s+\w+(?:\s+\w+)?\s+"
     r"(?:favorit[oa]|preferid[oa]|favou?rite)\b|^\W*(?:(?:\w+)\W+){0,3}(?:what|which)(?:'?s|\s+is)?\s+your\s+"
     r"favou?rite\b"
-    r"|^\W*(?:(?:oye|y|jaja\w*|che|eh|ey)\W+)*(?:(?:t[uú]|vos)\W+)?(?:te\s+has\s+(?:sentido|enamorado|aburrido)|"
+    r"|^\W*(?:(?:oye|y|jaja\w*|che|eh|ey)\W+)*(?:(?:t[uú]|vos)\W+)?(?:(?:nunca|no|tambi[eé]n)\s+)?"
+    r"(?:te\s+has\s+(?:sentido|enamorado|aburrido)|"
     r"(?:sientes|sent[ií]s|sue[ñn]as|so[ñn][aá]s|duermes|dorm[ií]s|comes|com[eé]s|te\s+aburres|te\s+aburr[ií]s|"
-    r"te\s+cansas|te\s+cans[aá]s|(?:tienes|ten[eé]s|tiene)\s+(?:alg[uú]n\s+)?nombre|"
+    r"te\s+cansas|te\s+cans[aá]s|descansas|descans[aá]s|(?:tienes|ten[eé]s|tiene)\s+(?:alg[uú]n\s+)?nombre|"
     r"c[oó]mo\s+te\s+(?:llamas|llam[aá]s|digo|dicen|puedo\s+llamar))\b)", re.IGNORECASE)
 # What the assistant is, asked anywhere in a piece: "mi nieta me pregunta si vos sos persona o máquina", "tú eres
 # del Atleti o del Madrid?", "are you a real person?".
@@ -1154,13 +1177,16 @@ _COMPLIMENT = re.compile(
     r"fantastic|wonderful|incredible|ace|class|mint|sol|crack|genio|genia|m[aá]ximo|mejor|bac[aá]n|ch[eé]vere|jevi|"
     r"genial|incre[ií]ble|grande|amor|cielo|tesoro|[aá]ngel|m[aá]quina|fiera|tremend[oa]|charr[oa]|chistos[oa]|"
     r"graciosa?o?|funny|hilarious|a\s+laugh|trabajador[a]?|atent[oa]|amable|eficiente|r[aá]pid[oa]|list[oa]|"
-    r"inteligente|helpful|quick|smart|clever|kind|sweet|(?<=lo\s)m[aá]s\b'?)"
+    r"inteligente|helpful|quick|smart|clever|kind|sweet|apa[ñn]ad[oa]|salad[oa]|(?<=lo\s)m[aá]s\b'?)"
+    # (…and what it beats: "eres más apañao q las papas arrugás".)
+    r"(?:\s+(?:que|q|than)\s+[^,;.!?]{1,40})?"
     r"(?:\s+(?:(?:que|q)\s+hay|del\s+mundo|ever|eh|mate|pal|bro|t[ií]o|t[ií]a|vos|usted))*[\W]*$",
     re.IGNORECASE)
 
 
 # A rescue thanked for: "me salvaste la vida con lo del cumple de Dani", "you saved my bacon with that".
-_RESCUED = re.compile(r"^\W*(?:me\s+(?:salvaste|has\s+salvado|salvó|salvaste)|you\s+(?:saved|'ve\s+saved))\s+"
+_RESCUED = re.compile(r"^\W*(?:(?:hoy|ayer|esta\s+semana|today|this\s+week)\s+)?"
+                      r"(?:me\s+(?:salvaste|has\s+salvado|salvó)|you\s+(?:saved|'ve\s+saved))\s+"
                       r"(?:la\s+vida|el\s+d[ií]a|la\s+papeleta|my\s+(?:life|bacon|skin|day)|me)"
                       r"(?:\s+(?:con|with)\s+[^,;.!?]{1,50})?[\W]*$", re.IGNORECASE)
 # Glad of the talk: "puchica q bonito platicar con vos", "nice chatting to you", "da gusto hablar contigo".
@@ -1273,6 +1299,7 @@ _OPINION_ASKED = re.compile(r"\b(?:nom[aá]s|s[oó]lo|solo|just|only) (?:tu|your
                             r"|\b(?:t[uú]|vos|usted)\s+(?:qu[eé]|q)\s+(?:crees|cre[eé]s|opinas|opin[aá]s|opin[aá]i|piensas|"
                             r"pens[aá]s)\b|\b(?:qu[eé]|q)\s+opin[aá]i(?:\s+vo)?\b"
                             r"|\bbe\s+honest\b[^?]{0,60}\bor\b[^?]{1,40}\?"
+                            r"|\bwhat(?:'?s|\s+is)\s+(?:your|ur)\s+(?:take|view|opinion|verdict)\b"
                             r"|\b(?:dime|decime|d[ií]game)\s+(?:lo\s+)?(?:que|q)\s+(?:t[uú]\s+|vos\s+)?"
                             r"(?:piensas|pens[aá]s|crees|cre[eé]s|creas|opinas|opin[aá]s)\b",
                             re.IGNORECASE)

@@ -55,6 +55,7 @@ from bot.core.routing.clauses import (
     after_the_question,
     answers_its_question,
     asks_for_comfort,
+    asks_what_it_says,
     continues_on_a_thing_said,
     corrects_it,
     counts_days_to_given_dates,
@@ -584,7 +585,8 @@ class EmbeddingRouter:
         shown = (not small_talk and (len(words(text)) <= self.settings.follow_up_words or opens_on_a_thing_said(text))
                  and names_shown(text, request.previous_answer))
         # "Y la de la semana pasada, ¿a qué hora fue?": "and" and a thing by its article alone, however long.
-        shown = shown or (bool(request.previous_answer) and not small_talk and continues_on_a_thing_said(text))
+        shown = shown or (bool(request.previous_answer) and not small_talk and (continues_on_a_thing_said(text)
+                                                                                 or asks_what_it_says(text)))
         # Several requests whose first is a follow-up ("y el domingo? que es la sesión de fotos", "cambia lo
         # de la tarta, y recuérdame…") lean back through it, whatever the others ask.
         opens_back = len(clauses) > 1 and not small_talk and first_leans_back(
