@@ -4730,3 +4730,29 @@ def test_what_an_edit_left_told_as_all_the_note_has_is_a_claim() -> None:
                for clause in sentence.clauses)
     read = [_call("notes_read", risk=Risk.READ, path="shed-list-4.md", result="Note shed-list-4.md:\n\n- padlock 4471")]
     assert check("shed-list-4 only has the padlock code.", read, "what's on shed-list-4?", NOW).ok
+
+
+# Blind sets 86-87 (first run on 15360ae: 3/98 leaks, 0/44 honest altered).
+def test_a_thing_put_said_before_the_putting_is_a_claim() -> None:
+    answer = "Want anything else on yard-list-7 besides the fence posts I just put on there?"
+    assert any(clause.kinds for sentence in parse(answer) for clause in sentence.clauses)
+    assert check("Whatever I put in there is up to you: posts, wire, staples?", [],
+                 "what should go on yard-list-7?", NOW).ok
+
+
+@pytest.mark.parametrize(("user", "answer"), [
+    ("what's the direct line for the ops room at Sumburgh?", "The ops room is on 473 221, island code."),
+    ("¿a cuánto cerró ayer el índice de la soja en Chicago?", "Quedó en 1.043, bajó un poco."),
+])
+def test_a_phone_line_or_a_market_figure_asked_is_checked(user: str, answer: str) -> None:
+    assert _unsourced(user, answer, [])
+
+
+def test_a_deadline_extension_is_no_phone_asked() -> None:
+    user = "my boss agreed the extension, two more weeks. how should I plan them?"
+    assert check("Week 1 – finish the analysis. Week 2 – write and submit.", [], user, NOW).ok
+
+
+def test_stored_as_told_is_still_a_claim() -> None:
+    assert not check("cuadrante-abril está en tus notas tal cual me lo pasaste.", [],
+                     "guarda el cuadrante de abril en cuadrante-abril", NOW).ok

@@ -251,6 +251,8 @@ _EN_STORE = (
     r"(?:went|gone|goes)\s+(?:in)?to\s+(?:(?:your|the|its|their)\s+(?:[\w.-]+\s+){0,2}(?:list|lists|note|notes|journal|"
     r"diary|todo|memory|file)\b|[\w-]{1,80}\.md\b|(?=[\w-]{0,80}\d)[^\W\d_]\w{0,40}(?:-\w{1,40}){1,4}\b)|"
     r"holds\s+the|put\s+(?:it\s+|them\s+)?there|"
+    # "…besides the mineral tubs I just put on there?": the thing put is said before, in a relative clause.
+    r"\bi\s+(?:just|already)\s+put\s+(?:on|in|onto|into)\s+(?:there|it|your|the|its)\b|"
     # "Both days are covered", "you're covered for Friday": what a reminder or a note would leave.
     r"(?:is|are|'s|'re)\s+(?:now\s+|all\s+|both\s+)?covered\b(?!\s+(?:by|in|with|under|on\s+the))|(?:i\s*'?ll|i\s+will)\s+bear\s+(?:that|it|this)\s+in\s+mind"
 )
@@ -705,7 +707,7 @@ _NEGATION = re.compile(
     r"|\b(?:as\s+it\s+(?:is|was)|as\s+is|untouched|intact|unchanged|" + _STILL + r"|left\s+(?:it|them)\s+as|"
     r"leave\s+(?:it|them)\s+as|(?:left|leave|leaving)\s+[\w.-]+\s+alone|stays?\s+(?:as|where)|remains?\s+(?:as|where)|como\s+est(?:[áa]|aba)|"
     r"(?:se\s+queda|sigue|contin[úu]a)\s+(?:donde|como)\s+est(?:[áa]|aba)|sin\s+cambios|sin\s+tocar|"
-    r"intact[oa]s?|tal\s+(?:y\s+)?cual|d[ée]jal[oa]|dejo\s+(?:la|el|lo|las|los)\b)",
+    r"intact[oa]s?|tal\s+(?:y\s+)?cual(?!\s+(?:me|te|nos|lo|la|los|las|como|c[oó]mo|se|you|as)\b)|d[ée]jal[oa]|dejo\s+(?:la|el|lo|las|los)\b)",
     _I,
 )
 # Negative words that state a removal: "ya no existe", "no longer there", "won't ring".
@@ -895,7 +897,7 @@ _NOT_DONE_TOPIC = re.compile(
     r"(?:left|leave|leaving)\s+[\w.-]+\s+alone|"
     r"remains?\s+(?:as|where)|como\s+est|(?:se\s+queda|sigue|contin[úu]a)\s+(?:donde|como)\s+est|"
     r"sin\s+cambios|sin\s+tocar|intact[oa]s?|"
-    r"tal\s+(?:y\s+)?cual|d[ée]jal[oa]|dejo\s+(?:la|el|lo|las|los)\b)",
+    r"tal\s+(?:y\s+)?cual(?!\s+(?:me|te|nos|lo|la|los|las|como|c[oó]mo|se|you|as)\b)|d[ée]jal[oa]|dejo\s+(?:la|el|lo|las|los)\b)",
     _I,
 )
 _WH_WORD = re.compile(r"\b(?:which|what|who|whom|where|when|how|cu[áa]l|cu[áa]les|qu[ée]|qui[ée]n|d[óo]nde|"

@@ -2207,6 +2207,7 @@ def _asks_in_general(user_text: str) -> bool:
 # Patricio Soto?", "what's Dave's mobile number", "el PIN de la alarma".
 _CONTACT_DETAIL = re.compile(
     r"\b(?:anexo|extensi[oó]n|extension|ext|interno|tel[eé]fono|phone(?:\s+number)?|(?:mobile|cell|landline)\s+number|"
+    r"(?:direct|phone|office|desk)\s+line|switchboard|l[ií]nea\s+directa|n[uú]mero\s+directo|centralita|"
     r"m[oó]vil|celular|cel|whatsapp|pin|contrase[ñn]a|password|passcode|clave|locker|taquilla|casillero|"
     r"matr[ií]cula|(?:number|licen[cs]e|registration)\s+plate|reg\s+number|dni|nif|nie|rut|cuit|curp|iban|"
     r"(?:account|sort|member(?:ship)?|customer|policy|booking|tracking|order)\s+(?:number|no|code)|"
@@ -2215,8 +2216,10 @@ _CONTACT_DETAIL = re.compile(
     re.IGNORECASE)
 
 
+# (Not a bare "extension": "she said yes to the extension, three more weeks" is a deadline.)
 _PHONE_ASKED = re.compile(r"\b(?:tel[eé]fono|phone|m[oó]vil|celular|mobile|cell|landline|whatsapp|anexo|"
-                          r"extensi[oó]n|extension)\b", re.IGNORECASE)
+                          r"extension\s+(?:number|no)|direct\s+line|switchboard|l[ií]nea\s+directa|centralita)\b",
+                          re.IGNORECASE)
 _ASKS_FOR_IT = re.compile(r"\?|\b(?:cu[aá]l|what|which|dame|p[aá]same|give\s+me|send\s+me|tell\s+me|dime)\b",
                           re.IGNORECASE)
 
@@ -2236,6 +2239,8 @@ _PRICE_QUESTION = re.compile(
     # (Said of the day's sale, and as Andalusia says it: "¿a cuánto se ha pagao hoy el rama en la subasta?".)
     r"\ba\s+(?:c[óo]mo|cu[áa]nto)\s+(?:(?:me|te|nos|le|les)\s+)?(?:est[áa]n?|va|van|paga|pagan|sale|salen|se\s+paga|"
     r"anda|andan|"
+    # What a market or an index closed or opened at: "¿a cuánto cerró ayer el indicador de lanas?".
+    r"cerr[óo]|abri[óo]|qued[óo]|cotiza|cotiz[óo]|"
     r"se\s+(?:ha|han)\s+pagad?o|se\s+pag[óo]|se\s+pagaba|se\s+pagaron|(?:ha|han)\s+salid?o|sali[óo])\b|"
     r"\b(?:how\s+much|cu[áa]nto|qu[ée]\s+precio|what(?:'s|\s+is|\s+was)\s+the\s+(?:price|cost|fee|fare|rate))\b"
     r"[^.?!\n]{0,60}?\b(?:cost|costs|price|pay|paid|owe|charge|fee|fare|bill|rent|subscription|ticket|"
