@@ -73,3 +73,14 @@ def test_wx_is_the_weather() -> None:
 async def test_cues_found_in_sets_62_and_63(make_router, available, text: str, skill: str) -> None:
     decision = await make_router().route(request(text), available)
     assert skill in decision.skills, decision.reason
+
+
+@pytest.mark.parametrize(("text", "skill"), [
+    ("lovely chatting to you, now remind me at 5 to ring the farrier", "tasks"),
+    ("qué gusto hablar contigo, apúntame el dentista el lunes a las 10", "agenda"),
+    ("nothing to ask really, but add fence staples to the shopping list", "tasks"),
+])
+async def test_a_request_beside_chat_or_beside_asking_nothing_still_routes(make_router, available, text: str,
+                                                                           skill: str) -> None:
+    decision = await make_router().route(request(text), available)
+    assert skill in decision.skills, decision.reason

@@ -1236,13 +1236,39 @@ def _only_chat_piece(piece: str) -> bool:
         for core in _trimmed(piece))
 
 
+# Words before a request's verb ("but add milk", "now remind me", "y apúntame…").
+_BEFORE_THE_VERB = frozenset(_plain(word) for word in "now ahora so then just please pls porfa also can could would "
+                             "you u puedes podrías me oye vale ok".split())
+# A request's verb at the head of a piece: what a chat message with a request in it opens a piece with.
+_REQUEST_VERBS = frozenset(_plain(word) for word in """add put send book set move cancel check find search email text
+ring delete save note log write make show read open look remind tell apunta anota añade agrega pon manda recuerda
+busca mira revisa borra guarda cambia mueve cancela dime dame""".split())
+
+
+_TO_ME = re.compile(r"\w{2,}[áéíóú]\w*(?:me|nos)")  # "apúntame", "recuérdame", "avísanos"
+
+
+def _asks_with_a_verb(text: str) -> bool:
+    """Whether a piece of the message opens on a request's verb ("…, now remind me at 5", "…, apúntame el lunes")."""
+    for piece in _pieces(text):
+        found = words(piece)
+        while found and _plain(found[0]) in _BEFORE_THE_VERB:
+            found = found[1:]
+        if found and (_plain(found[0]) in _REQUEST_VERBS or _has_clitic(found[0]) or _TO_ME.fullmatch(found[0])):
+            return True
+    return False
+
+
 def only_chats(text: str) -> bool:
     """Whether the message only promises news for later, says it is off to bed (and why), asks the assistant
     about itself ("you ever been hot?"), says how worn out the user is, exclaims at the day, thanks the assistant
     for something or praises it, or says it asks for nothing (and whatever it asks is small talk): small talk."""
-    if any(pattern.match(text) for pattern in _ONLY_CHAT) or _NICE_TALKING.match(text):
+    if any(pattern.match(text) for pattern in _ONLY_CHAT):
         return True
-    if _ASKS_NOTHING.search(text):
+    # ("Nice talking to you, now remind me at 5" and "nothing to ask, but add milk" still ask.)
+    if _NICE_TALKING.match(text) and not _asks_with_a_verb(text):
+        return True
+    if _ASKS_NOTHING.search(text) and not _asks_with_a_verb(text):
         # ("nowt to ask really, … how's thee?": its questions ask after the assistant, or are for the model alone.)
         return all(_only_chat_piece(question.strip(" ¿?")) or needs_only_the_model(question)
                    for question in _QUESTION.findall(text))
